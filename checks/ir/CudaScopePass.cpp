@@ -1,0 +1,81 @@
+//===- CudaScopePass.cpp - the device-IR analysis and its reporting passes ===//
+#include "CudaScopePass.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace cuda_scope {
+
+AnalysisKey CudaScopeAnalysis::Key;
+
+CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManager &) {
+  Result R;
+  if (!M.getTargetTriple().isNVPTX())
+    return R; // device compilation only
+  for (const Function &F : M)
+    if (isKernel(F)) {
+      KernelResult K{&F, collectDeviceOps(F), {}};
+      K.Findings = checkKernelOps(K.Ops);
+      R.push_back(std::move(K));
+    }
+  return R;
+}
+
+static StringRef scopeWord(const IROp &Op) {
+  return Op.ScopeQual ? shortName(*Op.ScopeQual) : StringRef("no");
+}
+
+PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM) {
+  for (const CudaScopeAnalysis::KernelResult &K : AM.getResult<CudaScopeAnalysis>(M)) {
+    std::string Kernel = demangle(K.Kernel->getName().str());
+    for (const IRFinding &F : K.Findings) {
+      const Instruction *I = F.At->I;
+      OptimizationRemarkEmitter ORE(I->getFunction());
+      ORE.emit([&] {
+        OptimizationRemarkAnalysis R("cuda-scope", F.Check, I);
+        if (F.Check == "cuda-scope-proxy-fence") {
+          R << ore::NV("Access", F.At->Spelling)
+            << " reads shared memory through the async proxy after generic-proxy writes to "
+            << ore::NV("Object", F.Object) << " with no fence.proxy.async between them";
+          if (F.Other)
+            R << "; the write is at " << ore::NV("OtherLocation", F.Other->I->getDebugLoc());
+          R << "; consider fence.proxy.async.shared::cta after the writes";
+          return R;
+        }
+        R << ore::NV("Object", F.Object) << " is accessed with " << ore::NV("Scope", scopeWord(*F.At))
+          << " scope (" << ore::NV("Access", F.At->Spelling) << ") in kernel "
+          << ore::NV("Kernel", Kernel);
+        if (F.Other)
+          R << ", and with " << ore::NV("OtherScope", scopeWord(*F.Other)) << " scope ("
+            << ore::NV("OtherAccess", F.Other->Spelling) << ") at "
+            << ore::NV("OtherLocation", F.Other->I->getDebugLoc())
+            << "; every block reaches it, so the scopes must include each other";
+        else
+          R << ", but every block reaches it; block scope cannot include the other blocks";
+        R << "; consider device scope";
+        return R;
+      });
+    }
+  }
+  return PreservedAnalyses::all();
+}
+
+PreservedAnalyses CudaScopePrinterPass::run(Module &M, ModuleAnalysisManager &AM) {
+  for (const CudaScopeAnalysis::KernelResult &K : AM.getResult<CudaScopeAnalysis>(M)) {
+    OS << "kernel " << K.Kernel->getName() << "\n";
+    for (const IROp &Op : K.Ops) {
+      OS << "  " << kindName(Op.What) << " " << orderName(Op.Ord) << " scope="
+         << (Op.ScopeQual ? shortName(*Op.ScopeQual) : StringRef("-")) << " object="
+         << (Op.Object ? describeObject(Op.Object) : std::string("-"))
+         << (Op.PerBlock ? " per-block" : "") << " [" << Op.Spelling << "]\n";
+    }
+    for (const IRFinding &F : K.Findings)
+      OS << "  finding " << F.Check << " at [" << F.At->Spelling << "] on " << F.Object << "\n";
+  }
+  return PreservedAnalyses::all();
+}
+
+} // namespace cuda_scope

@@ -1,0 +1,47 @@
+//===- CudaScopePass.h - the device-IR analysis and its reporting passes --===//
+#ifndef CUDA_SCOPE_IR_CUDASCOPEPASS_H
+#define CUDA_SCOPE_IR_CUDASCOPEPASS_H
+
+#include "ScopeRules.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace cuda_scope {
+
+/// Every kernel's memory operations and what the rules found in them.
+class CudaScopeAnalysis : public llvm::AnalysisInfoMixin<CudaScopeAnalysis> {
+public:
+  struct KernelResult {
+    const llvm::Function *Kernel;
+    std::vector<IROp> Ops;
+    std::vector<IRFinding> Findings;
+  };
+  using Result = std::vector<KernelResult>;
+  Result run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+
+private:
+  friend llvm::AnalysisInfoMixin<CudaScopeAnalysis>;
+  static llvm::AnalysisKey Key;
+};
+
+/// Reports the findings as optimization remarks named after the rule.
+class CudaScopeRemarkPass : public llvm::PassInfoMixin<CudaScopeRemarkPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+  static bool isRequired() { return true; } // runs at -O0 too
+};
+
+/// print<cuda-scope>: every collected operation and finding, for tests.
+class CudaScopePrinterPass : public llvm::PassInfoMixin<CudaScopePrinterPass> {
+public:
+  explicit CudaScopePrinterPass(llvm::raw_ostream &OS) : OS(OS) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+  static bool isRequired() { return true; }
+
+private:
+  llvm::raw_ostream &OS;
+};
+
+} // namespace cuda_scope
+
+#endif

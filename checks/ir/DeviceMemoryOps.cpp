@@ -1,0 +1,290 @@
+//===- DeviceMemoryOps.cpp - every memory operation a kernel performs -----===//
+#include "DeviceMemoryOps.h"
+#include "model/Ptx.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace cuda_scope {
+namespace {
+
+struct IntrinsicRow {
+  Intrinsic::ID ID;
+  IROp::Kind What;
+  Scope S;
+  Order O;
+};
+const IntrinsicRow IntrinsicTable[] = {
+#define NVVM_INTRINSIC(Suffix, Kind, Sc, Ord)                                                      \
+  {Intrinsic::nvvm_##Suffix, IROp::Kind, Scope::Sc, Order::Ord},
+#include "model/NvvmIntrinsics.def"
+};
+
+const IntrinsicRow *lookupIntrinsic(Intrinsic::ID ID) {
+  for (const IntrinsicRow &R : IntrinsicTable)
+    if (R.ID == ID)
+      return &R;
+  return nullptr;
+}
+
+// NVPTX address spaces.
+MemorySpace spaceOf(unsigned AS) {
+  switch (AS) {
+  case 0: return MemorySpace::Generic;
+  case 1: return MemorySpace::Global;
+  case 3: return MemorySpace::Shared;
+  case 4: return MemorySpace::Constant;
+  case 5: return MemorySpace::Local;
+  case 7: return MemorySpace::SharedCluster;
+  case 101: return MemorySpace::Param;
+  }
+  return MemorySpace::Unknown;
+}
+
+Order orderOf(AtomicOrdering AO) {
+  switch (AO) {
+  case AtomicOrdering::NotAtomic: return Order::Plain;
+  case AtomicOrdering::Unordered:
+  case AtomicOrdering::Monotonic: return Order::Relaxed;
+  case AtomicOrdering::Acquire: return Order::Acquire;
+  case AtomicOrdering::Release: return Order::Release;
+  case AtomicOrdering::AcquireRelease: return Order::AcqRel;
+  case AtomicOrdering::SequentiallyConsistent: return Order::SeqCst;
+  }
+  return Order::Plain;
+}
+
+std::optional<Scope> scopeOf(const Instruction &I, SyncScope::ID ID) {
+  SmallVector<StringRef, 8> Names;
+  I.getContext().getSyncScopeNames(Names);
+  if (ID >= Names.size())
+    return std::nullopt;
+  return scopeFromSyncScope(ID == SyncScope::System ? StringRef() : Names[ID]);
+}
+
+/// True when the address computation reads the block index, so that each
+/// block touches its own element (out[blockIdx.x]).
+bool dependsOnBlockIndex(const Value *Ptr) {
+  SmallVector<const Value *, 16> Work{Ptr};
+  SmallPtrSet<const Value *, 32> Seen;
+  while (!Work.empty() && Seen.size() < 256) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
+      switch (II->getIntrinsicID()) {
+      case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+      case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+      case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+        return true;
+      default:
+        continue;
+      }
+    }
+    if (const auto *Inst = dyn_cast<Instruction>(V)) {
+      if (isa<CallBase>(Inst))
+        continue;
+      for (const Value *Op : Inst->operands())
+        Work.push_back(Op);
+    } else if (const auto *CE = dyn_cast<ConstantExpr>(V)) {
+      for (const Value *Op : CE->operands())
+        Work.push_back(Op);
+    }
+  }
+  return false;
+}
+
+void setAddress(IROp &Op, const Value *Ptr) {
+  if (!Ptr || !Ptr->getType()->isPointerTy())
+    return;
+  Op.Object = getUnderlyingObject(Ptr, /*MaxLookup=*/0);
+  MemorySpace S = spaceOf(Ptr->getType()->getPointerAddressSpace());
+  if (S == MemorySpace::Generic || S == MemorySpace::Unknown) {
+    if (const auto *GV = dyn_cast<GlobalVariable>(Op.Object))
+      S = spaceOf(GV->getAddressSpace());
+    else if (isa<Argument>(Op.Object))
+      S = MemorySpace::Global; // kernel pointer arguments point to global memory
+    else if (isa<AllocaInst>(Op.Object))
+      S = MemorySpace::Local;
+    else if (const auto *Cast = dyn_cast<AddrSpaceCastOperator>(Op.Object))
+      S = spaceOf(Cast->getSrcAddressSpace());
+  }
+  if (Op.Space == MemorySpace::Unknown || Op.Space == MemorySpace::Generic)
+    Op.Space = S;
+  Op.PerBlock = dependsOnBlockIndex(Ptr);
+}
+
+std::string spell(const Instruction &I) {
+  std::string S;
+  raw_string_ostream OS(S);
+  if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    OS << "atomicrmw " << AtomicRMWInst::getOperationName(RMW->getOperation());
+  else
+    OS << I.getOpcodeName();
+  return S;
+}
+
+void collectAsm(const CallBase &CB, std::vector<IROp> &Out) {
+  const auto *IA = cast<InlineAsm>(CB.getCalledOperand());
+  // Map asm operand numbers to call arguments: direct outputs are return
+  // values, every other operand is the next argument.
+  SmallVector<int, 8> ArgOfOperand;
+  unsigned NextArg = 0;
+  for (const InlineAsm::ConstraintInfo &C : IA->ParseConstraints()) {
+    if (C.Type == InlineAsm::isClobber || C.Type == InlineAsm::isLabel)
+      continue;
+    bool DirectOutput = C.Type == InlineAsm::isOutput && !C.isIndirect;
+    ArgOfOperand.push_back(DirectOutput ? -1 : static_cast<int>(NextArg++));
+  }
+  for (const PtxInstr &P : parsePtx(IA->getAsmString())) {
+    IROp Op{IROp::Load, &CB};
+    switch (P.What) {
+    case PtxInstr::Load: Op.What = IROp::Load; break;
+    case PtxInstr::Store: Op.What = IROp::Store; break;
+    case PtxInstr::Atomic:
+    case PtxInstr::Reduction: Op.What = IROp::RMW; break;
+    case PtxInstr::Fence: Op.What = IROp::Fence; break;
+    case PtxInstr::BlockBarrier: Op.What = IROp::BlockBarrier; break;
+    case PtxInstr::ClusterArrive: Op.What = IROp::ClusterArrive; break;
+    case PtxInstr::ClusterWait: Op.What = IROp::ClusterWait; break;
+    case PtxInstr::ProxyFence:
+      if (!StringRef(P.Proxy).starts_with("async"))
+        continue;
+      Op.What = IROp::ProxyFence;
+      break;
+    case PtxInstr::BulkCopy:
+      if (P.Source != MemorySpace::Shared)
+        continue;
+      Op.What = IROp::BulkReadShared;
+      break;
+    case PtxInstr::Wgmma: Op.What = IROp::BulkReadShared; break;
+    default: continue;
+    }
+    Op.Ord = P.Sem;
+    Op.ScopeQual = P.ScopeQual;
+    Op.Space = P.Space;
+    Op.Spelling = P.Mnemonic;
+    if (std::optional<unsigned> N = P.addressOperandNumber(); N && *N < ArgOfOperand.size())
+      if (int Arg = ArgOfOperand[*N]; Arg >= 0 && static_cast<unsigned>(Arg) < CB.arg_size())
+        setAddress(Op, CB.getArgOperand(Arg));
+    Out.push_back(std::move(Op));
+  }
+}
+
+void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const Function *> &Callees) {
+  for (const Instruction &I : instructions(F)) {
+    IROp Op{IROp::Load, &I};
+    Op.Spelling = spell(I);
+    if (const auto *L = dyn_cast<LoadInst>(&I)) {
+      Op.What = IROp::Load;
+      Op.Ord = L->isVolatile() && !L->isAtomic() ? Order::Volatile : orderOf(L->getOrdering());
+      Op.ScopeQual = L->isAtomic() ? scopeOf(I, L->getSyncScopeID())
+                                   : (L->isVolatile() ? std::optional<Scope>(Scope::System) : std::nullopt);
+      setAddress(Op, L->getPointerOperand());
+    } else if (const auto *S = dyn_cast<StoreInst>(&I)) {
+      Op.What = IROp::Store;
+      Op.Ord = S->isVolatile() && !S->isAtomic() ? Order::Volatile : orderOf(S->getOrdering());
+      Op.ScopeQual = S->isAtomic() ? scopeOf(I, S->getSyncScopeID())
+                                   : (S->isVolatile() ? std::optional<Scope>(Scope::System) : std::nullopt);
+      setAddress(Op, S->getPointerOperand());
+    } else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+      Op.What = IROp::RMW;
+      Op.Ord = orderOf(RMW->getOrdering());
+      Op.ScopeQual = scopeOf(I, RMW->getSyncScopeID());
+      setAddress(Op, RMW->getPointerOperand());
+    } else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+      Op.What = IROp::RMW;
+      Op.Ord = orderOf(CX->getSuccessOrdering());
+      Op.ScopeQual = scopeOf(I, CX->getSyncScopeID());
+      setAddress(Op, CX->getPointerOperand());
+    } else if (const auto *Fe = dyn_cast<FenceInst>(&I)) {
+      Op.What = IROp::Fence;
+      Op.Ord = orderOf(Fe->getOrdering());
+      Op.ScopeQual = scopeOf(I, Fe->getSyncScopeID());
+    } else if (const auto *CB = dyn_cast<CallBase>(&I)) {
+      if (CB->isInlineAsm()) {
+        collectAsm(*CB, Out);
+        continue;
+      }
+      const Function *Callee = CB->getCalledFunction();
+      if (!Callee)
+        continue;
+      if (const IntrinsicRow *R = lookupIntrinsic(Callee->getIntrinsicID())) {
+        Op.What = R->What;
+        Op.ScopeQual = R->S;
+        Op.Ord = R->O;
+        Op.Spelling = Callee->getName().str();
+        if (R->What == IROp::RMW || R->What == IROp::BulkReadShared)
+          for (const Value *Arg : CB->args())
+            if (Arg->getType()->isPointerTy()) {
+              // The bulk copy's source is its second pointer (dst, src, ...).
+              if (R->What == IROp::BulkReadShared && Arg == CB->getArgOperand(0))
+                continue;
+              setAddress(Op, Arg);
+              break;
+            }
+      } else {
+        if (!Callee->isDeclaration())
+          Callees.insert(Callee);
+        continue;
+      }
+    } else {
+      continue;
+    }
+    Out.push_back(std::move(Op));
+  }
+}
+
+} // namespace
+
+bool isKernel(const Function &F) {
+  return !F.isDeclaration() && F.getCallingConv() == CallingConv::PTX_Kernel;
+}
+
+std::vector<IROp> collectDeviceOps(const Function &Kernel) {
+  std::vector<IROp> Out;
+  SetVector<const Function *> Functions;
+  Functions.insert(&Kernel);
+  for (unsigned I = 0; I < Functions.size(); ++I)
+    collectFunction(*Functions[I], Out, Functions);
+  return Out;
+}
+
+std::string describeObject(const Value *Object) {
+  if (!Object)
+    return "an unknown object";
+  if (const auto *GV = dyn_cast<GlobalVariable>(Object))
+    return (GV->getAddressSpace() == 3 ? "shared variable '" : "'") + demangle(GV->getName().str()) + "'";
+  if (const auto *A = dyn_cast<Argument>(Object))
+    return A->hasName() ? "kernel argument '" + A->getName().str() + "'"
+                        : "kernel argument " + std::to_string(A->getArgNo());
+  return "'" + Object->getName().str() + "'";
+}
+
+StringRef kindName(IROp::Kind K) {
+  switch (K) {
+  case IROp::Load: return "load";
+  case IROp::Store: return "store";
+  case IROp::RMW: return "rmw";
+  case IROp::Fence: return "fence";
+  case IROp::BlockBarrier: return "block-barrier";
+  case IROp::ClusterArrive: return "cluster-arrive";
+  case IROp::ClusterWait: return "cluster-wait";
+  case IROp::ProxyFence: return "proxy-fence";
+  case IROp::BulkReadShared: return "async-read-shared";
+  }
+  return "?";
+}
+
+} // namespace cuda_scope

@@ -1,0 +1,53 @@
+//===- DeviceMemoryOps.h - every memory operation a kernel performs -------===//
+//
+// Collects, for one kernel and every function it calls, the memory operations
+// that matter for synchronization: LLVM atomics and fences with their
+// syncscope, volatile accesses, NVVM intrinsics (by Intrinsic:: ID) and inline
+// PTX (through the shared parser in model/), each with its scope, order,
+// memory space and the object its address is based on.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_SCOPE_IR_DEVICEMEMORYOPS_H
+#define CUDA_SCOPE_IR_DEVICEMEMORYOPS_H
+
+#include "model/MemoryModel.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instruction.h"
+#include <string>
+#include <vector>
+
+namespace cuda_scope {
+
+struct IROp {
+  enum Kind : uint8_t {
+    Load, Store, RMW, Fence, BlockBarrier, ClusterArrive, ClusterWait, ProxyFence,
+    BulkReadShared, ///< an async-proxy read of shared memory (bulk copy out of it, wgmma)
+  };
+  IROp(Kind What, const llvm::Instruction *I) : What(What), I(I) {}
+  Kind What;
+  const llvm::Instruction *I;
+  Order Ord = Order::Plain;
+  std::optional<Scope> ScopeQual;
+  MemorySpace Space = MemorySpace::Unknown;
+  const llvm::Value *Object = nullptr; ///< underlying object of the address
+  bool PerBlock = false;               ///< the address depends on the block index
+  std::string Spelling;                ///< "st.release.cta.b32", "atomicrmw add syncscope(\"block\")"
+
+  bool isAccess() const { return What == Load || What == Store || What == RMW; }
+  bool isStrongAccess() const { return isAccess() && isStrong(Ord); }
+};
+
+bool isKernel(const llvm::Function &F);
+
+/// The operations of \p Kernel and of every function it calls that the
+/// module defines, in program order per function.
+std::vector<IROp> collectDeviceOps(const llvm::Function &Kernel);
+
+/// "flag", "kernel argument 'out'", "shared variable 'tile'".
+std::string describeObject(const llvm::Value *Object);
+
+llvm::StringRef kindName(IROp::Kind K);
+
+} // namespace cuda_scope
+
+#endif

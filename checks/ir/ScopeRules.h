@@ -1,0 +1,28 @@
+//===- ScopeRules.h - the scope rules, applied to one kernel's device IR --===//
+//
+// The rules of cuda-scope-mismatch and cuda-scope-insufficient, per object
+// and kernel, after inlining; and cuda-scope-proxy-fence, which only the IR
+// sees well: generic-proxy writes to shared memory read next by the async
+// proxy (a bulk copy out of shared memory, wgmma) with no fence.proxy.async.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_SCOPE_IR_SCOPERULES_H
+#define CUDA_SCOPE_IR_SCOPERULES_H
+
+#include "DeviceMemoryOps.h"
+
+namespace cuda_scope {
+
+struct IRFinding {
+  llvm::StringRef Check;          ///< "cuda-scope-mismatch"; also the remark name
+  const IROp *At;                 ///< where to report
+  const IROp *Other = nullptr;    ///< the other access, if the rule has one
+  std::string Object;             ///< describeObject()
+};
+
+/// Applies every rule to \p Ops, the operations of one kernel.
+std::vector<IRFinding> checkKernelOps(const std::vector<IROp> &Ops);
+
+} // namespace cuda_scope
+
+#endif

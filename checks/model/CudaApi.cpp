@@ -1,0 +1,75 @@
+//===- CudaApi.cpp - lookups in the CUDA API table -------------------------===//
+#include "CudaApi.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace llvm;
+
+namespace cuda_scope {
+namespace {
+const CudaApiInfo Table[] = {
+#define CUDA_API(Name, Family, Capture, Stream, Cb, CbForm, Mode, Evidence)                        \
+  {#Name,         ApiFamily::Family,    CaptureEffect::Capture, Stream, Cb,                          \
+   CallbackForm::CbForm, Mode,          Evidence},
+#include "CudaApi.def"
+};
+
+const StringMap<const CudaApiInfo *> &index() {
+  static const StringMap<const CudaApiInfo *> Index = [] {
+    StringMap<const CudaApiInfo *> M;
+    for (const CudaApiInfo &I : Table)
+      M[I.Name] = &I;
+    return M;
+  }();
+  return Index;
+}
+} // namespace
+
+StringRef normalizeApiName(StringRef Name) {
+  for (StringRef Suffix : {"_ptds", "_ptsz", "_v2", "_v3"})
+    if (Name.ends_with(Suffix))
+      Name = Name.drop_back(Suffix.size());
+  // The driver spells both as cuX_v2_ptsz; the loop above takes that order,
+  // this pass the other.
+  for (StringRef Suffix : {"_ptds", "_ptsz"})
+    if (Name.ends_with(Suffix))
+      Name = Name.drop_back(Suffix.size());
+  return Name;
+}
+
+const CudaApiInfo *lookupCudaApi(StringRef Name) {
+  auto It = index().find(normalizeApiName(Name));
+  return It == index().end() ? nullptr : It->second;
+}
+
+bool looksLikeCudaApiName(StringRef Name) {
+  StringRef Rest;
+  if (Name.starts_with("cuda"))
+    Rest = Name.drop_front(4);
+  else if (Name.starts_with("cu"))
+    Rest = Name.drop_front(2);
+  else
+    return false;
+  return !Rest.empty() && Rest.front() >= 'A' && Rest.front() <= 'Z';
+}
+
+ArrayRef<CudaApiInfo> allCudaApis() { return Table; }
+
+StringRef captureEffectName(CaptureEffect E) {
+  switch (E) {
+  case CaptureEffect::Neutral: return "neutral";
+  case CaptureEffect::StreamOrdered: return "stream-ordered";
+  case CaptureEffect::LegacyWork: return "legacy-stream work";
+  case CaptureEffect::UnsafeInCapture: return "unsafe in capture";
+  case CaptureEffect::Sync: return "synchronization";
+  case CaptureEffect::Unsupported: return "unsupported in capture";
+  case CaptureEffect::BeginCapture: return "begin capture";
+  case CaptureEffect::EndCapture: return "end capture";
+  case CaptureEffect::ExchangeMode: return "exchange capture mode";
+  case CaptureEffect::CaptureQuery: return "capture query";
+  case CaptureEffect::CreateStream: return "create stream";
+  }
+  return "neutral";
+}
+
+} // namespace cuda_scope

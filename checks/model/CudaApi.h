@@ -1,0 +1,64 @@
+//===- CudaApi.h - what the CUDA runtime and driver APIs do, as data ------===//
+//
+// The table lives in CudaApi.def; this header answers questions about a
+// function name: is it a CUDA API call, what does it do to a stream capture,
+// which argument is its stream, which registers a host callback.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_SCOPE_MODEL_CUDAAPI_H
+#define CUDA_SCOPE_MODEL_CUDAAPI_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace cuda_scope {
+
+enum class ApiFamily : uint8_t { Runtime, Driver };
+
+/// What a call does while the calling thread's stream is being captured.
+enum class CaptureEffect : uint8_t {
+  Neutral,         ///< Legal in a capture and captures nothing.
+  StreamOrdered,   ///< Enqueued on its stream argument; captured there.
+  LegacyWork,      ///< Synchronous work on the legacy stream.
+  UnsafeInCapture, ///< Rejected under Global/ThreadLocal capture, allowed under Relaxed.
+  Sync,            ///< Synchronization or a query; illegal in every mode.
+  Unsupported,     ///< Not supported in a capture at all.
+  BeginCapture,
+  EndCapture,
+  ExchangeMode,
+  CaptureQuery,
+  CreateStream,
+};
+
+enum class CallbackForm : uint8_t { None, Function, HostNodeParams };
+
+struct CudaApiInfo {
+  llvm::StringRef Name;
+  ApiFamily Family;
+  CaptureEffect Capture;
+  int StreamArg;
+  int CallbackArg;
+  CallbackForm Callback;
+  int ModeArg;
+  llvm::StringRef Evidence;
+};
+
+/// Strips the versioned and per-thread-stream suffixes the headers add by
+/// macro: cuMemAlloc_v2 -> cuMemAlloc, cudaMemcpy_ptds -> cudaMemcpy.
+llvm::StringRef normalizeApiName(llvm::StringRef Name);
+
+/// The table row for \p Name (normalized first), or null.
+const CudaApiInfo *lookupCudaApi(llvm::StringRef Name);
+
+/// True for names spelled like a runtime or driver API function:
+/// "cuda" or "cu" followed by an upper-case letter.
+bool looksLikeCudaApiName(llvm::StringRef Name);
+
+/// Every row, for tools that print the table.
+llvm::ArrayRef<CudaApiInfo> allCudaApis();
+
+llvm::StringRef captureEffectName(CaptureEffect E);
+
+} // namespace cuda_scope
+
+#endif

@@ -1,0 +1,464 @@
+//===- TUCallGraph.cpp - the per-TU call graph the host-API checks share --===//
+#include "TUCallGraph.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+#include <deque>
+#include <mutex>
+
+using namespace clang;
+using namespace llvm;
+
+namespace cuda_scope {
+
+std::shared_ptr<TUCallGraph> TUCallGraph::get(ASTContext &Ctx) {
+  // clangd runs checks for several files at once, so the table of live
+  // graphs is shared between threads. An entry lives as long as a check
+  // holds its graph; a later TU at the same address finds it expired.
+  static std::mutex Lock;
+  static DenseMap<const ASTContext *, std::weak_ptr<TUCallGraph>> Live;
+  std::lock_guard<std::mutex> Guard(Lock);
+  for (auto It = Live.begin(); It != Live.end();) {
+    auto Next = std::next(It);
+    if (It->second.expired() && It->first != &Ctx)
+      Live.erase(It);
+    It = Next;
+  }
+  std::weak_ptr<TUCallGraph> &Slot = Live[&Ctx];
+  if (std::shared_ptr<TUCallGraph> G = Slot.lock())
+    return G;
+  auto G = std::make_shared<TUCallGraph>(Ctx);
+  Slot = G;
+  return G;
+}
+
+TUCallGraph::TUCallGraph(ASTContext &Ctx) : Ctx(Ctx) {}
+TUCallGraph::~TUCallGraph() = default;
+
+const FunctionDecl *TUCallGraph::definitionOf(const FunctionDecl *F) {
+  if (!F)
+    return nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!F->hasBody(Def) || !Def || Def->isDependentContext())
+    return nullptr;
+  return Def;
+}
+
+static StringRef identifierOf(const NamedDecl *D) {
+  return D && D->getDeclName().isIdentifier() ? D->getName() : StringRef();
+}
+
+const FunctionDecl *TUCallGraph::resolveFunction(const Expr *E) {
+  // Few steps suffice for every form we accept; the bound stops cycles
+  // through self-referential initializers.
+  for (unsigned Step = 0; E && Step < 8; ++Step) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      if (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Plus || UO->getOpcode() == UO_Deref) {
+        E = UO->getSubExpr();
+        continue;
+      }
+      return nullptr;
+    }
+    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(E))
+      return Lambda->capture_size() == 0 ? definitionOf(Lambda->getCallOperator()) : nullptr;
+    if (const auto *Conv = dyn_cast<CXXMemberCallExpr>(E)) {
+      // A lambda's conversion to a function pointer.
+      E = Conv->getImplicitObjectArgument();
+      continue;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
+        return definitionOf(FD);
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+        E = VD->getAnyInitializer();
+        continue;
+      }
+      return nullptr;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return definitionOf(dyn_cast<FunctionDecl>(ME->getMemberDecl()));
+    return nullptr;
+  }
+  return nullptr;
+}
+
+namespace {
+
+/// The name a call goes by when it has no direct callee: the field or
+/// variable holding the pointer ("syms->cuMemFree" is "cuMemFree").
+StringRef pointerName(const Expr *Callee) {
+  Callee = Callee->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Callee); UO && UO->getOpcode() == UO_Deref)
+    Callee = UO->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *ME = dyn_cast<MemberExpr>(Callee))
+    return identifierOf(ME->getMemberDecl());
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee))
+    return identifierOf(DRE->getDecl());
+  return {};
+}
+
+/// Walks one function body and records what it does. Lambda bodies are
+/// functions of their own and are summarised when something calls them.
+class BodyWalker {
+public:
+  BodyWalker(ASTContext &Ctx, TUCallGraph::Summary &S,
+             function_ref<ArrayRef<const CXXMethodDecl *>(const CXXMethodDecl *)> Overriders)
+      : Ctx(Ctx), S(S), Overriders(Overriders) {}
+
+  void walk(const Stmt *St) {
+    if (!St)
+      return;
+    if (isa<LambdaExpr>(St))
+      return;
+    if (const auto *K = dyn_cast<CUDAKernelCallExpr>(St)) {
+      S.Events.push_back({CudaEvent::KernelLaunch, K, identifierOf(K->getDirectCallee()), nullptr});
+      // The launch configuration is the compiler's own call; skip it.
+      for (const Expr *Arg : K->arguments())
+        walk(Arg);
+      return;
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(St))
+      call(CE);
+    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(St))
+      edge(CallEdge::Construct, Construct->getConstructor(), Construct->getBeginLoc());
+    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(St))
+      edge(CallEdge::Destroy, Bind->getTemporary()->getDestructor(), Bind->getBeginLoc());
+    else if (const auto *Del = dyn_cast<CXXDeleteExpr>(St))
+      deleteExpr(Del);
+    else if (const auto *New = dyn_cast<CXXNewExpr>(St))
+      edge(CallEdge::Call, New->getOperatorNew(), New->getBeginLoc());
+    else if (const auto *DS = dyn_cast<DeclStmt>(St))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->hasLocalStorage())
+          destroyAtScopeExit(VD);
+    for (const Stmt *Child : St->children())
+      walk(Child);
+  }
+
+  void destructorBody(const CXXDestructorDecl *D) {
+    const CXXRecordDecl *RD = D->getParent();
+    for (const CXXBaseSpecifier &B : RD->bases())
+      if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl())
+        edge(CallEdge::Destroy, Base->getDestructor(), D->getLocation());
+    for (const FieldDecl *FD : RD->fields())
+      if (const CXXRecordDecl *Member = Ctx.getBaseElementType(FD->getType())->getAsCXXRecordDecl())
+        edge(CallEdge::Destroy, Member->getDestructor(), FD->getLocation());
+  }
+
+private:
+  void call(const CallExpr *CE) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee) {
+      StringRef Name = pointerName(CE->getCallee());
+      if (looksLikeCudaApiName(normalizeApiName(Name))) {
+        CudaEvent Ev{CudaEvent::ApiCall, CE, normalizeApiName(Name), lookupCudaApi(Name)};
+        Ev.ThroughPointer = true;
+        S.Events.push_back(Ev);
+      } else if (const FunctionDecl *Target = TUCallGraph::resolveFunction(CE->getCallee())) {
+        edge(CallEdge::Pointer, Target, CE->getBeginLoc());
+      }
+      return;
+    }
+    StringRef Name = identifierOf(Callee);
+    const FunctionDecl *Def = TUCallGraph::definitionOf(Callee);
+    // The toolkit's own inline wrappers (the cudaMalloc<T> template) are the
+    // API as far as a user is concerned.
+    if (looksLikeCudaApiName(Name) &&
+        (!Def || Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))) {
+      S.Events.push_back({CudaEvent::ApiCall, CE, normalizeApiName(Name), lookupCudaApi(Name)});
+      return;
+    }
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee); MD && MD->isVirtual() && !devirtualized(CE, MD)) {
+      edge(CallEdge::Virtual, MD, CE->getBeginLoc());
+      for (const CXXMethodDecl *O : Overriders(MD))
+        edge(CallEdge::Virtual, O, CE->getBeginLoc());
+      return;
+    }
+    if (Def)
+      edge(CallEdge::Call, Def, CE->getBeginLoc());
+    else if (!Name.empty())
+      S.Events.push_back({CudaEvent::ExternalCall, CE, Name, nullptr});
+  }
+
+  static bool devirtualized(const CallExpr *CE, const CXXMethodDecl *MD) {
+    if (MD->hasAttr<FinalAttr>() || MD->getParent()->hasAttr<FinalAttr>())
+      return true;
+    if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
+      if (const auto *ME = dyn_cast<MemberExpr>(MCE->getCallee()->IgnoreParens()))
+        return ME->hasQualifier(); // Base::f() calls exactly Base::f
+    return false;
+  }
+
+  void deleteExpr(const CXXDeleteExpr *Del) {
+    QualType T = Del->getDestroyedType();
+    if (!T.isNull())
+      if (const CXXRecordDecl *RD = Ctx.getBaseElementType(T)->getAsCXXRecordDecl())
+        if (const CXXDestructorDecl *D = RD->getDestructor()) {
+          edge(CallEdge::Delete, D, Del->getBeginLoc());
+          if (D->isVirtual())
+            for (const CXXMethodDecl *O : Overriders(D))
+              edge(CallEdge::Delete, O, Del->getBeginLoc());
+        }
+    edge(CallEdge::Call, Del->getOperatorDelete(), Del->getBeginLoc());
+  }
+
+  void destroyAtScopeExit(const VarDecl *VD) {
+    QualType T = VD->getType();
+    if (T->isReferenceType())
+      return;
+    if (const CXXRecordDecl *RD = Ctx.getBaseElementType(T)->getAsCXXRecordDecl())
+      edge(CallEdge::Destroy, RD->getDestructor(), VD->getLocation());
+  }
+
+  void edge(CallEdge::Kind How, const FunctionDecl *Callee, SourceLocation Loc) {
+    if (const FunctionDecl *Def = TUCallGraph::definitionOf(Callee))
+      S.Calls.push_back({How, Def, Loc});
+  }
+
+  ASTContext &Ctx;
+  TUCallGraph::Summary &S;
+  function_ref<ArrayRef<const CXXMethodDecl *>(const CXXMethodDecl *)> Overriders;
+};
+
+bool isHostNodeParams(const RecordDecl *RD) {
+  StringRef Name = identifierOf(RD);
+  return Name.starts_with("cudaHostNodeParams") || Name.starts_with("CUDA_HOST_NODE_PARAMS");
+}
+
+/// Finds every registration of a host callback in the TU.
+class RegistrationFinder : public RecursiveASTVisitor<RegistrationFinder> {
+public:
+  explicit RegistrationFinder(std::vector<Registration> &Out) : Out(Out) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitCallExpr(const CallExpr *CE) {
+    StringRef Name = CE->getDirectCallee() ? identifierOf(CE->getDirectCallee()) : pointerName(CE->getCallee());
+    const CudaApiInfo *Api = lookupCudaApi(Name);
+    if (!Api || Api->Callback != CallbackForm::Function || Api->CallbackArg < 0 ||
+        static_cast<unsigned>(Api->CallbackArg) >= CE->getNumArgs())
+      return true;
+    const Expr *Arg = CE->getArg(Api->CallbackArg);
+    if (const FunctionDecl *F = TUCallGraph::resolveFunction(Arg))
+      Out.push_back({F, Arg, Api->Name});
+    return true;
+  }
+
+  bool VisitBinaryOperator(const BinaryOperator *BO) {
+    if (BO->getOpcode() != BO_Assign)
+      return true;
+    const auto *ME = dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts());
+    if (!ME)
+      return true;
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (FD && FD->getName() == "fn" && isHostNodeParams(FD->getParent()))
+      add(BO->getRHS(), FD->getParent());
+    return true;
+  }
+
+  bool VisitInitListExpr(const InitListExpr *ILE) {
+    if (!ILE->isSemanticForm())
+      return true;
+    const RecordDecl *RD = ILE->getType()->getAsRecordDecl();
+    if (!RD || !isHostNodeParams(RD))
+      return true;
+    unsigned Index = 0;
+    for (const FieldDecl *FD : RD->fields()) {
+      if (Index >= ILE->getNumInits())
+        break;
+      if (FD->getName() == "fn")
+        add(ILE->getInit(Index), RD);
+      ++Index;
+    }
+    return true;
+  }
+
+private:
+  void add(const Expr *E, const RecordDecl *RD) {
+    if (const FunctionDecl *F = TUCallGraph::resolveFunction(E))
+      Out.push_back({F, E, RD->getName().starts_with("cuda") ? "cudaHostNodeParams::fn"
+                                                              : "CUDA_HOST_NODE_PARAMS::fn"});
+  }
+  std::vector<Registration> &Out;
+};
+
+class OverrideCollector : public RecursiveASTVisitor<OverrideCollector> {
+public:
+  using Map = DenseMap<const CXXMethodDecl *, SmallVector<const CXXMethodDecl *, 2>>;
+  explicit OverrideCollector(Map &M) : M(M) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitCXXMethodDecl(const CXXMethodDecl *MD) {
+    if (!MD->isVirtual() || !TUCallGraph::definitionOf(MD))
+      return true;
+    SmallVector<const CXXMethodDecl *, 4> Work(MD->overridden_methods());
+    DenseSet<const CXXMethodDecl *> Seen;
+    while (!Work.empty()) {
+      const CXXMethodDecl *O = Work.pop_back_val()->getCanonicalDecl();
+      if (!Seen.insert(O).second)
+        continue;
+      M[O].push_back(cast<CXXMethodDecl>(TUCallGraph::definitionOf(MD)));
+      for (const CXXMethodDecl *Up : O->overridden_methods())
+        Work.push_back(Up);
+    }
+    return true;
+  }
+
+private:
+  Map &M;
+};
+
+} // namespace
+
+ArrayRef<const CXXMethodDecl *> TUCallGraph::overriders(const CXXMethodDecl *M) {
+  if (!Overriders) {
+    Overriders = std::make_unique<OverrideCollector::Map>();
+    OverrideCollector(*Overriders).TraverseAST(Ctx);
+  }
+  auto It = Overriders->find(M->getCanonicalDecl());
+  return It == Overriders->end() ? ArrayRef<const CXXMethodDecl *>() : It->second;
+}
+
+ArrayRef<Registration> TUCallGraph::registrations() {
+  if (!Registrations) {
+    Registrations = std::make_unique<std::vector<Registration>>();
+    RegistrationFinder(*Registrations).TraverseAST(Ctx);
+  }
+  return *Registrations;
+}
+
+void TUCallGraph::summarize(const FunctionDecl *F, Summary &S) {
+  auto Overriders = [this](const CXXMethodDecl *M) { return overriders(M); };
+  BodyWalker W(Ctx, S, Overriders);
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      W.walk(Init->getInit());
+  W.walk(F->getBody());
+  if (const auto *Dtor = dyn_cast<CXXDestructorDecl>(F))
+    W.destructorBody(Dtor);
+}
+
+const TUCallGraph::Summary *TUCallGraph::summary(const FunctionDecl *F) {
+  auto It = Summaries.find(F);
+  if (It != Summaries.end())
+    return It->second.get();
+  if (!F || !F->hasBody())
+    return nullptr;
+  auto S = std::make_unique<Summary>();
+  Summary *Raw = S.get();
+  Summaries[F] = std::move(S);
+  summarize(F, *Raw);
+  return Raw;
+}
+
+void TUCallGraph::computeReach(const FunctionDecl *Root) {
+  if (Reach.count(Root))
+    return;
+  // Tarjan's strongly connected components, iteratively, so that call chains
+  // thousands deep and recursion cost no native stack. Each component gets
+  // the union of its members' events and of the components below it.
+  struct Frame {
+    const FunctionDecl *F;
+    unsigned Next;
+  };
+  DenseMap<const FunctionDecl *, std::pair<unsigned, unsigned>> IndexLow;
+  SmallVector<const FunctionDecl *, 16> Stack;
+  DenseSet<const FunctionDecl *> OnStack;
+  SmallVector<Frame, 16> Work;
+  unsigned Counter = 0;
+  auto Push = [&](const FunctionDecl *F) {
+    IndexLow[F] = {Counter, Counter};
+    ++Counter;
+    Stack.push_back(F);
+    OnStack.insert(F);
+    Work.push_back({F, 0});
+  };
+  Push(Root);
+  while (!Work.empty()) {
+    const FunctionDecl *F = Work.back().F;
+    const Summary *S = summary(F);
+    if (S && Work.back().Next < S->Calls.size()) {
+      const FunctionDecl *C = S->Calls[Work.back().Next++].Callee;
+      if (Reach.count(C))
+        continue;
+      auto Found = IndexLow.find(C);
+      if (Found == IndexLow.end())
+        Push(C);
+      else if (OnStack.count(C))
+        IndexLow[F].second = std::min(IndexLow[F].second, Found->second.first);
+      continue;
+    }
+    Work.pop_back();
+    auto [Index, Low] = IndexLow[F];
+    if (!Work.empty()) {
+      unsigned &ParentLow = IndexLow[Work.back().F].second;
+      ParentLow = std::min(ParentLow, Low);
+    }
+    if (Low != Index)
+      continue;
+    SmallVector<const FunctionDecl *, 4> Component;
+    const FunctionDecl *X;
+    do {
+      X = Stack.pop_back_val();
+      OnStack.erase(X);
+      Component.push_back(X);
+    } while (X != F);
+    unsigned Mask = 0;
+    for (const FunctionDecl *M : Component)
+      if (const Summary *MS = summary(M)) {
+        for (const CudaEvent &E : MS->Events)
+          Mask |= E.mask();
+        for (const CallEdge &E : MS->Calls)
+          if (auto R = Reach.find(E.Callee); R != Reach.end())
+            Mask |= R->second;
+      }
+    for (const FunctionDecl *M : Component)
+      Reach[M] = Mask;
+  }
+}
+
+unsigned TUCallGraph::reachableEvents(const FunctionDecl *F) {
+  computeReach(F);
+  return Reach.lookup(F);
+}
+
+void TUCallGraph::forEachReachable(const FunctionDecl *Root, unsigned Mask,
+                                   function_ref<bool(const CudaEvent &)> Want,
+                                   function_ref<void(const Path &)> Visit) {
+  if (!(reachableEvents(Root) & Mask))
+    return;
+  DenseMap<const FunctionDecl *, std::pair<const FunctionDecl *, const CallEdge *>> Parent;
+  std::deque<const FunctionDecl *> Queue{Root};
+  Parent[Root] = {nullptr, nullptr};
+  while (!Queue.empty()) {
+    const FunctionDecl *F = Queue.front();
+    Queue.pop_front();
+    const Summary *S = summary(F);
+    if (!S)
+      continue;
+    for (const CudaEvent &E : S->Events) {
+      if (!(E.mask() & Mask) || !Want(E))
+        continue;
+      Path P{&E, F, {}};
+      for (const FunctionDecl *At = F; Parent[At].second; At = Parent[At].first)
+        P.Chain.push_back(Parent[At].second);
+      std::reverse(P.Chain.begin(), P.Chain.end());
+      Visit(P);
+    }
+    for (const CallEdge &E : S->Calls) {
+      if (Parent.count(E.Callee) || !(reachableEvents(E.Callee) & Mask))
+        continue;
+      Parent[E.Callee] = {F, &E};
+      Queue.push_back(E.Callee);
+    }
+  }
+}
+
+} // namespace cuda_scope

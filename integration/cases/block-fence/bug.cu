@@ -1,0 +1,27 @@
+// block-fence, bug: relaxed flag accesses ordered by __threadfence_block(), but producer and consumer are in different blocks.
+#include <cuda/atomic>
+
+#include "../../common/harness.cuh"
+
+// Each thread publishes one message (data, then flag) and receives the message of a thread in another block.
+__global__ void message_passing(int* data, int* flag, harness::Tally* tally, int epoch, unsigned salt, int spin) {
+  const harness::Pair p = harness::pair_for_this_thread(data, flag, salt);
+  const int early = *p.peer_data;  // the consumer has read the data before: it now sits in this SM's L1
+
+  // producer
+  *p.my_data = epoch;
+  __threadfence_block();  // BUG: block-scope fence; the consumer is in another block
+  cuda::atomic_ref<int, cuda::thread_scope_device>(*p.my_flag).store(epoch, cuda::memory_order_relaxed);
+
+  // consumer
+  cuda::atomic_ref<int, cuda::thread_scope_device> ready(*p.peer_flag);
+  int seen = 0;
+  for (int i = 0; i < spin && (seen = ready.load(cuda::memory_order_relaxed)) != epoch; ++i) {
+  }
+  __threadfence_block();  // BUG: block-scope fence; the producer is in another block
+  harness::tally(tally, seen == epoch, *p.peer_data == epoch, early == epoch);
+}
+
+int main(int argc, char** argv) {
+  return harness::run_message_passing("block-fence", "bug", message_passing, argc, argv);
+}

@@ -1,0 +1,18 @@
+//===- TidyModule.cpp - registers the cuda-scope-* clang-tidy checks ------===//
+// USAGE: clang-tidy -load=libCudaScopeTidy.so -checks='-*,cuda-scope-*' file.cu -- <flags>
+#include "tidy/CallbackApiCheck.h"
+#include "clang-tidy/ClangTidyModule.h"
+
+namespace cuda_scope {
+
+class CudaScopeModule : public clang::tidy::ClangTidyModule {
+public:
+  void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<CallbackApiCheck>("cuda-scope-callback-api");
+  }
+};
+
+} // namespace cuda_scope
+
+static clang::tidy::ClangTidyModuleRegistry::Add<cuda_scope::CudaScopeModule>
+    Registration("cuda-scope-module", "Checks for CUDA synchronization bugs.");

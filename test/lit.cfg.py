@@ -1,0 +1,82 @@
+# The cuda-scope lit suite: clang-tidy checks, the IR pass, the model, the tools.
+# USAGE: lit -sv build/test   (or: cmake --build build --target check)
+import os
+import shutil
+import subprocess
+
+import lit.formats
+
+config.name = "cuda-scope"
+config.test_format = lit.formats.ShTest(not lit_config.isWindows)
+config.suffixes = [".cu", ".cpp", ".c", ".ll", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.cuda_scope_obj_root, "test")
+
+# FileCheck, not, count and split-file come from LLVM 22's tools directory.
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+for var in ("HOME", "TMPDIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+inputs = os.path.join(config.test_source_root, "Inputs")
+cuda = config.cuda_path
+hermetic = f"-nocudainc -nocudalib --cuda-gpu-arch=sm_90 -isystem {inputs} -std=c++17"
+toolkit = f"--cuda-path={cuda} -I{cuda}/include/cccl -Wno-unknown-cuda-version -std=c++17"
+
+config.substitutions += [
+    ("%cuda_scope_tidy", f"{config.clang_tidy} -load={config.tidy_module} --quiet"),
+    ("%clang_tidy", config.clang_tidy),
+    ("%tidy_module", config.tidy_module),
+    ("%cuda_scope_pass", config.pass_plugin),
+    ("%opt", config.opt),
+    ("%clang", config.clang),
+    ("%cuda_host_flags", f"-x cuda --cuda-host-only {hermetic}"),
+    ("%cuda_device_flags", f"-x cuda --cuda-device-only {hermetic}"),
+    ("%cxx_flags", f"-x c++ -isystem {inputs} -std=c++17"),
+    ("%c_flags", f"-x c -isystem {inputs}"),
+    ("%toolkit_host_flags", f"-x cuda --cuda-host-only {toolkit}"),
+    ("%toolkit_device_flags", f"-x cuda --cuda-device-only --cuda-gpu-arch=sm_90 {toolkit}"),
+    ("%toolkit_cxx_flags", f"-x c++ -I{cuda}/include -std=c++17"),
+    ("%cuda_path", cuda),
+    ("%inputs", inputs),
+    ("%src_root", config.cuda_scope_src_root),
+    ("%python", shutil.which("python3") or "python3"),
+]
+
+
+def toolkit_parses():
+    """The real CUDA headers parse with this clang (feature cuda-toolkit)."""
+    if not os.path.isfile(os.path.join(cuda, "include", "cuda_runtime.h")):
+        return False
+    probe = "#include <cuda_runtime.h>\n#include <cuda/atomic>\n"
+    try:
+        r = subprocess.run(
+            [config.clang, "-fsyntax-only", "-x", "cuda", "--cuda-host-only", *toolkit.split(), "-"],
+            input=probe.encode(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+        return r.returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def gpu_answers():
+    """An NVIDIA GPU is present and answers (feature cuda-gpu)."""
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        r = subprocess.run([smi, "-L"], capture_output=True, timeout=60)
+        return r.returncode == 0 and b"GPU" in r.stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+if toolkit_parses():
+    config.available_features.add("cuda-toolkit")
+else:
+    lit_config.note(f"CUDA toolkit headers under {cuda} do not parse: 'REQUIRES: cuda-toolkit' tests are UNSUPPORTED")
+if gpu_answers():
+    config.available_features.add("cuda-gpu")
+else:
+    lit_config.note("no GPU answers: 'REQUIRES: cuda-gpu' tests are UNSUPPORTED")

@@ -1,0 +1,212 @@
+//===- ModelTest.cpp - unit tests of checks/model: scopes, orders, API, PTX ===//
+#include "model/CudaApi.h"
+#include "model/MemoryModel.h"
+#include "model/Ptx.h"
+#include "gtest/gtest.h"
+
+using namespace cuda_scope;
+
+TEST(Scope, EverySpellingOfOneScopeAgrees) {
+  // Block scope, as each layer of CUDA writes it.
+  EXPECT_EQ(scopeFromLibcuName("cuda::thread_scope_block"), Scope::Block);
+  EXPECT_EQ(scopeFromLibcuValue(2), Scope::Block);
+  EXPECT_EQ(parseDeviceBuiltin("atomicAdd_block")->S, Scope::Block);
+  EXPECT_EQ(parseDeviceBuiltin("__threadfence_block")->S, Scope::Block);
+  EXPECT_EQ(scopeFromPtxQualifier(".cta"), Scope::Block);
+  EXPECT_EQ(scopeFromSyncScope("block"), Scope::Block);
+  EXPECT_EQ(scopeFromNvAtomicValue(1), Scope::Block);
+  EXPECT_EQ(scopeFromClangMemoryScope(2), Scope::Block);
+  EXPECT_EQ(scopeFromEnumeratorName("__MEMORY_SCOPE_WRKGRP"), Scope::Block);
+
+  // Device scope.
+  EXPECT_EQ(scopeFromLibcuName("thread_scope_device"), Scope::Device);
+  EXPECT_EQ(scopeFromLibcuValue(1), Scope::Device);
+  EXPECT_EQ(parseDeviceBuiltin("atomicAdd")->S, Scope::Device);
+  EXPECT_EQ(parseDeviceBuiltin("__threadfence")->S, Scope::Device);
+  EXPECT_EQ(scopeFromPtxQualifier("gpu"), Scope::Device);
+  EXPECT_EQ(scopeFromPtxQualifier("gl"), Scope::Device); // membar.gl
+  EXPECT_EQ(scopeFromSyncScope("device"), Scope::Device);
+  EXPECT_EQ(scopeFromNvAtomicValue(3), Scope::Device);
+  EXPECT_EQ(scopeFromClangMemoryScope(1), Scope::Device);
+
+  // System scope: libcu++'s default and LLVM's unnamed syncscope.
+  EXPECT_EQ(scopeFromLibcuValue(0), Scope::System);
+  EXPECT_EQ(parseDeviceBuiltin("atomicCAS_system")->S, Scope::System);
+  EXPECT_EQ(scopeFromPtxQualifier("sys"), Scope::System);
+  EXPECT_EQ(scopeFromSyncScope(""), Scope::System);
+
+  EXPECT_EQ(scopeFromPtxQualifier("cluster"), Scope::Cluster);
+  EXPECT_EQ(scopeFromSyncScope("cluster"), Scope::Cluster);
+  EXPECT_EQ(scopeFromSyncScope("singlethread"), Scope::Thread);
+}
+
+TEST(Scope, UnknownSpellingsAreRejected) {
+  EXPECT_FALSE(scopeFromLibcuName("thread_scope_galaxy"));
+  EXPECT_FALSE(scopeFromPtxQualifier("b32"));
+  EXPECT_FALSE(scopeFromPtxQualifier(""));
+  EXPECT_FALSE(scopeFromSyncScope("agent"));
+  EXPECT_FALSE(scopeFromLibcuValue(7));
+  EXPECT_FALSE(parseDeviceBuiltin("atomicFoo"));
+  EXPECT_FALSE(parseDeviceBuiltin("__threadfence_galaxy"));
+  EXPECT_FALSE(parseDeviceBuiltin("printf"));
+}
+
+TEST(Scope, LatticeIsOrderedNarrowestFirst) {
+  EXPECT_TRUE(includes(Scope::Device, Scope::Block));
+  EXPECT_TRUE(includes(Scope::System, Scope::Device));
+  EXPECT_TRUE(includes(Scope::Block, Scope::Block));
+  EXPECT_FALSE(includes(Scope::Block, Scope::Device));
+  EXPECT_FALSE(includes(Scope::Cluster, Scope::Device));
+  EXPECT_EQ(libcuName(Scope::Cluster), "thread_scope_cluster");
+  EXPECT_EQ(ptxQualifier(Scope::Device), "gpu");
+  EXPECT_EQ(shortName(Scope::Block), "block");
+}
+
+TEST(Order, EverySpellingAgrees) {
+  EXPECT_EQ(orderFromName("cuda::std::memory_order_acquire"), Order::Acquire);
+  EXPECT_EQ(orderFromName("memory_order_release"), Order::Release);
+  EXPECT_EQ(orderFromName("__ATOMIC_ACQ_REL"), Order::AcqRel);
+  EXPECT_EQ(orderFromName("__NV_ATOMIC_RELAXED"), Order::Relaxed);
+  EXPECT_EQ(orderFromName("sc"), Order::SeqCst);
+  EXPECT_EQ(orderFromC11Value(2), Order::Acquire);
+  EXPECT_FALSE(orderFromC11Value(9));
+  EXPECT_FALSE(orderFromName("memory_order_sometimes"));
+  EXPECT_TRUE(hasRelease(Order::AcqRel));
+  EXPECT_FALSE(hasAcquire(Order::Release));
+}
+
+TEST(DeviceBuiltin, KindsAndOperations) {
+  auto B = parseDeviceBuiltin("atomicExch_block");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->What, DeviceBuiltin::AtomicExchange);
+  EXPECT_EQ(B->Operation, "atomicExch");
+  EXPECT_EQ(parseDeviceBuiltin("__syncthreads")->What, DeviceBuiltin::BlockBarrier);
+  EXPECT_EQ(parseDeviceBuiltin("__threadfence_system")->What, DeviceBuiltin::Fence);
+}
+
+TEST(CudaApi, TableLookups) {
+  const CudaApiInfo *Malloc = lookupCudaApi("cudaMalloc");
+  ASSERT_NE(Malloc, nullptr);
+  EXPECT_EQ(Malloc->Capture, CaptureEffect::UnsafeInCapture);
+  EXPECT_EQ(lookupCudaApi("cudaMemcpy")->Capture, CaptureEffect::LegacyWork);
+  EXPECT_EQ(lookupCudaApi("cudaMemcpyAsync")->StreamArg, 4);
+  EXPECT_EQ(lookupCudaApi("cudaLaunchHostFunc")->CallbackArg, 1);
+  EXPECT_EQ(lookupCudaApi("cudaUserObjectCreate")->CallbackArg, 2);
+  EXPECT_EQ(lookupCudaApi("cudaGraphAddHostNode")->Callback, CallbackForm::HostNodeParams);
+  EXPECT_EQ(lookupCudaApi("cudaStreamBeginCaptureToGraph")->ModeArg, 5);
+  EXPECT_EQ(lookupCudaApi("cudaEventQuery")->Capture, CaptureEffect::Sync);
+  EXPECT_EQ(lookupCudaApi("cudaStreamAddCallback")->Capture, CaptureEffect::Unsupported);
+  EXPECT_EQ(lookupCudaApi("somethingElse"), nullptr);
+}
+
+TEST(CudaApi, VersionedNamesNormalize) {
+  EXPECT_EQ(normalizeApiName("cuMemAlloc_v2"), "cuMemAlloc");
+  EXPECT_EQ(normalizeApiName("cudaMemcpy_ptds"), "cudaMemcpy");
+  EXPECT_EQ(normalizeApiName("cuMemcpyHtoDAsync_v2_ptsz"), "cuMemcpyHtoDAsync");
+  EXPECT_EQ(lookupCudaApi("cuStreamBeginCapture_v2")->Capture, CaptureEffect::BeginCapture);
+  EXPECT_EQ(lookupCudaApi("cuMemAlloc_v2")->Capture, CaptureEffect::UnsafeInCapture);
+}
+
+TEST(CudaApi, NamesThatLookLikeTheApi) {
+  EXPECT_TRUE(looksLikeCudaApiName("cudaFree"));
+  EXPECT_TRUE(looksLikeCudaApiName("cuStreamWaitEvent"));
+  EXPECT_FALSE(looksLikeCudaApiName("cuda"));
+  EXPECT_FALSE(looksLikeCudaApiName("cudaify"));
+  EXPECT_FALSE(looksLikeCudaApiName("cublasSgemm"));
+  EXPECT_FALSE(looksLikeCudaApiName("curry"));
+  EXPECT_FALSE(looksLikeCudaApiName("__cudaPushCallConfiguration"));
+}
+
+TEST(Ptx, LibcuxxStoreAndLoad) {
+  auto Is = parsePtx("st.release.cta.b32 [$0],$1;");
+  ASSERT_EQ(Is.size(), 1u);
+  EXPECT_EQ(Is[0].What, PtxInstr::Store);
+  EXPECT_EQ(Is[0].Sem, Order::Release);
+  EXPECT_EQ(Is[0].ScopeQual, Scope::Block);
+  EXPECT_EQ(Is[0].addressOperandNumber(), 0u);
+
+  Is = parsePtx("ld.acquire.gpu.global.b32 %0, [%1+8];");
+  ASSERT_EQ(Is.size(), 1u);
+  EXPECT_EQ(Is[0].What, PtxInstr::Load);
+  EXPECT_EQ(Is[0].Sem, Order::Acquire);
+  EXPECT_EQ(Is[0].ScopeQual, Scope::Device);
+  EXPECT_EQ(Is[0].Space, MemorySpace::Global);
+  EXPECT_EQ(Is[0].addressOperandNumber(), 1u);
+}
+
+TEST(Ptx, AtomDefaultsToRelaxedGpu) {
+  auto Is = parsePtx("atom.add.s32 $0,[$1],$2;");
+  ASSERT_EQ(Is.size(), 1u);
+  EXPECT_EQ(Is[0].What, PtxInstr::Atomic);
+  EXPECT_EQ(Is[0].Sem, Order::Relaxed);
+  EXPECT_EQ(Is[0].ScopeQual, Scope::Device);
+  Is = parsePtx("red.release.sys.global.add.u32 [%0], 1;");
+  EXPECT_EQ(Is[0].What, PtxInstr::Reduction);
+  EXPECT_EQ(Is[0].ScopeQual, Scope::System);
+}
+
+TEST(Ptx, VolatileIsRelaxedSystem) {
+  auto Is = parsePtx("ld.volatile.global.u32 %0, [%1];");
+  EXPECT_EQ(Is[0].Sem, Order::Volatile);
+  EXPECT_EQ(Is[0].ScopeQual, Scope::System);
+  Is = parsePtx("ld.global.u32 %0, [%1];");
+  EXPECT_EQ(Is[0].Sem, Order::Plain);
+  EXPECT_FALSE(Is[0].ScopeQual);
+}
+
+TEST(Ptx, FencesAndBarriers) {
+  auto Is = parsePtx("fence.acq_rel.gpu; membar.cta; fence.sc.sys; fence.cta;");
+  ASSERT_EQ(Is.size(), 4u);
+  EXPECT_EQ(Is[0].Sem, Order::AcqRel);
+  EXPECT_EQ(Is[0].ScopeQual, Scope::Device);
+  EXPECT_EQ(Is[1].Sem, Order::SeqCst);
+  EXPECT_EQ(Is[1].ScopeQual, Scope::Block);
+  EXPECT_EQ(Is[2].ScopeQual, Scope::System);
+  EXPECT_EQ(Is[3].Sem, Order::AcqRel);
+
+  Is = parsePtx("barrier.cluster.arrive.relaxed.aligned;\n barrier.cluster.wait;\nbar.sync 0;");
+  ASSERT_EQ(Is.size(), 3u);
+  EXPECT_EQ(Is[0].What, PtxInstr::ClusterArrive);
+  EXPECT_EQ(Is[0].Sem, Order::Relaxed);
+  EXPECT_EQ(Is[1].What, PtxInstr::ClusterWait);
+  EXPECT_EQ(Is[2].What, PtxInstr::BlockBarrier);
+}
+
+TEST(Ptx, AsyncProxy) {
+  auto Is = parsePtx("fence.proxy.async.shared::cta;\n"
+                     "cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n"
+                     "cp.async.bulk.commit_group;\ncp.async.bulk.wait_group 0;");
+  ASSERT_EQ(Is.size(), 4u);
+  EXPECT_EQ(Is[0].What, PtxInstr::ProxyFence);
+  EXPECT_EQ(Is[0].Proxy, "async.shared::cta");
+  EXPECT_EQ(Is[1].What, PtxInstr::BulkCopy);
+  EXPECT_EQ(Is[1].Destination, MemorySpace::Global);
+  EXPECT_EQ(Is[1].Source, MemorySpace::Shared);
+  EXPECT_EQ(Is[2].What, PtxInstr::BulkGroup);
+  EXPECT_EQ(Is[3].What, PtxInstr::BulkGroup);
+  Is = parsePtx("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%0], [%1], %2;");
+  EXPECT_EQ(Is[0].What, PtxInstr::BulkCopy);
+  EXPECT_EQ(Is[0].Source, MemorySpace::Shared);
+}
+
+TEST(Ptx, BlocksPredicatesLabelsComments) {
+  auto Is = parsePtx("{\n .reg .pred p; // a predicate\n"
+                     "LAB_WAIT: ld.acquire.gpu.b32 %0, [%1];\n"
+                     "  @!p bra LAB_WAIT; /* spin */\n}");
+  ASSERT_EQ(Is.size(), 2u);
+  EXPECT_EQ(Is[0].What, PtxInstr::Load);
+  EXPECT_EQ(Is[1].Opcode, "bra");
+  EXPECT_TRUE(Is[1].Predicated);
+  EXPECT_EQ(Is[1].What, PtxInstr::Other);
+}
+
+TEST(Ptx, GarbageYieldsNothingAndNeverCrashes) {
+  EXPECT_TRUE(parsePtx("").empty());
+  EXPECT_TRUE(parsePtx(";;;{}").empty());
+  EXPECT_TRUE(parsePtx("   \n\t").empty());
+  for (const char *Bad : {"st.", "ld [", "@", "@p", "[%", "fence.", "cp.async.bulk", "%9999999999999"})
+    (void)parsePtx(Bad);
+  auto Is = parsePtx("ld.acquire.gpu.b32 %0, [%");
+  ASSERT_EQ(Is.size(), 1u);
+  EXPECT_FALSE(Is[0].addressOperandNumber());
+}
