@@ -9,7 +9,7 @@ import lit.formats
 config.name = "cuda-scope"
 config.test_format = lit.formats.ShTest(not lit_config.isWindows)
 config.suffixes = [".cu", ".cpp", ".c", ".ll", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.excludes = ["Inputs", "unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.cuda_scope_obj_root, "test")
 

@@ -28,7 +28,8 @@ CallbackApiCheck::CallbackApiCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
     Registrars.push_back({RegName, Arg});
   for (const std::string &B : Bad)
     configurationDiag("invalid entry '%0' in option 'Registrars' of check '%1': expected "
-                      "'function:callback-argument-index'")
+                      "'function:callback-argument-index'",
+                      DiagnosticIDs::Error)
         << B << Name;
 }
 

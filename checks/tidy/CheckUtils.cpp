@@ -21,7 +21,7 @@ std::vector<std::pair<std::string, unsigned>> parseNameIndexList(StringRef Value
                                                                  std::vector<std::string> &Bad) {
   std::vector<std::pair<std::string, unsigned>> Out;
   for (const std::string &Item : splitList(Value)) {
-    auto [Name, Index] = StringRef(Item).split(':');
+    auto [Name, Index] = StringRef(Item).rsplit(':'); // names may be qualified: A::post:0
     unsigned N;
     if (Name.trim().empty() || Index.trim().getAsInteger(10, N))
       Bad.push_back(Item);

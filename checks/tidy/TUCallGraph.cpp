@@ -239,6 +239,8 @@ class RegistrationFinder : public RecursiveASTVisitor<RegistrationFinder> {
 public:
   explicit RegistrationFinder(std::vector<Registration> &Out) : Out(Out) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
+  // The semantic form of a designated initializer list is implicit code.
+  bool shouldVisitImplicitCode() const { return true; }
 
   bool VisitCallExpr(const CallExpr *CE) {
     StringRef Name = CE->getDirectCallee() ? identifierOf(CE->getDirectCallee()) : pointerName(CE->getCallee());
@@ -265,9 +267,13 @@ public:
   }
 
   bool VisitInitListExpr(const InitListExpr *ILE) {
-    if (!ILE->isSemanticForm())
+    // A list with designators has a syntactic and a semantic form; read the
+    // semantic one, whose inits follow the field order.
+    if (!ILE->isSemanticForm() && ILE->getSemanticForm())
       return true;
     const RecordDecl *RD = ILE->getType()->getAsRecordDecl();
+    if (RD)
+      RD = RD->getDefinition();
     if (!RD || !isHostNodeParams(RD))
       return true;
     unsigned Index = 0;
