@@ -2,6 +2,7 @@
 #include "CudaScopePass.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
 
@@ -24,6 +25,16 @@ CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManage
   return R;
 }
 
+/// Where the user wrote the operation: after inlining, an access inside
+/// libcu++ or a wrapper carries the header's line, inlined at the user's call;
+/// the outermost inlined-at location is in the kernel's own code.
+static DebugLoc userLoc(const Instruction *I) {
+  const DILocation *L = I->getDebugLoc().get();
+  while (L && L->getInlinedAt())
+    L = L->getInlinedAt();
+  return DebugLoc(const_cast<DILocation *>(L));
+}
+
 static StringRef scopeWord(const IROp &Op) {
   return Op.ScopeQual ? shortName(*Op.ScopeQual) : StringRef("no");
 }
@@ -35,13 +46,13 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
       const Instruction *I = F.At->I;
       OptimizationRemarkEmitter ORE(I->getFunction());
       ORE.emit([&] {
-        OptimizationRemarkAnalysis R("cuda-scope", F.Check, I);
+        OptimizationRemarkAnalysis R("cuda-scope", F.Check, userLoc(I), I->getParent());
         if (F.Check == "cuda-scope-proxy-fence") {
           R << ore::NV("Access", F.At->Spelling)
             << " reads shared memory through the async proxy after generic-proxy writes to "
             << ore::NV("Object", F.Object) << " with no fence.proxy.async between them";
           if (F.Other)
-            R << "; the write is at " << ore::NV("OtherLocation", F.Other->I->getDebugLoc());
+            R << "; the write is at " << ore::NV("OtherLocation", userLoc(F.Other->I));
           R << "; consider fence.proxy.async.shared::cta after the writes";
           return R;
         }
@@ -51,7 +62,7 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
         if (F.Other)
           R << ", and with " << ore::NV("OtherScope", scopeWord(*F.Other)) << " scope ("
             << ore::NV("OtherAccess", F.Other->Spelling) << ") at "
-            << ore::NV("OtherLocation", F.Other->I->getDebugLoc())
+            << ore::NV("OtherLocation", userLoc(F.Other->I))
             << "; every block reaches it, so the scopes must include each other";
         else
           R << ", but every block reaches it; block scope cannot include the other blocks";
