@@ -5,7 +5,7 @@
 ; then these RUN and CHECK lines put back on top.
 ; RUN: %opt -load-pass-plugin=%cuda_scope_pass -passes=cuda-scope -pass-remarks-analysis=cuda-scope \
 ; RUN:   -disable-output %s 2>&1 | FileCheck %s --implicit-check-not=remark:
-; CHECK: Inputs/proxy-fence.cu:18:5: remark: cp.async.bulk.global.shared::cta.bulk_group reads shared memory through the async proxy after generic-proxy writes to shared variable 'noFence(float*)::tile' with no fence.proxy.async between them; the write is at Inputs/proxy-fence.cu:15:21; consider fence.proxy.async.shared::cta after the writes
+; CHECK: remark: Inputs/proxy-fence.cu:18:5: cp.async.bulk.global.shared::cta.bulk_group reads shared memory through the async proxy after generic-proxy writes to shared variable 'noFence(float*)::tile' with no fence.proxy.async between them; the write is at Inputs/proxy-fence.cu:15:21; consider fence.proxy.async.shared::cta after the writes
 ; The kernel 'fenced' has the fence: no remark.
 ; ModuleID = 'Inputs/proxy-fence.cu'
 source_filename = "Inputs/proxy-fence.cu"

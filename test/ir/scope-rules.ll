@@ -5,9 +5,9 @@
 ; then these RUN and CHECK lines put back on top.
 ; RUN: %opt -load-pass-plugin=%cuda_scope_pass -passes=cuda-scope -pass-remarks-analysis=cuda-scope \
 ; RUN:   -disable-output %s 2>&1 | FileCheck %s --implicit-check-not=remark:
-; CHECK: Inputs/scope-rules.cu:13:59: remark: 'flag' is accessed with block scope (st.release.cta.b32) in kernel publish(int*), and with device scope (ld.acquire.gpu.b32) at Inputs/scope-rules.cu:15:67; every block reaches it, so the scopes must include each other; consider device scope
-; CHECK: Inputs/scope-rules.cu:23:75: remark: 'counter' is accessed with block scope (atom.add.relaxed.cta.u64) in kernel count(), but every block reaches it; block scope cannot include the other blocks; consider device scope
-; CHECK: Inputs/scope-rules.cu:28:3: remark: 'hits' is accessed with block scope (llvm.nvvm.atomic.add.gen.i.cta.i32.p0) in kernel builtins(), and with system scope (atomicrmw add) at Inputs/scope-rules.cu:29:3;
+; CHECK: remark: Inputs/scope-rules.cu:13:59: 'flag' is accessed with block scope (st.release.cta.b32) in kernel publish(int*), and with device scope (ld.acquire.gpu.b32) at Inputs/scope-rules.cu:15:67; every block reaches it, so the scopes must include each other; consider device scope
+; CHECK: remark: Inputs/scope-rules.cu:23:75: 'counter' is accessed with block scope (atom.add.relaxed.cta.u64) in kernel count(), but every block reaches it; block scope cannot include the other blocks; consider device scope
+; CHECK: remark: Inputs/scope-rules.cu:28:3: 'hits' is accessed with block scope (llvm.nvvm.atomic.add.gen.i.cta.i32.p0) in kernel builtins(), and with system scope (atomicrmw add) at Inputs/scope-rules.cu:29:3;
 ;
 ; The kernels perBlock, sharedOnly and deviceScope are correct: no remark (implicit-check-not).
 ;
