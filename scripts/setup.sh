@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what cuda-scope needs from Debian's packages, then configures and builds it.
+# Safe to run twice: it installs only what is missing and rebuilds only what changed.
+# USAGE: scripts/setup.sh [BUILD_DIR]   (default: build/ in the checkout)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${1:-$root/build}
+
+packages=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
+          cmake ninja-build libgtest-dev python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "setup: need root or sudo to install ${missing[*]}" >&2; exit 1; }
+    sudo=sudo
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -Wno-dev >/dev/null
+cmake --build "$build"
