@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""cuda-scope benchmarks: what the checks cost next to parsing, and how that grows.
+
+USAGE: bench/run.py [--build build] [--runs 5] [--sizes 1000,2000,4000,8000] [--depth 8]
+
+1. Overhead: clang-tidy with every cuda-scope-* check versus the same clang-tidy with no
+   effective check (objc-avoid-nserror-init, which registers nothing on CUDA/C++), on the same TUs,
+   alternating runs; median wall time and peak memory (ru_maxrss) of each, and the ratio.
+   Per-check shares come from --enable-check-profile.
+2. Growth: a generated host TU with N functions (callback registrations, capture regions and call
+   chains of depth D); analysis time per function at each N must stay flat.
+3. The IR pass's share of device compile time at -O2 on a generated kernel file.
+Prints one table per part, figures and ratios side by side.
+"""
+import argparse
+import glob
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOLS = "/usr/lib/llvm-22/bin"
+CUDA = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+TOOLKIT = ["-x", "cuda", "--cuda-host-only", f"--cuda-path={CUDA}", f"-I{CUDA}/include/cccl",
+           "-Wno-unknown-cuda-version", "-std=c++17"]
+HERMETIC_CXX = ["-x", "c++", "-isystem", os.path.join(ROOT, "test", "Inputs"), "-std=c++17"]
+BASELINE = "-*,objc-avoid-nserror-init"
+
+
+def measure(cmd):
+    """Wall seconds and peak RSS (MiB) of one run."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) not in (0, 1):
+        sys.exit(f"failed: {' '.join(cmd)}")
+    return wall, usage.ru_maxrss / 1024.0
+
+
+def tidy(build, checks, src, flags, extra=()):
+    module = os.path.join(build, "plugin", "libCudaScopeTidy.so")
+    return [f"{TOOLS}/clang-tidy", f"-load={module}", f"-checks={checks}", "--quiet", *extra, src, "--", *flags]
+
+
+def paired(build, src, flags, runs):
+    """Alternates baseline and cuda-scope runs; returns medians."""
+    base, ours = [], []
+    for _ in range(runs):
+        base.append(measure(tidy(build, BASELINE, src, flags)))
+        ours.append(measure(tidy(build, "-*,cuda-scope-*", src, flags)))
+    med = lambda xs, i: statistics.median(x[i] for x in xs)
+    return med(base, 0), med(ours, 0), med(base, 1), med(ours, 1)
+
+
+def check_profile(build, src, flags):
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run(tidy(build, "-*,cuda-scope-*", src, flags,
+                            ["--enable-check-profile", f"--store-check-profile={d}"]),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        shares = {}
+        for f in glob.glob(os.path.join(d, "*.json")):
+            for key, value in json.load(open(f)).get("profile", {}).items():
+                if ".wall" in key:
+                    check = key.split(".")[0].replace("time.clang-tidy.", "")
+                    check = key.replace("time.clang-tidy.", "").rsplit(".", 1)[0]
+                    shares[check] = shares.get(check, 0.0) + value
+        return shares
+
+
+def overhead(build, runs):
+    print("## Overhead of all cuda-scope-* checks over a clang-tidy run with no check")
+    print(f"(median of {runs} alternating runs each; wall seconds, peak RSS MiB)\n")
+    print("| TU | base s | cuda-scope s | ratio | base MiB | cuda-scope MiB | ratio | check shares (s) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    tus = sorted(glob.glob(os.path.join(ROOT, "bench", "corpus", "*.cu"))) + \
+        sorted(glob.glob(os.path.join(ROOT, "examples", "*.cu")))
+    totals = [0.0, 0.0, 0.0, 0.0]
+    for src in tus:
+        bw, ow, bm, om = paired(build, src, TOOLKIT, runs)
+        for i, v in enumerate((bw, ow, bm, om)):
+            totals[i] = max(totals[i], v) if i >= 2 else totals[i] + v
+        shares = check_profile(build, src, TOOLKIT)
+        share_text = ", ".join(f"{k} {v:.4f}" for k, v in sorted(shares.items())) or "-"
+        print(f"| {os.path.relpath(src, ROOT)} | {bw:.3f} | {ow:.3f} | {ow / bw:.3f} | {bm:.0f} | {om:.0f} "
+              f"| {om / bm:.3f} | {share_text} |")
+    print(f"| **all** | {totals[0]:.3f} | {totals[1]:.3f} | {totals[1] / totals[0]:.3f} | {totals[2]:.0f} "
+          f"| {totals[3]:.0f} | {totals[3] / totals[2]:.3f} | |\n")
+
+
+def generate_host(n, depth, path):
+    """N functions: each registers a callback whose chain of depth D ends in a CUDA call, or
+    captures a stream and calls a chain; some chains are recursive."""
+    out = ["#include <cuda_runtime.h>", "#include <cuda.h>"]
+    for i in range(n):
+        for d in range(depth, 0, -1):
+            nxt = f"c{i}_{d + 1}(P);" if d < depth else ("cudaFree(P);" if i % 2 else "*(int *)P = 1;")
+            rec = f" if (!P) c{i}_1(P);" if d == depth and i % 7 == 0 else ""
+            out.append(f"void c{i}_{d}(void *P);" if d == depth else "")
+            out.append(f"void c{i}_{d}(void *P) {{ {nxt}{rec} }}")
+        out.append(f"void CUDART_CB cb{i}(void *P) {{ c{i}_1(P); }}")
+        if i % 3 == 0:
+            out.append(f"void f{i}(cudaStream_t S, void *P) {{ cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);"
+                       f" c{i}_1(P); cudaGraph_t G; cudaStreamEndCapture(S, &G); }}")
+        else:
+            out.append(f"void f{i}(cudaStream_t S, void *P) {{ cudaLaunchHostFunc(S, cb{i}, P); }}")
+    with open(path, "w") as f:
+        f.write("\n".join(line for line in out if line) + "\n")
+
+
+def growth(build, sizes, depth, runs):
+    print(f"## Growth: generated host TU, call chains of depth {depth}, every 7th recursive")
+    print(f"(median of {runs} alternating runs; the check time is cuda-scope minus baseline)\n")
+    print("| N functions | base s | cuda-scope s | checks s | checks µs per function | vs smallest N |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    first = None
+    with tempfile.TemporaryDirectory() as d:
+        for n in sizes:
+            src = os.path.join(d, f"gen{n}.cpp")
+            generate_host(n, depth, src)
+            bw, ow, _, _ = paired(build, src, HERMETIC_CXX, runs)
+            per = max(ow - bw, 0.0) / n * 1e6
+            if first is None:
+                first = per
+            rel = f"{per / first:.2f}" if first > 0 else "-"
+            print(f"| {n} | {bw:.3f} | {ow:.3f} | {ow - bw:.3f} | {per:.1f} | {rel} |")
+    print()
+
+
+def ir_pass_share(build, kernels, runs):
+    plugin = os.path.join(build, "plugin", "libCudaScopePass.so")
+    print(f"## The IR pass's share of device compile time at -O2 ({kernels} generated kernels)\n")
+    body = ["#include <cuda/atomic>", "__device__ int Flag; __device__ unsigned long long Count;"]
+    for k in range(kernels):
+        body.append(f"__global__ void k{k}(int *Out, float *X) {{ int I = blockIdx.x * blockDim.x + threadIdx.x;"
+                    f" X[I] = X[I] * {k + 1}.0f + 1.0f;"
+                    f" cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(Count).fetch_add(1);"
+                    f" if (cuda::atomic_ref<int, cuda::thread_scope_device>(Flag).load(cuda::memory_order_acquire))"
+                    f" Out[blockIdx.x] = I; }}")
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "kernels.cu")
+        open(src, "w").write("\n".join(body) + "\n")
+        base_cmd = [f"{TOOLS}/clang++", "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90",
+                    f"--cuda-path={CUDA}", f"-I{CUDA}/include/cccl", "-Wno-unknown-cuda-version", "-std=c++17",
+                    "-O2", "-S", "-o", os.devnull, src]
+        base, ours = [], []
+        for _ in range(runs):
+            base.append(measure(base_cmd)[0])
+            ours.append(measure(base_cmd + [f"-fpass-plugin={plugin}"])[0])
+        b, o = statistics.median(base), statistics.median(ours)
+        print("| compile -O2 s | with pass s | pass share |")
+        print("| --- | --- | --- |")
+        print(f"| {b:.3f} | {o:.3f} | {(o - b) / b * 100:.1f}% |\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--sizes", default="1000,2000,4000,8000")
+    ap.add_argument("--depth", type=int, default=8)
+    ap.add_argument("--kernels", type=int, default=400)
+    a = ap.parse_args()
+    if not os.path.isfile(os.path.join(CUDA, "include", "cuda_runtime.h")):
+        sys.exit(f"bench: no CUDA toolkit at {CUDA}; set CUDA_PATH")
+    print(f"# cuda-scope benchmarks ({time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "
+          f"{os.uname().machine})\n")
+    overhead(a.build, a.runs)
+    growth(a.build, [int(s) for s in a.sizes.split(",")], a.depth, a.runs)
+    ir_pass_share(a.build, a.kernels, a.runs)
+
+
+if __name__ == "__main__":
+    main()
