@@ -69,7 +69,7 @@ while IFS=$'\t' read -r case variant flags args san; do
   {
     echo "cd '$HERE'"
     echo "s=\$(date +%s.%N)"
-    echo "'$NVCC' ${NVCC_FLAGS[*]} -o '$bin' 'cases/$case/$variant.cu' $flags >'$bin.build.log' 2>&1"
+    echo "timeout 300 '$NVCC' ${NVCC_FLAGS[*]} -o '$bin' 'cases/$case/$variant.cu' $flags >'$bin.build.log' 2>&1"
     echo "echo \$? \$(python3 -c 'import sys; print(f\"{float(sys.argv[2])-float(sys.argv[1]):.1f}\")' \$s \$(date +%s.%N)) >'$bin.build.rc'"
   } >"$BUILD/cmd/$case.$variant.sh"
   rm -f "$bin" "$bin.build.rc"

@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
   const char* name = "block-counter";
   const char* variant = "bug";
   harness::require_gpu(name, variant);
-  const long launches = harness::arg_long(argc, argv, 1, 5000);
+  const long launches = harness::arg_long(argc, argv, 1, 20000);
   const double max_seconds = harness::arg_double(argc, argv, 2, 12.0);
   harness::print_device(name, variant);
   cudaDeviceProp p;

@@ -6,19 +6,19 @@ constexpr int kThreads = 128, kPerThread = 4, kElems = kThreads * kPerThread;  /
 // The input, made on the fly: element i of part `part` of sum `sum`, in launch `epoch`.
 __device__ int element(int epoch, int sum, int part, int i) { return epoch + ((sum * 31 + part * 7 + i) & 15); }
 
-// Many sums in one launch: blockIdx.x picks the sum, blockIdx.y the part of it this block adds up.
+// Many sums in one launch: blockIdx.y picks the sum, blockIdx.x the part of it this block adds up.
 // Each block writes its partial sum, then draws a ticket; the block that draws the last ticket of
 // its sum adds the partials up, writes the total and resets the ticket.
 __global__ void batched_sum(int* partials, unsigned* tickets, long long* totals, int epoch) {
   __shared__ bool last;
-  const int sum = blockIdx.x, part = blockIdx.y, sums = gridDim.x, parts = gridDim.y;
+  const int part = blockIdx.x, parts = gridDim.x, sum = blockIdx.y, sums = gridDim.y;
   int v = 0;
   for (int k = 0; k < kPerThread; ++k) v += element(epoch, sum, part, threadIdx.x * kPerThread + k);
   const int partial = harness::block_sum<int, kThreads>(v);
   if (threadIdx.x == 0) {
     partials[part * sums + sum] = partial;  // partials[part][sum]
     // BUG: no __threadfence() here: the ticket can be drawn before the partial is visible to the last block
-    last = atomicAdd(&tickets[sum], 1u) == parts - 1;
+    last = atomicAdd(&tickets[sum], 1u) == gridDim.x - 1;
   }
   __syncthreads();
   if (!last) return;
@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
   const char* name = "last-block-ticket";
   const char* variant = "bug";
   harness::require_gpu(name, variant);
-  const long launches = harness::arg_long(argc, argv, 1, 5000);
+  const long launches = harness::arg_long(argc, argv, 1, 20000);
   const double max_seconds = harness::arg_double(argc, argv, 2, 12.0);
   const int sums = (int)harness::arg_long(argc, argv, 3, 1024), parts = (int)harness::arg_long(argc, argv, 4, 32);
   harness::print_device(name, variant);
@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
       launches, max_seconds,
       [&](long i) {
         const int epoch = 1 + (int)(i % 65536);
-        batched_sum<<<dim3(sums, parts), kThreads>>>(partials, tickets, totals, epoch);
+        batched_sum<<<dim3(parts, sums), kThreads>>>(partials, tickets, totals, epoch);
         count_wrong<<<(sums + 255) / 256, 256>>>(totals, sums, parts, epoch, wrong);
       },
       &seconds);
