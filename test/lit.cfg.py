@@ -42,6 +42,7 @@ config.substitutions += [
     ("%cuda_path", cuda),
     ("%inputs", inputs),
     ("%src_root", config.cuda_scope_src_root),
+    ("%cuda_scope_build", config.cuda_scope_obj_root),
     ("%python", shutil.which("python3") or "python3"),
 ]
 

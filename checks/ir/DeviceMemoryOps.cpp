@@ -108,6 +108,7 @@ bool dependsOnBlockIndex(const Value *Ptr) {
 void setAddress(IROp &Op, const Value *Ptr) {
   if (!Ptr || !Ptr->getType()->isPointerTy())
     return;
+  Op.Address = Ptr->stripPointerCasts();
   Op.Object = getUnderlyingObject(Ptr, /*MaxLookup=*/0);
   MemorySpace S = spaceOf(Ptr->getType()->getPointerAddressSpace());
   if (S == MemorySpace::Generic || S == MemorySpace::Unknown) {

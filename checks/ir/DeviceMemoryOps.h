@@ -29,6 +29,7 @@ struct IROp {
   Order Ord = Order::Plain;
   std::optional<Scope> ScopeQual;
   MemorySpace Space = MemorySpace::Unknown;
+  const llvm::Value *Address = nullptr; ///< the address, casts stripped
   const llvm::Value *Object = nullptr; ///< underlying object of the address
   bool PerBlock = false;               ///< the address depends on the block index
   std::string Spelling;                ///< "st.release.cta.b32", "atomicrmw add syncscope(\"block\")"

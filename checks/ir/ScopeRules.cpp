@@ -9,10 +9,11 @@ using namespace llvm;
 namespace cuda_scope {
 namespace {
 
-/// Memory every block of the grid can reach: global memory, or memory whose
-/// space the IR does not show but whose object is a global or an argument.
-bool sharedByBlocks(const IROp &Op) {
-  if (!Op.Object || Op.PerBlock)
+/// Memory in a space every block of the grid can reach: global memory, or
+/// memory whose space the IR does not show but whose object is a global or an
+/// argument.
+bool inGridMemory(const IROp &Op) {
+  if (!Op.Object)
     return false;
   switch (Op.Space) {
   case MemorySpace::Global:
@@ -27,26 +28,33 @@ bool sharedByBlocks(const IROp &Op) {
 
 void scopeRules(const std::vector<IROp> &Ops, std::vector<IRFinding> &Out) {
   // Every access in one kernel may run concurrently with every other, in
-  // other threads of other blocks; one below device scope on memory every
-  // block reaches cannot include them all.
+  // other threads of other blocks; one below device scope on memory that
+  // several blocks reach cannot include them all.
   DenseMap<const Value *, SmallVector<const IROp *, 4>> ByObject;
   for (const IROp &Op : Ops)
-    if (Op.isStrongAccess() && Op.ScopeQual && sharedByBlocks(Op))
+    if (Op.isStrongAccess() && Op.ScopeQual && inGridMemory(Op))
       ByObject[Op.Object].push_back(&Op);
-  for (const IROp &Op : Ops) {
-    auto It = ByObject.find(Op.Object);
-    if (It == ByObject.end() || !Op.isStrongAccess() || !Op.ScopeQual || !sharedByBlocks(Op))
+  for (auto &[Object, Accesses] : ByObject) {
+    // out[blockIdx.x] is per-block data only while every access computes the
+    // same block-indexed address; a second index (a partner block, a
+    // permutation) lets blocks meet on one element.
+    bool PerBlock = all_of(Accesses, [&](const IROp *A) {
+      return A->PerBlock && A->Address == Accesses.front()->Address;
+    });
+    if (PerBlock)
       continue;
-    if (includes(*Op.ScopeQual, Scope::Device) || *Op.ScopeQual == Scope::Thread)
-      continue;
-    const IROp *Wider = nullptr;
-    for (const IROp *Other : It->second)
-      if (includes(*Other->ScopeQual, Scope::Device)) {
-        Wider = Other;
-        break;
-      }
-    Out.push_back({Wider ? "cuda-scope-mismatch" : "cuda-scope-insufficient", &Op, Wider,
-                   describeObject(Op.Object)});
+    for (const IROp *Op : Accesses) {
+      if (includes(*Op->ScopeQual, Scope::Device) || *Op->ScopeQual == Scope::Thread)
+        continue;
+      const IROp *Wider = nullptr;
+      for (const IROp *Other : Accesses)
+        if (includes(*Other->ScopeQual, Scope::Device)) {
+          Wider = Other;
+          break;
+        }
+      Out.push_back({Wider ? "cuda-scope-mismatch" : "cuda-scope-insufficient", Op, Wider,
+                     describeObject(Op->Object)});
+    }
   }
 }
 

@@ -21,6 +21,14 @@ typedef enum CUstreamCaptureMode_enum {
   CU_STREAM_CAPTURE_MODE_RELAXED = 2
 } CUstreamCaptureMode;
 #define CU_STREAM_NON_BLOCKING 0x1
+#define CU_STREAM_DEFAULT 0x0
+#define CU_STREAM_LEGACY ((CUstream)0x1)
+#define CUDA_CB
+typedef enum CUstreamCaptureStatus_enum {
+  CU_STREAM_CAPTURE_STATUS_NONE = 0,
+  CU_STREAM_CAPTURE_STATUS_ACTIVE = 1,
+  CU_STREAM_CAPTURE_STATUS_INVALIDATED = 2
+} CUstreamCaptureStatus;
 typedef struct CUDA_HOST_NODE_PARAMS_st {
   CUhostFn fn;
   void *userData;
@@ -29,6 +37,8 @@ typedef struct CUDA_HOST_NODE_PARAMS_st {
 #define cuMemAlloc cuMemAlloc_v2
 #define cuMemcpyDtoH cuMemcpyDtoH_v2
 #define cuStreamBeginCapture cuStreamBeginCapture_v2
+#define cuMemcpyHtoD cuMemcpyHtoD_v2
+#define cuMemsetD32 cuMemsetD32_v2
 CUresult cuGetErrorString(CUresult error, const char **pStr);
 CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);
 CUresult cuMemFree(CUdeviceptr dptr);
@@ -42,6 +52,12 @@ CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
 CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);
 CUresult cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);
 CUresult cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);
+CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);
+CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode);
+CUresult cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);
+CUresult cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);
+CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);
+CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);
 CUresult cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
                             size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams);
 CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy,

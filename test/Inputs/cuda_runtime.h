@@ -36,6 +36,13 @@ typedef struct CUmemPoolHandle_st *cudaMemPool_t;
 typedef void(CUDART_CB *cudaHostFn_t)(void *userData);
 typedef void(CUDART_CB *cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
 
+struct cudaGraphEdgeData {
+  unsigned char from_port;
+  unsigned char to_port;
+  unsigned char type;
+  unsigned char reserved[5];
+};
+
 struct cudaHostNodeParams {
   cudaHostFn_t fn;
   void *userData;
@@ -109,6 +116,10 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph
                                           size_t numDependencies, enum cudaStreamCaptureMode mode);
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus);
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
+                                     unsigned long long *id_out, cudaGraph_t *graph_out,
+                                     const cudaGraphNode_t **dependencies_out,
+                                     const struct cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out);
 cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
 
 cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);

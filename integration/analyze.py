@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Runs the analyzer on every integration pair: the cuda-scope clang-tidy checks (host side) and
+the device-IR pass (-O2), and says which checks flag the buggy and the fixed program.
+
+USAGE: integration/analyze.py [--build build] [--json OUT.json] [--assert]
+With --assert it fails when a buggy program is not flagged with its expected check, or a fixed one
+is flagged at all, for the checks this build implements (those listed by --list-checks, plus the
+rules the IR pass reports).
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOLS = "/usr/lib/llvm-22/bin"
+CUDA = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+FLAGS = [f"--cuda-path={CUDA}", f"-I{CUDA}/include/cccl", f"-I{ROOT}/integration/common",
+         "-Wno-unknown-cuda-version", "-std=c++17"]
+IR_RULES = {"cuda-scope-mismatch", "cuda-scope-insufficient", "cuda-scope-proxy-fence"}
+
+
+def findings(build, src):
+    module = os.path.join(build, "plugin", "libCudaScopeTidy.so")
+    plugin = os.path.join(build, "plugin", "libCudaScopePass.so")
+    tidy = subprocess.run([f"{TOOLS}/clang-tidy", f"-load={module}", "-checks=-*,cuda-scope-*", "--quiet", src,
+                           "--", "-x", "cuda", "--cuda-host-only", *FLAGS], capture_output=True, text=True)
+    ir = subprocess.run([f"{TOOLS}/clang++", "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", *FLAGS,
+                         "-O2", f"-fpass-plugin={plugin}", "-fsave-optimization-record",
+                         f"-foptimization-record-file={os.devnull}", "-Rpass-analysis=cuda-scope", "-S", "-o",
+                         os.devnull, src], capture_output=True, text=True)
+    found = set(re.findall(r"warning: .*\[(cuda-scope-[a-z-]+)\]", tidy.stdout))
+    # The remark's name is the rule; -Rpass-analysis prints the pass name, so read the rule from
+    # the text, which says which rule it is.
+    for line in ir.stderr.splitlines():
+        if "remark:" not in line:
+            continue
+        if "async proxy" in line:
+            found.add("cuda-scope-proxy-fence")
+        elif "scopes must include each other" in line:
+            found.add("cuda-scope-mismatch")
+        elif "cannot include the other blocks" in line:
+            found.add("cuda-scope-insufficient")
+    errors = [l for l in (tidy.stdout + ir.stderr).splitlines() if " error: " in l]
+    return sorted(found), errors
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--json")
+    ap.add_argument("--assert", dest="strict", action="store_true")
+    a = ap.parse_args()
+    listed = subprocess.run([f"{TOOLS}/clang-tidy", f"-load={a.build}/plugin/libCudaScopeTidy.so", "--list-checks",
+                             "-checks=-*,cuda-scope-*"], capture_output=True, text=True).stdout
+    implemented = set(re.findall(r"cuda-scope-[a-z-]+", listed)) | IR_RULES
+    cases = json.load(open(os.path.join(ROOT, "integration", "cases.json")))
+    cases = cases if isinstance(cases, list) else cases["cases"]
+    rows, bad = [], []
+    print("| case | expected check | bug flagged with | fixed flagged with | verdict |")
+    print("| --- | --- | --- | --- | --- |")
+    for c in cases:
+        expected = "cuda-scope-proxy-fence" if c["check"] == "cuda-scope-ir" else c["check"]
+        got = {}
+        for variant in ("bug", "fixed"):
+            got[variant], errors = findings(a.build, os.path.join(ROOT, "integration", "cases", c["case"],
+                                                                  f"{variant}.cu"))
+            if errors:
+                bad.append(f"{c['case']}/{variant}: {errors[0]}")
+        if expected not in implemented:
+            verdict = "check not implemented yet"
+        elif expected in got["bug"] and not got["fixed"]:
+            verdict = "flagged; fix clean"
+        else:
+            verdict = "MISSED" if expected not in got["bug"] else "FALSE POSITIVE on the fix"
+            bad.append(f"{c['case']}: {verdict}")
+        rows.append({"case": c["case"], "expected": expected, "bug": got["bug"], "fixed": got["fixed"],
+                     "verdict": verdict})
+        print(f"| `{c['case']}` | `{expected}` | {', '.join(got['bug']) or '-'} | "
+              f"{', '.join(got['fixed']) or '-'} | {verdict} |")
+    if a.json:
+        json.dump(rows, open(a.json, "w"), indent=1)
+    for b in bad:
+        print(b, file=sys.stderr)
+    sys.exit(1 if a.strict and bad else 0)
+
+
+if __name__ == "__main__":
+    main()
