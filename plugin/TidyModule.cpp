@@ -1,6 +1,7 @@
 //===- TidyModule.cpp - registers the cuda-scope-* clang-tidy checks ------===//
 // USAGE: clang-tidy -load=libCudaScopeTidy.so -checks='-*,cuda-scope-*' file.cu -- <flags>
 #include "tidy/CallbackApiCheck.h"
+#include "tidy/CaptureApiCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace cuda_scope {
@@ -9,6 +10,7 @@ class CudaScopeModule : public clang::tidy::ClangTidyModule {
 public:
   void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<CallbackApiCheck>("cuda-scope-callback-api");
+    Factories.registerCheck<CaptureApiCheck>("cuda-scope-capture-api");
   }
 };
 

@@ -1,0 +1,63 @@
+//===- CaptureApiCheck.h - calls that break or escape a stream capture ----===//
+#ifndef CUDA_SCOPE_TIDY_CAPTUREAPICHECK_H
+#define CUDA_SCOPE_TIDY_CAPTUREAPICHECK_H
+
+#include "TUCallGraph.h"
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace cuda_scope {
+
+/// Flags calls that invalidate or silently escape a CUDA stream capture, and unbalanced captures.
+/// Documentation: docs/checks/capture-api.md
+class CaptureApiCheck : public clang::tidy::ClangTidyCheck {
+public:
+  CaptureApiCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Ctx);
+  // Host code that drives CUDA lives in .c and .cpp files too.
+  bool isLanguageVersionSupported(const clang::LangOptions &) const override { return true; }
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+
+  /// A call to \p Callee begins a capture: a table row or BeginCaptureFunctions.
+  bool beginsCapture(const clang::NamedDecl *Callee) const;
+  /// A call to \p Callee creates a stream (table effect CreateStream).
+  static bool createsStream(const clang::NamedDecl *Callee);
+  /// The declaration that makes \p F capture-safe (the annotated one, or \p F
+  /// itself when CaptureSafeFunctions names it), or null.
+  const clang::Decl *captureSafeDecl(const clang::FunctionDecl *F) const;
+
+  /// How the TU shows a stream was created.
+  enum class StreamFlags : uint8_t { Unknown, Blocking, NonBlocking };
+
+private:
+  class Analysis;
+  struct Wrapper {
+    std::string Name;
+    unsigned StreamArg;
+  };
+
+  const std::string AllowedFunctionsOption;
+  const std::string BeginOption;
+  const std::string EndOption;
+  const std::string SafeOption;
+  llvm::StringSet<> Allowed;
+  std::vector<Wrapper> BeginWrappers, EndWrappers;
+  std::vector<std::string> SafePatterns;
+
+  std::shared_ptr<TUCallGraph> Graph;
+  /// Functions to analyse, in the order the TU holds them: those that begin
+  /// a capture and those declared capture-safe.
+  std::vector<const clang::FunctionDecl *> Roots;
+  llvm::DenseSet<const clang::FunctionDecl *> RootSet;
+  llvm::DenseMap<const clang::FunctionDecl *, const clang::Decl *> Contracts;
+  /// Stream variables and fields the TU creates, by declaration.
+  llvm::DenseMap<const clang::Decl *, StreamFlags> Created;
+};
+
+} // namespace cuda_scope
+
+#endif

@@ -1,0 +1,94 @@
+// RUN: %cuda_scope_tidy -checks='-*,cuda-scope-capture-api' %s -- %cuda_host_flags \
+// RUN:   | FileCheck %s --implicit-check-not='{{warning|note}}:'
+// Code that asks whether the stream is capturing and only makes the call when
+// it is not. The guards are recognised syntactically.
+#include <cuda_runtime.h>
+
+void *whenNone(cudaStream_t S) {
+  void *P = nullptr;
+  cudaStreamCaptureStatus St;
+  cudaStreamIsCapturing(S, &St);
+  if (St == cudaStreamCaptureStatusNone)
+    cudaMalloc(&P, 64); // no-warning: runs only when not capturing
+  else
+    cudaMallocAsync(&P, 64, S);
+  return P;
+}
+
+void freeUnlessCapturing(cudaStream_t S, void *P) {
+  cudaStreamCaptureStatus St;
+  cudaStreamIsCapturing(S, &St);
+  if (St != cudaStreamCaptureStatusNone)
+    cudaFreeAsync(P, S);
+  else
+    cudaFree(P); // no-warning: the else branch runs only when not capturing
+}
+
+void syncIfIdle(cudaStream_t S) {
+  cudaStreamCaptureStatus St;
+  cudaStreamIsCapturing(S, &St);
+  bool Capturing = St != cudaStreamCaptureStatusNone;
+  if (!Capturing)
+    cudaStreamSynchronize(S); // no-warning: guarded through a flag
+}
+
+void earlyReturn(cudaStream_t S) {
+  cudaStreamCaptureStatus St;
+  if (cudaStreamIsCapturing(S, &St) != cudaSuccess)
+    return;
+  if (St == cudaStreamCaptureStatusActive)
+    return;
+  cudaDeviceSynchronize(); // no-warning: the function returned if capturing
+}
+
+bool isCapturing(cudaStream_t S) {
+  cudaStreamCaptureStatus St = cudaStreamCaptureStatusNone;
+  cudaStreamIsCapturing(S, &St);
+  return St != cudaStreamCaptureStatusNone;
+}
+
+void predicate(cudaStream_t S, void *P) {
+  if (!isCapturing(S))
+    cudaFree(P); // no-warning: guarded by a predicate that queries the capture
+}
+
+void combined(cudaStream_t S, void *P) {
+  cudaStreamCaptureStatus St;
+  if (cudaStreamIsCapturing(S, &St) == cudaSuccess && St == cudaStreamCaptureStatusNone)
+    cudaFree(P); // no-warning: both conditions hold only when not capturing
+}
+
+void wrongBranch(cudaStream_t S, void *P) {
+  cudaStreamCaptureStatus St;
+  cudaStreamIsCapturing(S, &St);
+  if (St == cudaStreamCaptureStatusActive)
+    cudaFree(P);
+  // CHECK: :[[@LINE-1]]:5: warning: 'cudaFree' called while stream 'S' is being captured invalidates the capture {{.*}} [cuda-scope-capture-api]
+  // CHECK: :[[@LINE+13]]:3: note: capture of 'S' begins here
+  // CHECK: :[[@LINE+19]]:3: note: 'wrongBranch' is called here
+}
+
+void notAGuard(int N, void *P) {
+  if (N > 0)
+    cudaFree(P);
+  // CHECK: :[[@LINE-1]]:5: warning: 'cudaFree' called while stream 'S' is being captured invalidates the capture {{.*}} [cuda-scope-capture-api]
+  // CHECK: :[[@LINE+5]]:3: note: capture of 'S' begins here
+  // CHECK: :[[@LINE+12]]:3: note: 'notAGuard' is called here
+}
+
+void region(cudaStream_t S, cudaGraph_t *G, void *P) {
+  cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
+  void *A = whenNone(S);
+  freeUnlessCapturing(S, A);
+  syncIfIdle(S);
+  earlyReturn(S);
+  predicate(S, P);
+  combined(S, P);
+  wrongBranch(S, P);
+  notAGuard(1, P);
+  cudaStreamCaptureStatus St;
+  cudaStreamIsCapturing(S, &St);
+  if (St == cudaStreamCaptureStatusNone)
+    cudaDeviceSynchronize(); // no-warning: guarded in the region itself
+  cudaStreamEndCapture(S, G);
+}
