@@ -34,7 +34,8 @@ void scopeRules(const std::vector<IROp> &Ops, std::vector<IRFinding> &Out) {
   for (const IROp &Op : Ops)
     if (Op.isStrongAccess() && Op.ScopeQual && inGridMemory(Op))
       ByObject[Op.Object].push_back(&Op);
-  for (auto &[Object, Accesses] : ByObject) {
+  for (auto &Entry : ByObject) {
+    const SmallVector<const IROp *, 4> &Accesses = Entry.second;
     // out[blockIdx.x] is per-block data only while every access computes the
     // same block-indexed address; a second index (a partner block, a
     // permutation) lets blocks meet on one element.

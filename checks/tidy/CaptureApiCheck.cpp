@@ -40,11 +40,21 @@ static constexpr StringRef SafeAnnotation = "cuda-scope:capture-safe";
 
 namespace {
 
+// The matcher macros define Finder and Builder parameters these predicates
+// do not need.
 AST_MATCHER_P(NamedDecl, beginsCaptureFor, const CaptureApiCheck *, Check) {
+  (void)Finder;
+  (void)Builder;
   return Check->beginsCapture(&Node);
 }
-AST_MATCHER(NamedDecl, createsStreamDecl) { return CaptureApiCheck::createsStream(&Node); }
+AST_MATCHER(NamedDecl, createsStreamDecl) {
+  (void)Finder;
+  (void)Builder;
+  return CaptureApiCheck::createsStream(&Node);
+}
 AST_MATCHER_P(FunctionDecl, declaredCaptureSafe, const CaptureApiCheck *, Check) {
+  (void)Finder;
+  (void)Builder;
   return Check->captureSafeDecl(&Node) != nullptr;
 }
 
