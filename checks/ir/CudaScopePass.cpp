@@ -5,6 +5,8 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -12,15 +14,44 @@ namespace cuda_scope {
 
 AnalysisKey CudaScopeAnalysis::Key;
 
+/// At -O0 every address sits behind a stack slot and every call is a call, so
+/// no access names its object. Analyse a copy instead, optimised as at -O2
+/// (inlining, SROA); debug locations survive, so remarks keep their lines.
+static std::shared_ptr<Module> optimizedCopy(const Module &M) {
+  std::shared_ptr<Module> Copy = CloneModule(M);
+  for (Function &F : *Copy) {
+    F.removeFnAttr(Attribute::OptimizeNone);
+    if (!F.hasFnAttribute(Attribute::AlwaysInline))
+      F.removeFnAttr(Attribute::NoInline);
+  }
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  PB.buildPerModuleDefaultPipeline(OptimizationLevel::O2).run(*Copy, MAM);
+  return Copy;
+}
+
 CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManager &) {
   Result R;
   if (!M.getTargetTriple().isNVPTX())
     return R; // device compilation only
-  for (const Function &F : M)
+  const Module *Analysed = &M;
+  if (any_of(M, [](const Function &F) { return isKernel(F) && F.hasOptNone(); })) {
+    R.OptimizedCopy = optimizedCopy(M);
+    Analysed = R.OptimizedCopy.get();
+  }
+  for (const Function &F : *Analysed)
     if (isKernel(F)) {
       KernelResult K{&F, collectDeviceOps(F), {}};
       K.Findings = checkKernelOps(K.Ops);
-      R.push_back(std::move(K));
+      R.Kernels.push_back(std::move(K));
     }
   return R;
 }
@@ -40,7 +71,7 @@ static StringRef scopeWord(const IROp &Op) {
 }
 
 PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM) {
-  for (const CudaScopeAnalysis::KernelResult &K : AM.getResult<CudaScopeAnalysis>(M)) {
+  for (const CudaScopeAnalysis::KernelResult &K : AM.getResult<CudaScopeAnalysis>(M).Kernels) {
     std::string Kernel = demangle(K.Kernel->getName().str());
     for (const IRFinding &F : K.Findings) {
       const Instruction *I = F.At->I;
@@ -75,7 +106,7 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
 }
 
 PreservedAnalyses CudaScopePrinterPass::run(Module &M, ModuleAnalysisManager &AM) {
-  for (const CudaScopeAnalysis::KernelResult &K : AM.getResult<CudaScopeAnalysis>(M)) {
+  for (const CudaScopeAnalysis::KernelResult &K : AM.getResult<CudaScopeAnalysis>(M).Kernels) {
     OS << "kernel " << K.Kernel->getName() << "\n";
     for (const IROp &Op : K.Ops) {
       OS << "  " << kindName(Op.What) << " " << orderName(Op.Ord) << " scope="

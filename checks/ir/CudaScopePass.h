@@ -16,7 +16,12 @@ public:
     std::vector<IROp> Ops;
     std::vector<IRFinding> Findings;
   };
-  using Result = std::vector<KernelResult>;
+  struct Result {
+    std::vector<KernelResult> Kernels;
+    /// At -O0 the kernels are analysed in an optimised copy of the module,
+    /// which the findings point into; it lives as long as the result.
+    std::shared_ptr<llvm::Module> OptimizedCopy;
+  };
   Result run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 
 private:
