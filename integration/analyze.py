@@ -19,7 +19,8 @@ TOOLS = "/usr/lib/llvm-22/bin"
 CUDA = os.environ.get("CUDA_PATH", "/usr/local/cuda")
 FLAGS = [f"--cuda-path={CUDA}", f"-I{CUDA}/include/cccl", f"-I{ROOT}/integration/common",
          "-Wno-unknown-cuda-version", "-std=c++17"]
-IR_RULES = {"cuda-scope-mismatch", "cuda-scope-insufficient", "cuda-scope-proxy-fence"}
+IR_RULES = {"cuda-scope-mismatch", "cuda-scope-insufficient", "cuda-scope-proxy-fence",
+            "cuda-scope-release-acquire"}
 
 
 def findings(build, src):
@@ -43,6 +44,8 @@ def findings(build, src):
             found.add("cuda-scope-mismatch")
         elif "cannot include the other blocks" in line:
             found.add("cuda-scope-insufficient")
+        elif re.search(r"is published here|is received here|-scope fence .* orders the message", line):
+            found.add("cuda-scope-release-acquire")
     errors = [l for l in (tidy.stdout + ir.stderr).splitlines() if " error: " in l]
     return sorted(found), errors
 

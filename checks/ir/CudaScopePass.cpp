@@ -78,6 +78,33 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
       OptimizationRemarkEmitter ORE(I->getFunction());
       ORE.emit([&] {
         OptimizationRemarkAnalysis R("cuda-scope", F.Check, userLoc(I), I->getParent());
+        if (F.Check == "cuda-scope-release-acquire") {
+          switch (F.What) {
+          case IRFinding::NoRelease:
+            R << ore::NV("Flag", F.Object) << " is published here (" << ore::NV("Access", F.At->Spelling)
+              << ", " << orderName(F.At->Ord) << ") after plain writes to " << ore::NV("Data", F.Data)
+              << " at " << ore::NV("OtherLocation", userLoc(F.Other->I))
+              << " with no release between them, and kernel " << ore::NV("Kernel", Kernel)
+              << " waits on it; a consumer can see the flag before the data; consider a release "
+                 "store, or __threadfence() before it";
+            break;
+          case IRFinding::NoAcquire:
+            R << ore::NV("Flag", F.Object) << " is received here (" << ore::NV("Access", F.At->Spelling)
+              << ", " << orderName(F.At->Ord) << ") and " << ore::NV("Data", F.Data) << " is read after it at "
+              << ore::NV("OtherLocation", userLoc(F.Other->I))
+              << " with no acquire between them; the read can return stale data; consider an acquire "
+                 "load, or __threadfence() after it";
+            break;
+          default:
+            R << "the " << ore::NV("Scope", scopeWord(*F.At)) << "-scope fence ("
+              << ore::NV("Access", F.At->Spelling) << ") orders the message through " << ore::NV("Flag", F.Object)
+              << " (at " << ore::NV("OtherLocation", userLoc(F.Other->I))
+              << ") and " << ore::NV("Data", F.Data)
+              << ", but the other side may be in another block; consider __threadfence() (device scope)";
+            break;
+          }
+          return R;
+        }
         if (F.Check == "cuda-scope-proxy-fence") {
           R << ore::NV("Access", F.At->Spelling)
             << " reads shared memory through the async proxy after generic-proxy writes to "

@@ -5,6 +5,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -136,6 +137,29 @@ std::string spell(const Instruction &I) {
   return S;
 }
 
+/// clang lowers CUDA's atomicAdd to a seq_cst atomicrmw at system scope, while
+/// CUDA defines it (and nvcc compiles it) as relaxed at device scope. Where the
+/// debug locations show the access was inlined from a CUDA builtin, take the
+/// builtin's meaning from the model instead.
+void refineFromBuiltin(IROp &Op) {
+  for (const DILocation *L = Op.I->getDebugLoc().get(); L; L = L->getInlinedAt()) {
+    const DISubprogram *SP = L->getScope() ? L->getScope()->getSubprogram() : nullptr;
+    if (!SP)
+      continue;
+    std::optional<DeviceBuiltin> B = parseDeviceBuiltin(SP->getName());
+    if (!B || B->What == DeviceBuiltin::BlockBarrier || B->What == DeviceBuiltin::WarpBarrier)
+      continue;
+    if (B->What == DeviceBuiltin::Fence) {
+      Op.Ord = Order::SeqCst;
+    } else {
+      Op.Ord = Order::Relaxed;
+    }
+    Op.ScopeQual = B->S;
+    Op.Spelling = SP->getName().str();
+    return;
+  }
+}
+
 void collectAsm(const CallBase &CB, std::vector<IROp> &Out) {
   const auto *IA = cast<InlineAsm>(CB.getCalledOperand());
   // Map asm operand numbers to call arguments: direct outputs are return
@@ -204,11 +228,13 @@ void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const 
       Op.Ord = orderOf(RMW->getOrdering());
       Op.ScopeQual = scopeOf(I, RMW->getSyncScopeID());
       setAddress(Op, RMW->getPointerOperand());
+      refineFromBuiltin(Op);
     } else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
       Op.What = IROp::RMW;
       Op.Ord = orderOf(CX->getSuccessOrdering());
       Op.ScopeQual = scopeOf(I, CX->getSyncScopeID());
       setAddress(Op, CX->getPointerOperand());
+      refineFromBuiltin(Op);
     } else if (const auto *Fe = dyn_cast<FenceInst>(&I)) {
       Op.What = IROp::Fence;
       Op.Ord = orderOf(Fe->getOrdering());

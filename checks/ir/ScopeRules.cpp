@@ -1,7 +1,9 @@
 //===- ScopeRules.cpp - the scope rules, applied to one kernel's device IR ===//
 #include "ScopeRules.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
 
 using namespace llvm;
@@ -54,7 +56,7 @@ void scopeRules(const std::vector<IROp> &Ops, std::vector<IRFinding> &Out) {
           break;
         }
       Out.push_back({Wider ? "cuda-scope-mismatch" : "cuda-scope-insufficient", Op, Wider,
-                     describeObject(Op->Object)});
+                     describeObject(Op->Object), IRFinding::None, {}});
     }
   }
 }
@@ -79,7 +81,151 @@ void proxyFenceRule(const std::vector<IROp> &Ops, std::vector<IRFinding> &Out) {
           break;
         }
       if (!Fenced) {
-        Out.push_back({"cuda-scope-proxy-fence", &Read, &Write, describeObject(Write.Object)});
+        Out.push_back({"cuda-scope-proxy-fence", &Read, &Write, describeObject(Write.Object), IRFinding::None, {}});
+        break;
+      }
+    }
+  }
+}
+
+/// The value an operation reads decides a branch: the spin of a wait loop, the
+/// test of a flag or of a ticket.
+bool feedsBranch(const Value *I, SmallVectorImpl<const Value *> *StoredTo = nullptr) {
+  SmallVector<const Value *, 8> Work{I};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty() && Seen.size() < 32) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const User *U : V->users()) {
+      if (isa<BranchInst>(U) || isa<SwitchInst>(U) || isa<SelectInst>(U))
+        return true;
+      if (const auto *St = dyn_cast<StoreInst>(U); St && StoredTo && St->getValueOperand() == V)
+        StoredTo->push_back(getUnderlyingObject(St->getPointerOperand()));
+      if (isa<CmpInst>(U) || isa<BinaryOperator>(U) || isa<CastInst>(U) || isa<ExtractValueInst>(U) ||
+          isa<PHINode>(U) || isa<ZExtInst>(U))
+        Work.push_back(U);
+    }
+  }
+  return false;
+}
+
+/// Where a read's value is tested: at the read itself, or, when the value is
+/// relayed through memory (the last-block ticket stores it to a __shared__
+/// bool, then every thread tests it after __syncthreads()), at the load of the
+/// relay that decides a branch.
+const Instruction *testedAt(const IROp &Op, const std::vector<IROp> &Ops) {
+  SmallVector<const Value *, 2> Relays;
+  if (feedsBranch(Op.I, &Relays))
+    return Op.I;
+  for (const Value *Relay : Relays)
+    for (const IROp &L : Ops)
+      if (L.What == IROp::Load && L.Object == Relay && reaches(Op.I, L.I) && feedsBranch(L.I))
+        return L.I;
+  return nullptr;
+}
+
+bool isGridFence(const IROp &Op, bool Release) {
+  return Op.What == IROp::Fence && (Release ? hasRelease(Op.Ord) : hasAcquire(Op.Ord));
+}
+
+/// A fence of the wanted kind on some path between the two, and whether the
+/// widest one found reaches device scope.
+const IROp *fenceBetween(const std::vector<IROp> &Ops, const Instruction *From, const Instruction *To,
+                         bool Release) {
+  const IROp *Best = nullptr;
+  for (const IROp &F : Ops)
+    if (isGridFence(F, Release) && F.ScopeQual && reaches(From, F.I) && reaches(F.I, To))
+      if (!Best || *Best->ScopeQual < *F.ScopeQual)
+        Best = &F;
+  return Best;
+}
+
+bool plainGridData(const IROp &Op, const Value *Flag, IROp::Kind K,
+                   const SmallPtrSetImpl<const Value *> &Messages) {
+  return Op.What == K && Op.Ord == Order::Plain && Op.Object && Op.Object != Flag && inGridMemory(Op) &&
+         Messages.count(Op.Object);
+}
+
+void releaseAcquireRule(const std::vector<IROp> &Ops, std::vector<IRFinding> &Out) {
+  // Flags: objects in grid memory that one kernel both publishes (a store or
+  // read-modify-write) and receives (a load or read-modify-write whose value
+  // decides a branch). A flag only written, or only read, carries no message.
+  DenseMap<const Value *, SmallVector<const IROp *, 4>> Publish;
+  DenseMap<const Value *, SmallVector<std::pair<const IROp *, const Instruction *>, 4>> Receive;
+  for (const IROp &Op : Ops) {
+    if (!Op.isAccess() || !Op.Object || !inGridMemory(Op))
+      continue;
+    if (Op.What == IROp::Store || Op.What == IROp::RMW)
+      Publish[Op.Object].push_back(&Op);
+    if (Op.What == IROp::Load || Op.What == IROp::RMW)
+      if (const Instruction *Test = testedAt(Op, Ops))
+        Receive[Op.Object].push_back({&Op, Test});
+  }
+  // A message's data is written on one side and read on the other: objects
+  // the kernel only reads (its input) or only writes (its output) carry none,
+  // which keeps the look-back of CUB's scans and sorts, whose status and value
+  // share one word, out of it.
+  SmallPtrSet<const Value *, 8> Written, Messages;
+  for (const IROp &Op : Ops)
+    if (Op.What == IROp::Store && Op.Ord == Order::Plain && Op.Object)
+      Written.insert(Op.Object);
+  for (const IROp &Op : Ops)
+    if (Op.What == IROp::Load && Op.Ord == Order::Plain && Written.count(Op.Object))
+      Messages.insert(Op.Object);
+
+  // A flag is synchronized on: some access to it is atomic or volatile. Plain
+  // tests and stores of an object (bookkeeping cleared for the next launch)
+  // carry no message between threads of one kernel.
+  SmallPtrSet<const Value *, 8> Strong;
+  for (const IROp &Op : Ops)
+    if (Op.isStrongAccess() && Op.Object)
+      Strong.insert(Op.Object);
+
+  for (auto &Entry : Publish) {
+    const Value *Flag = Entry.first;
+    auto R = Receive.find(Flag);
+    if (R == Receive.end() || !Strong.count(Flag))
+      continue;
+    // A store after this thread has received on the flag, on no path back to
+    // the receive, resets it for a later launch (the ticket set back to 0).
+    auto ResetAfterReceive = [&](const IROp *P) {
+      return any_of(R->second, [&](const auto &Rc) {
+        return Rc.first != P && reaches(Rc.second, P->I) && !reaches(P->I, Rc.first->I);
+      });
+    };
+    // Publishing: data written before the flag must be released, by the flag
+    // access itself or by a fence between (cumulativity makes a barrier then
+    // one thread's fence enough).
+    for (const IROp *P : Entry.second) {
+      if (hasRelease(P->Ord) && P->ScopeQual && includes(*P->ScopeQual, Scope::Device))
+        continue;
+      if (hasRelease(P->Ord) || ResetAfterReceive(P))
+        continue; // a release of narrow scope is cuda-scope-mismatch's finding
+      for (const IROp &Data : Ops) {
+        if (!plainGridData(Data, Flag, IROp::Store, Messages) || !reaches(Data.I, P->I))
+          continue;
+        const IROp *Fence = fenceBetween(Ops, Data.I, P->I, /*Release=*/true);
+        if (Fence && includes(*Fence->ScopeQual, Scope::Device))
+          continue;
+        Out.push_back({"cuda-scope-release-acquire", Fence ? Fence : P, Fence ? P : &Data,
+                       describeObject(Flag), Fence ? IRFinding::NarrowFence : IRFinding::NoRelease,
+                       describeObject(Data.Object)});
+        break;
+      }
+    }
+    for (auto [Rc, Test] : R->second) {
+      if (hasAcquire(Rc->Ord))
+        continue; // an acquire of narrow scope is cuda-scope-mismatch's finding
+      for (const IROp &Data : Ops) {
+        if (!plainGridData(Data, Flag, IROp::Load, Messages) || !reaches(Test, Data.I))
+          continue;
+        const IROp *Fence = fenceBetween(Ops, Rc->I, Data.I, /*Release=*/false);
+        if (Fence && includes(*Fence->ScopeQual, Scope::Device))
+          continue;
+        Out.push_back({"cuda-scope-release-acquire", Fence ? Fence : Rc, Fence ? Rc : &Data,
+                       describeObject(Flag), Fence ? IRFinding::NarrowFence : IRFinding::NoAcquire,
+                       describeObject(Data.Object)});
         break;
       }
     }
@@ -92,6 +238,7 @@ std::vector<IRFinding> checkKernelOps(const std::vector<IROp> &Ops) {
   std::vector<IRFinding> Out;
   scopeRules(Ops, Out);
   proxyFenceRule(Ops, Out);
+  releaseAcquireRule(Ops, Out);
   return Out;
 }
 

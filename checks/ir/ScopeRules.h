@@ -1,7 +1,8 @@
 //===- ScopeRules.h - the scope rules, applied to one kernel's device IR --===//
 //
-// The rules of cuda-scope-mismatch and cuda-scope-insufficient, per object
-// and kernel, after inlining; and cuda-scope-proxy-fence, which only the IR
+// The rules of cuda-scope-mismatch, cuda-scope-insufficient and
+// cuda-scope-release-acquire, per object and kernel, after inlining; and
+// cuda-scope-proxy-fence, which only the IR
 // sees well: generic-proxy writes to shared memory read next by the async
 // proxy (a bulk copy out of shared memory, wgmma) with no fence.proxy.async.
 //
@@ -18,6 +19,9 @@ struct IRFinding {
   const IROp *At;                 ///< where to report
   const IROp *Other = nullptr;    ///< the other access, if the rule has one
   std::string Object;             ///< describeObject()
+  /// For cuda-scope-release-acquire: which half of the pattern is missing.
+  enum Pattern : uint8_t { None, NoRelease, NoAcquire, NarrowFence } What = None;
+  std::string Data;               ///< the data object the flag carries
 };
 
 /// Applies every rule to \p Ops, the operations of one kernel.

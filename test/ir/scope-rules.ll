@@ -7,7 +7,7 @@
 ; RUN:   -disable-output %s 2>&1 | FileCheck %s --implicit-check-not=remark:
 ; CHECK: remark: Inputs/scope-rules.cu:13:59: 'flag' is accessed with block scope (st.release.cta.b32) in kernel publish(int*), and with device scope (ld.acquire.gpu.b32) at Inputs/scope-rules.cu:15:67; every block reaches it, so the scopes must include each other; consider device scope
 ; CHECK: remark: Inputs/scope-rules.cu:23:75: 'counter' is accessed with block scope (atom.add.relaxed.cta.u64) in kernel count(), but every block reaches it; block scope cannot include the other blocks; consider device scope
-; CHECK: remark: Inputs/scope-rules.cu:28:3: 'hits' is accessed with block scope (llvm.nvvm.atomic.add.gen.i.cta.i32.p0) in kernel builtins(), and with system scope (atomicrmw add) at Inputs/scope-rules.cu:29:3;
+; CHECK: remark: Inputs/scope-rules.cu:28:3: 'hits' is accessed with block scope (llvm.nvvm.atomic.add.gen.i.cta.i32.p0) in kernel builtins(), and with device scope (atomicAdd) at Inputs/scope-rules.cu:29:3;
 ;
 ; The kernels perBlock, sharedOnly and deviceScope are correct: no remark (implicit-check-not).
 ;
@@ -32,7 +32,7 @@
 ; OPS:   store plain scope=- object=kernel argument 0 per-block [store]
 ; OPS-LABEL: kernel _Z8builtinsv
 ; OPS:   rmw relaxed scope=block object='hits' [llvm.nvvm.atomic.add.gen.i.cta.i32.p0]
-; OPS:   rmw seq_cst scope=system object='hits' [atomicrmw add]
+; OPS:   rmw relaxed scope=device object='hits' [atomicAdd]
 ; OPS-LABEL: kernel _Z8perBlockPi
 ; OPS-NEXT:   rmw relaxed scope=block object=kernel argument 0 per-block [atom.add.relaxed.cta.s32]
 ; OPS-LABEL: kernel _Z10sharedOnlyPi
