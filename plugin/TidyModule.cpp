@@ -2,6 +2,8 @@
 // USAGE: clang-tidy -load=libCudaScopeTidy.so -checks='-*,cuda-scope-*' file.cu -- <flags>
 #include "tidy/CallbackApiCheck.h"
 #include "tidy/CaptureApiCheck.h"
+#include "tidy/InsufficientCheck.h"
+#include "tidy/MismatchCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace cuda_scope {
@@ -11,6 +13,8 @@ public:
   void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<CallbackApiCheck>("cuda-scope-callback-api");
     Factories.registerCheck<CaptureApiCheck>("cuda-scope-capture-api");
+    Factories.registerCheck<InsufficientCheck>("cuda-scope-insufficient");
+    Factories.registerCheck<MismatchCheck>("cuda-scope-mismatch");
   }
 };
 

@@ -1,5 +1,6 @@
 //===- MemoryModel.cpp - scopes and orders, read from every CUDA spelling -===//
 #include "MemoryModel.h"
+#include "CudaApi.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace llvm;
@@ -147,6 +148,135 @@ std::optional<DeviceBuiltin> parseDeviceBuiltin(StringRef Name) {
   if (!Kind)
     return std::nullopt;
   return DeviceBuiltin{*Kind, S, Op};
+}
+
+std::optional<std::string> deviceBuiltinName(StringRef Operation, Scope S) {
+  if (S != Scope::Block && S != Scope::Device && S != Scope::System)
+    return std::nullopt;
+  return Operation.str() + row(S).BuiltinSuffix.str();
+}
+
+bool isBlockIndexName(StringRef Name) {
+  return Name == "blockIdx" || Name == "__nvvm_read_ptx_sreg_ctaid_x" ||
+         Name == "__nvvm_read_ptx_sreg_ctaid_y" || Name == "__nvvm_read_ptx_sreg_ctaid_z";
+}
+
+StringRef accessKindName(AccessKind K) {
+  switch (K) {
+  case AccessKind::Load: return "load";
+  case AccessKind::Store: return "store";
+  case AccessKind::RMW: return "read-modify-write";
+  case AccessKind::Fence: return "fence";
+  case AccessKind::Barrier: return "barrier";
+  }
+  return "access";
+}
+
+std::optional<SyncType> parseSyncType(StringRef Name) {
+  // cuda::atomic_ref<T, Scope>, cuda::atomic<T, Scope> (libcu++,
+  // cuda/__atomic/atomic.h), cuda::barrier<Scope, Completion>,
+  // cuda::latch<Scope>; cuda::std:: and std:: spell the system-scope forms.
+  // cuda::std::latch is an alias of cuda::std::__latch_base<Scope = system>.
+  if (Name == "cuda::std::__latch_base")
+    return SyncType{SyncType::Latch, 0};
+  bool Cuda = Name.consume_front("cuda::");
+  bool Std = Name.consume_front("std::");
+  if (!Cuda && !Std)
+    return std::nullopt;
+  int ScopeArgOfRef = Std ? -1 : 1, ScopeArgOfSync = Std ? -1 : 0;
+  return StringSwitch<std::optional<SyncType>>(Name)
+      .Case("atomic_ref", SyncType{SyncType::AtomicRef, ScopeArgOfRef})
+      .Case("atomic", SyncType{SyncType::Atomic, ScopeArgOfRef})
+      .Case("barrier", SyncType{SyncType::Barrier, ScopeArgOfSync})
+      .Case("latch", SyncType{SyncType::Latch, ScopeArgOfSync})
+      .Default(std::nullopt);
+}
+
+std::optional<SyncMember> parseSyncMember(SyncType::Kind K, StringRef Member) {
+  using M = std::optional<SyncMember>;
+  switch (K) {
+  case SyncType::AtomicRef:
+  case SyncType::Atomic:
+    if (Member.starts_with("fetch_") || Member.starts_with("compare_exchange_"))
+      return SyncMember{AccessKind::RMW, Order::SeqCst};
+    return StringSwitch<M>(Member)
+        .Cases({"load", "wait", "operator T"}, SyncMember{AccessKind::Load, Order::SeqCst})
+        .Cases({"store", "operator="}, SyncMember{AccessKind::Store, Order::SeqCst})
+        .Cases({"exchange", "operator++", "operator--", "operator+=", "operator-=", "operator&=",
+                "operator|=", "operator^="},
+               SyncMember{AccessKind::RMW, Order::SeqCst})
+        .Default(std::nullopt);
+  case SyncType::Barrier:
+    return StringSwitch<M>(Member)
+        .Cases({"arrive", "arrive_and_drop"}, SyncMember{AccessKind::Barrier, Order::Release})
+        .Case("wait", SyncMember{AccessKind::Barrier, Order::Acquire})
+        .Case("arrive_and_wait", SyncMember{AccessKind::Barrier, Order::AcqRel})
+        .Default(std::nullopt);
+  case SyncType::Latch:
+    return StringSwitch<M>(Member)
+        .Case("count_down", SyncMember{AccessKind::Barrier, Order::Release})
+        .Cases({"wait", "try_wait"}, SyncMember{AccessKind::Barrier, Order::Acquire})
+        .Case("arrive_and_wait", SyncMember{AccessKind::Barrier, Order::AcqRel})
+        .Default(std::nullopt);
+  }
+  return std::nullopt;
+}
+
+std::optional<FenceFunction> parseFenceFunction(StringRef Name) {
+  if (Name == "cuda::atomic_thread_fence")
+    return FenceFunction{0, 1};
+  if (Name == "cuda::std::atomic_thread_fence" || Name == "std::atomic_thread_fence")
+    return FenceFunction{0, -1};
+  return std::nullopt;
+}
+
+std::optional<ScopedAtomicBuiltin> parseScopedAtomicBuiltin(StringRef Name) {
+  ScopedAtomicBuiltin::Family F;
+  if (Name.consume_front("__nv_atomic_"))
+    F = ScopedAtomicBuiltin::Nv;
+  else if (Name.consume_front("__scoped_atomic_"))
+    F = ScopedAtomicBuiltin::Clang;
+  else
+    return std::nullopt;
+  // Operands before the order: the pointer and the values (and, for the
+  // generic forms, pointers to them); compare-exchange has a weak flag and two
+  // orders, the scope after both.
+  if (Name == "thread_fence")
+    return ScopedAtomicBuiltin{AccessKind::Fence, F, -1, 0, 1};
+  if (Name == "load_n")
+    return ScopedAtomicBuiltin{AccessKind::Load, F, 0, 1, 2};
+  if (Name == "load")
+    return ScopedAtomicBuiltin{AccessKind::Load, F, 0, 2, 3};
+  if (Name == "store" || Name == "store_n")
+    return ScopedAtomicBuiltin{AccessKind::Store, F, 0, 2, 3};
+  if (Name == "exchange_n")
+    return ScopedAtomicBuiltin{AccessKind::RMW, F, 0, 2, 3};
+  if (Name == "exchange")
+    return ScopedAtomicBuiltin{AccessKind::RMW, F, 0, 3, 4};
+  if (Name == "compare_exchange" || Name == "compare_exchange_n")
+    return ScopedAtomicBuiltin{AccessKind::RMW, F, 0, 4, 6};
+  static constexpr StringRef Ops[] = {"add", "sub", "and", "or", "xor", "nand", "min", "max", "uinc", "udec"};
+  StringRef Op = Name;
+  if (!Op.consume_front("fetch_"))
+    Op.consume_back("_fetch");
+  for (StringRef Known : Ops)
+    if (Op == Known)
+      return ScopedAtomicBuiltin{AccessKind::RMW, F, 0, 2, 3};
+  return std::nullopt;
+}
+
+std::optional<Scope> scopeFromBuiltinValue(ScopedAtomicBuiltin::Family F, int64_t V) {
+  return F == ScopedAtomicBuiltin::Nv ? scopeFromNvAtomicValue(V) : scopeFromClangMemoryScope(V);
+}
+
+std::optional<Allocation> allocationByApi(StringRef Name) {
+  return StringSwitch<std::optional<Allocation>>(normalizeApiName(Name))
+      .Cases({"cudaMalloc", "cudaMallocAsync", "cudaMallocFromPoolAsync", "cudaMallocPitch", "cuMemAlloc",
+              "cuMemAllocAsync", "cuMemAllocPitch"},
+             Allocation::Device)
+      .Cases({"cudaMallocManaged", "cuMemAllocManaged"}, Allocation::Managed)
+      .Cases({"cudaMallocHost", "cudaHostAlloc", "cuMemAllocHost", "cuMemHostAlloc"}, Allocation::MappedHost)
+      .Default(std::nullopt);
 }
 
 } // namespace cuda_scope

@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace cuda_scope {
 
@@ -74,6 +75,70 @@ struct DeviceBuiltin {
   llvm::StringRef Operation; // "atomicAdd" for atomicAdd_block
 };
 std::optional<DeviceBuiltin> parseDeviceBuiltin(llvm::StringRef Name);
+
+/// The name of the CUDA atomic builtin doing \p Operation ("atomicAdd") at
+/// scope \p S: "atomicAdd_block", "atomicAdd", "atomicAdd_system". None for
+/// the scopes every toolkit does not spell (thread; cluster is CUDA 12.8+).
+std::optional<std::string> deviceBuiltinName(llvm::StringRef Operation, Scope S);
+
+/// The names through which device code reads the block index: the builtin
+/// variable ("blockIdx", as in blockIdx.x) and the NVVM builtins that read the
+/// %ctaid registers ("__nvvm_read_ptx_sreg_ctaid_x").
+bool isBlockIndexName(llvm::StringRef Name);
+
+/// What an access to memory does, as the checks see it.
+enum class AccessKind : uint8_t { Load, Store, RMW, Fence, Barrier };
+llvm::StringRef accessKindName(AccessKind K);
+
+/// A libcu++ or standard synchronization type, by its qualified name without
+/// inline namespaces: "cuda::atomic_ref", "cuda::std::atomic", "std::atomic_ref",
+/// "cuda::barrier", "cuda::latch". The cuda:: forms take a thread_scope
+/// template argument (system by default); the std:: and cuda::std:: forms are
+/// always system scope. libcu++'s cuda::std::latch is an alias of
+/// "cuda::std::__latch_base", whose first template argument is the scope.
+struct SyncType {
+  enum Kind : uint8_t { AtomicRef, Atomic, Barrier, Latch } What;
+  int ScopeArg; ///< index of the thread_scope template argument; -1: system scope
+};
+std::optional<SyncType> parseSyncType(llvm::StringRef QualifiedName);
+
+/// What a member of such a type does: "fetch_add" of an atomic is a
+/// read-modify-write, "arrive" of a barrier a release. \p Member is the
+/// function's name; "operator T" stands for a conversion operator.
+struct SyncMember {
+  AccessKind What;
+  Order DefaultOrder; ///< the order when no memory_order argument is given
+};
+std::optional<SyncMember> parseSyncMember(SyncType::Kind K, llvm::StringRef Member);
+
+/// A fence function by its qualified name: "cuda::atomic_thread_fence" (order,
+/// scope = system), "cuda::std::atomic_thread_fence", "std::atomic_thread_fence".
+/// ScopeArg is -1 where the fence is always system scope.
+struct FenceFunction {
+  int OrderArg, ScopeArg;
+};
+std::optional<FenceFunction> parseFenceFunction(llvm::StringRef QualifiedName);
+
+/// The builtins that take their scope as an argument: nvcc's __nv_atomic_*
+/// (scope values __NV_THREAD_SCOPE_*, default system) and clang's
+/// __scoped_atomic_* (scope values __MEMORY_SCOPE_*). Arguments are indices;
+/// a ScopeArg past the end of a call means the default, system scope.
+struct ScopedAtomicBuiltin {
+  AccessKind What;
+  enum Family : uint8_t { Nv, Clang } From;
+  int PointerArg; ///< -1 for fences
+  int OrderArg;
+  int ScopeArg;
+};
+std::optional<ScopedAtomicBuiltin> parseScopedAtomicBuiltin(llvm::StringRef Name);
+std::optional<Scope> scopeFromBuiltinValue(ScopedAtomicBuiltin::Family F, int64_t V);
+
+/// The memory a CUDA allocation function returns through its first argument:
+/// device memory (cudaMalloc), managed memory that host and device threads
+/// share (cudaMallocManaged), or pinned host memory the device reaches too
+/// (cudaMallocHost, cudaHostAlloc). Versioned driver names are accepted.
+enum class Allocation : uint8_t { Device, Managed, MappedHost };
+std::optional<Allocation> allocationByApi(llvm::StringRef Name);
 
 } // namespace cuda_scope
 

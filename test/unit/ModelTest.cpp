@@ -210,3 +210,98 @@ TEST(Ptx, GarbageYieldsNothingAndNeverCrashes) {
   ASSERT_EQ(Is.size(), 1u);
   EXPECT_FALSE(Is[0].addressOperandNumber());
 }
+
+TEST(DeviceBuiltin, NameAtAnotherScope) {
+  EXPECT_EQ(deviceBuiltinName("atomicAdd", Scope::Device), "atomicAdd");
+  EXPECT_EQ(deviceBuiltinName("atomicCAS", Scope::System), "atomicCAS_system");
+  EXPECT_EQ(deviceBuiltinName("atomicExch", Scope::Block), "atomicExch_block");
+  EXPECT_FALSE(deviceBuiltinName("atomicAdd", Scope::Thread));
+  EXPECT_FALSE(deviceBuiltinName("atomicAdd", Scope::Cluster));
+  // The name round-trips through the parser.
+  EXPECT_EQ(parseDeviceBuiltin(*deviceBuiltinName("atomicMax", Scope::System))->S, Scope::System);
+}
+
+TEST(BlockIndex, Spellings) {
+  EXPECT_TRUE(isBlockIndexName("blockIdx"));
+  EXPECT_TRUE(isBlockIndexName("__nvvm_read_ptx_sreg_ctaid_y"));
+  EXPECT_FALSE(isBlockIndexName("threadIdx"));
+  EXPECT_FALSE(isBlockIndexName("__nvvm_read_ptx_sreg_tid_x"));
+}
+
+TEST(SyncType, LibcuAndStandardTypes) {
+  auto Ref = parseSyncType("cuda::atomic_ref");
+  ASSERT_TRUE(Ref);
+  EXPECT_EQ(Ref->What, SyncType::AtomicRef);
+  EXPECT_EQ(Ref->ScopeArg, 1);
+  EXPECT_EQ(parseSyncType("cuda::atomic")->ScopeArg, 1);
+  EXPECT_EQ(parseSyncType("cuda::barrier")->What, SyncType::Barrier);
+  EXPECT_EQ(parseSyncType("cuda::barrier")->ScopeArg, 0);
+  EXPECT_EQ(parseSyncType("cuda::latch")->ScopeArg, 0);
+  // cuda::std:: and std:: are system scope.
+  EXPECT_EQ(parseSyncType("cuda::std::atomic_ref")->ScopeArg, -1);
+  EXPECT_EQ(parseSyncType("std::atomic")->ScopeArg, -1);
+  EXPECT_EQ(parseSyncType("cuda::std::barrier")->ScopeArg, -1);
+  EXPECT_EQ(parseSyncType("cuda::std::__latch_base")->What, SyncType::Latch);
+  EXPECT_EQ(parseSyncType("cuda::std::__latch_base")->ScopeArg, 0);
+  EXPECT_FALSE(parseSyncType("atomic_ref"));
+  EXPECT_FALSE(parseSyncType("cuda::atomic_flag"));
+  EXPECT_FALSE(parseSyncType("boost::atomic"));
+}
+
+TEST(SyncType, Members) {
+  EXPECT_EQ(parseSyncMember(SyncType::AtomicRef, "load")->What, AccessKind::Load);
+  EXPECT_EQ(parseSyncMember(SyncType::AtomicRef, "operator T")->What, AccessKind::Load);
+  EXPECT_EQ(parseSyncMember(SyncType::Atomic, "operator=")->What, AccessKind::Store);
+  EXPECT_EQ(parseSyncMember(SyncType::Atomic, "fetch_max")->What, AccessKind::RMW);
+  EXPECT_EQ(parseSyncMember(SyncType::AtomicRef, "compare_exchange_strong")->What, AccessKind::RMW);
+  EXPECT_EQ(parseSyncMember(SyncType::Atomic, "operator++")->What, AccessKind::RMW);
+  EXPECT_EQ(parseSyncMember(SyncType::AtomicRef, "store")->DefaultOrder, Order::SeqCst);
+  EXPECT_FALSE(parseSyncMember(SyncType::AtomicRef, "notify_all"));
+  EXPECT_FALSE(parseSyncMember(SyncType::Atomic, "is_lock_free"));
+  EXPECT_EQ(parseSyncMember(SyncType::Barrier, "arrive")->DefaultOrder, Order::Release);
+  EXPECT_EQ(parseSyncMember(SyncType::Barrier, "wait")->DefaultOrder, Order::Acquire);
+  EXPECT_EQ(parseSyncMember(SyncType::Barrier, "arrive_and_wait")->What, AccessKind::Barrier);
+  EXPECT_EQ(parseSyncMember(SyncType::Latch, "count_down")->DefaultOrder, Order::Release);
+  EXPECT_FALSE(parseSyncMember(SyncType::Barrier, "max"));
+}
+
+TEST(SyncType, FenceFunctions) {
+  EXPECT_EQ(parseFenceFunction("cuda::atomic_thread_fence")->ScopeArg, 1);
+  EXPECT_EQ(parseFenceFunction("cuda::std::atomic_thread_fence")->ScopeArg, -1);
+  EXPECT_EQ(parseFenceFunction("std::atomic_thread_fence")->OrderArg, 0);
+  EXPECT_FALSE(parseFenceFunction("cuda::atomic_signal_fence"));
+}
+
+TEST(ScopedAtomicBuiltin, ArgumentPositions) {
+  auto Add = parseScopedAtomicBuiltin("__nv_atomic_fetch_add");
+  ASSERT_TRUE(Add);
+  EXPECT_EQ(Add->What, AccessKind::RMW);
+  EXPECT_EQ(Add->From, ScopedAtomicBuiltin::Nv);
+  EXPECT_EQ(Add->OrderArg, 2);
+  EXPECT_EQ(Add->ScopeArg, 3);
+  EXPECT_EQ(parseScopedAtomicBuiltin("__nv_atomic_add")->What, AccessKind::RMW);
+  EXPECT_EQ(parseScopedAtomicBuiltin("__nv_atomic_load_n")->ScopeArg, 2);
+  EXPECT_EQ(parseScopedAtomicBuiltin("__nv_atomic_compare_exchange")->ScopeArg, 6);
+  EXPECT_EQ(parseScopedAtomicBuiltin("__nv_atomic_thread_fence")->What, AccessKind::Fence);
+  auto Clang = parseScopedAtomicBuiltin("__scoped_atomic_store_n");
+  ASSERT_TRUE(Clang);
+  EXPECT_EQ(Clang->From, ScopedAtomicBuiltin::Clang);
+  EXPECT_EQ(Clang->What, AccessKind::Store);
+  EXPECT_EQ(parseScopedAtomicBuiltin("__scoped_atomic_add_fetch")->What, AccessKind::RMW);
+  EXPECT_FALSE(parseScopedAtomicBuiltin("__scoped_atomic_frobnicate"));
+  EXPECT_FALSE(parseScopedAtomicBuiltin("__atomic_fetch_add"));
+  EXPECT_EQ(scopeFromBuiltinValue(ScopedAtomicBuiltin::Nv, 1), Scope::Block);
+  EXPECT_EQ(scopeFromBuiltinValue(ScopedAtomicBuiltin::Clang, 2), Scope::Block);
+  EXPECT_EQ(scopeFromBuiltinValue(ScopedAtomicBuiltin::Nv, 4), Scope::System);
+}
+
+TEST(Allocation, WhatEachAllocatorReturns) {
+  EXPECT_EQ(allocationByApi("cudaMalloc"), Allocation::Device);
+  EXPECT_EQ(allocationByApi("cuMemAlloc_v2"), Allocation::Device);
+  EXPECT_EQ(allocationByApi("cudaMallocManaged"), Allocation::Managed);
+  EXPECT_EQ(allocationByApi("cuMemAllocManaged"), Allocation::Managed);
+  EXPECT_EQ(allocationByApi("cudaMallocHost"), Allocation::MappedHost);
+  EXPECT_EQ(allocationByApi("cudaHostAlloc"), Allocation::MappedHost);
+  EXPECT_FALSE(allocationByApi("cudaFree"));
+  EXPECT_FALSE(allocationByApi("malloc"));
+}

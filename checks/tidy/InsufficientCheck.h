@@ -1,0 +1,31 @@
+//===- InsufficientCheck.h - one scope that cannot include every accessor -===//
+#ifndef CUDA_SCOPE_TIDY_INSUFFICIENTCHECK_H
+#define CUDA_SCOPE_TIDY_INSUFFICIENTCHECK_H
+
+#include "ScopedAccesses.h"
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace cuda_scope {
+
+/// Flags atomics, barriers and fences whose scope cannot include every thread that accesses the object.
+/// Documentation: docs/checks/insufficient.md
+class InsufficientCheck : public clang::tidy::ClangTidyCheck {
+public:
+  InsufficientCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Ctx);
+  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
+    return LO.CUDA; // device-code rules; host-API checks run on C and C++ too
+  }
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+
+private:
+  void reportAccesses();
+  void reportFences();
+
+  std::shared_ptr<ScopedAccesses> Accesses;
+};
+
+} // namespace cuda_scope
+
+#endif

@@ -1,0 +1,119 @@
+//===- MismatchCheck.cpp - concurrent accesses with scopes that exclude each other ===//
+//
+// Over the TU's scoped accesses (ScopedAccesses), grouped by object and by
+// what may run concurrently: an access whose scope is narrower than the
+// threads that may access the object, while another access to it has a scope
+// wide enough, races with that access.
+//
+//===----------------------------------------------------------------------===//
+#include "MismatchCheck.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/DenseSet.h"
+#include <set>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace llvm;
+
+namespace cuda_scope {
+
+// clang-tidy does not export OptionsView::get<bool>, so a boolean option is
+// read as text, with the spellings clang-tidy itself accepts.
+static std::optional<bool> parseBool(StringRef Value) {
+  if (Value.equals_insensitive("true") || Value == "1" || Value.equals_insensitive("on"))
+    return true;
+  if (Value.equals_insensitive("false") || Value == "0" || Value.equals_insensitive("off"))
+    return false;
+  return std::nullopt;
+}
+
+MismatchCheck::MismatchCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
+    : ClangTidyCheck(Name, Ctx),
+      AcrossKernels(parseBool(Options.get("AcrossKernels", "false")).value_or(false)) {
+  StringRef Value = Options.get("AcrossKernels", "false");
+  if (!parseBool(Value))
+    configurationDiag("invalid value '%0' for option 'AcrossKernels' of check '%1': expected 'true' or "
+                      "'false'",
+                      DiagnosticIDs::Error)
+        << Value << Name;
+}
+
+void MismatchCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "AcrossKernels", AcrossKernels ? "true" : "false");
+}
+
+void MismatchCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
+}
+
+void MismatchCheck::check(const MatchFinder::MatchResult &Result) {
+  if (Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
+    Accesses = ScopedAccesses::get(*Result.Context);
+}
+
+namespace {
+/// Where the other thread runs: "in other blocks of kernel 'k'", "in host
+/// function 'main'", "in kernel 'k2'".
+std::string whereOther(const ScopedAccess &A, const ScopedAccess &Other, const AccessGroup &G) {
+  if (Other.RootIs == ScopedAccess::Host || Other.Root != A.Root)
+    return "in " + describeRoot(Other);
+  if (G.Needed == Scope::System)
+    return "elsewhere in " + describeRoot(Other) + ", while host code accesses it too";
+  return "in other blocks of " + describeRoot(Other);
+}
+} // namespace
+
+void MismatchCheck::onEndOfTranslationUnit() {
+  if (!Accesses)
+    return;
+  std::set<std::pair<const Stmt *, std::string>> Reported;
+  DenseSet<SourceLocation> Fixed;
+  for (const AccessGroup &G : Accesses->groups(AcrossKernels)) {
+    for (const ScopedAccess *A : G.Accesses) {
+      if (!scopeTooNarrow(*A, G))
+        continue;
+      const ScopedAccess *Wider = nullptr;
+      for (const ScopedAccess *B : G.Accesses)
+        if (B != A && includes(B->S, G.Needed)) {
+          Wider = B;
+          break;
+        }
+      if (!Wider || !Reported.insert({A->Site, A->Name}).second)
+        continue;
+      // Widen to the narrowest scope that suffices: device, not system,
+      // unless host threads take part.
+      std::string Consider = libcuName(G.Needed).str();
+      std::optional<FixItHint> Fix;
+      SourceLocation At = A->ScopeSpelling.getBegin();
+      if (A->Widen == ScopedAccess::BuiltinName) {
+        if (std::optional<std::string> Name = deviceBuiltinName(A->BuiltinOperation, G.Needed)) {
+          Consider = "'" + *Name + "'";
+          Fix = FixItHint::CreateReplacement(CharSourceRange::getTokenRange(A->ScopeSpelling), *Name);
+        }
+      } else if (A->Widen == ScopedAccess::Enumerator) {
+        Fix = FixItHint::CreateReplacement(CharSourceRange::getTokenRange(A->ScopeSpelling),
+                                           libcuName(G.Needed));
+      }
+      {
+        auto D = diag(A->Loc, "%0 is %1 with %2 here but %3 with %4 %5; the scopes must include each "
+                              "other; consider %6")
+                 << ScopedAccesses::describe(*A->Object) << accessVerb(A->What) << libcuName(A->S)
+                 << accessVerb(Wider->What) << libcuName(Wider->S) << whereOther(*A, *Wider, G) << Consider;
+        // One fix per spelling: several accesses may share a declaration.
+        if (Fix && Fixed.insert(At).second)
+          D << *Fix;
+      }
+      diag(Wider->Loc, "the %0 %1 is here", DiagnosticIDs::Note)
+          << libcuName(Wider->S) << accessKindName(Wider->What);
+      // One template, two instantiations: say which call brings each scope.
+      if (Wider->Loc == A->Loc)
+        for (const ScopedAccess *X : {A, Wider})
+          if (!X->CallChain.empty())
+            diag(X->CallChain.back()->getBeginLoc(), "%0 is called here, with %1", DiagnosticIDs::Note)
+                << X->Function << libcuName(X->S);
+    }
+  }
+  Accesses.reset();
+}
+
+} // namespace cuda_scope

@@ -1,0 +1,1409 @@
+//===- ScopedAccesses.cpp - every scoped atomic, fence and barrier of a TU ===//
+#include "ScopedAccesses.h"
+#include "model/Ptx.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include <map>
+#include <mutex>
+
+using namespace clang;
+using namespace llvm;
+
+namespace cuda_scope {
+
+std::shared_ptr<ScopedAccesses> ScopedAccesses::get(ASTContext &Ctx) {
+  // As TUCallGraph::get: clangd runs checks for several files at once, so the
+  // table of live collections is shared between threads, and an entry lives
+  // as long as a check holds its collection.
+  static std::mutex Lock;
+  static DenseMap<const ASTContext *, std::weak_ptr<ScopedAccesses>> Live;
+  std::lock_guard<std::mutex> Guard(Lock);
+  for (auto It = Live.begin(); It != Live.end();) {
+    auto Next = std::next(It);
+    if (It->second.expired() && It->first != &Ctx)
+      Live.erase(It);
+    It = Next;
+  }
+  std::weak_ptr<ScopedAccesses> &Slot = Live[&Ctx];
+  if (std::shared_ptr<ScopedAccesses> A = Slot.lock())
+    return A;
+  auto A = std::make_shared<ScopedAccesses>(Ctx);
+  Slot = A;
+  return A;
+}
+
+ScopedAccesses::ScopedAccesses(ASTContext &Ctx) : Ctx(Ctx) {}
+ScopedAccesses::~ScopedAccesses() = default;
+
+bool ScopedAccess::encloses(const Stmt *S) const { return S && is_contained(Enclosing, S); }
+
+struct ScopedAccesses::Launch {
+  const FunctionDecl *Kernel = nullptr;
+  /// What each argument points to (pointer parameters) or is (the others).
+  SmallVector<std::optional<ObjectRef>, 4> Args;
+  bool OneBlock = false;
+};
+
+namespace {
+
+StringRef identifierOf(const NamedDecl *D) {
+  return D && D->getDeclName().isIdentifier() ? D->getName() : StringRef();
+}
+
+/// "cuda::std::atomic_ref" for cuda::std::__4::atomic_ref<int>: the name
+/// without inline or anonymous namespaces and without template arguments.
+std::string plainQualifiedName(const NamedDecl *D) {
+  SmallVector<StringRef, 4> Parts{identifierOf(D)};
+  for (const DeclContext *C = D->getDeclContext(); C && !C->isTranslationUnit(); C = C->getParent()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(C)) {
+      if (!NS->isInline() && !NS->isAnonymousNamespace())
+        Parts.push_back(NS->getName());
+    } else if (const auto *RD = dyn_cast<RecordDecl>(C)) {
+      Parts.push_back(identifierOf(RD));
+    } else if (!isa<LinkageSpecDecl>(C)) {
+      break;
+    }
+  }
+  return join(reverse(Parts), "::");
+}
+
+std::optional<int64_t> constantInt(const Expr *E, const ASTContext &Ctx) {
+  if (!E)
+    return std::nullopt;
+  if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
+    E = D->getExpr();
+  if (!E || E->isValueDependent() || E->isTypeDependent() || !E->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx) || R.Val.getInt().getSignificantBits() > 64)
+    return std::nullopt;
+  return R.Val.getInt().getExtValue();
+}
+
+bool isMemoryOrderType(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  const EnumDecl *ED = T->getAsEnumDecl();
+  return ED && identifierOf(ED) == "memory_order";
+}
+
+const FunctionDecl *definitionOf(const FunctionDecl *F) {
+  const FunctionDecl *Def = nullptr;
+  if (!F || !F->hasBody(Def) || !Def || Def->isDependentContext())
+    return nullptr;
+  return Def;
+}
+
+/// Strips what wraps an object expression without changing the object:
+/// parentheses, implicit casts, temporaries and cleanups.
+const Expr *stripWrappers(const Expr *E) {
+  for (unsigned Step = 0; E && Step < 16; ++Step) {
+    const Expr *Next = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Next))
+      Next = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(Next))
+      Next = B->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(Next))
+      Next = C->getSubExpr();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+/// The initializers of \p IL are the fields of \p FD's struct, in order: no
+/// base classes come first, and it is not a union's single initializer.
+bool initializesFields(const InitListExpr *IL, const FieldDecl *FD) {
+  const RecordDecl *RD = FD->getParent();
+  const RecordDecl *Built = IL->getType()->getAsRecordDecl();
+  if (!Built || Built->getCanonicalDecl() != RD->getCanonicalDecl() || RD->isUnion())
+    return false;
+  const auto *CXX = dyn_cast<CXXRecordDecl>(RD);
+  return !CXX || CXX->getNumBases() == 0;
+}
+
+constexpr unsigned MaxDepth = 12;      // calls followed down from a root
+constexpr unsigned MaxResolve = 24;    // steps resolving one expression
+constexpr unsigned WalkBudget = 200000; // statements walked per root
+
+} // namespace
+
+class ScopedAccesses::Walker {
+public:
+  /// A call into a function: its arguments bind the callee's parameters, and
+  /// a member call's object binds 'this'.
+  struct Frame {
+    const FunctionDecl *F = nullptr;
+    const Expr *Call = nullptr; ///< the CallExpr or CXXConstructExpr that entered F
+    const Frame *Parent = nullptr;
+    const Expr *This = nullptr; ///< the object of a member call, in Parent
+    bool ThisIsPointer = false;
+    unsigned Depth = 0;
+  };
+
+  /// The frame of the function that declares a variable of \p DC, if it is
+  /// on the walk's stack.
+  static const Frame *frameOf(const DeclContext *DC, const Frame *Fr) {
+    for (; Fr; Fr = Fr->Parent)
+      if (Fr->F == DC)
+        return Fr;
+    return nullptr;
+  }
+
+  Walker(ScopedAccesses &Owner) : Owner(Owner), Ctx(Owner.Ctx), SM(Ctx.getSourceManager()) {}
+
+  void walkRoot(const FunctionDecl *F, ScopedAccess::RootKind K) {
+    Root = F;
+    Kind = K;
+    Seq = 0;
+    Budget = WalkBudget;
+    Enclosing.clear();
+    Blocks.clear();
+    Chain.clear();
+    Frame Top;
+    Top.F = F;
+    Active.insert(F);
+    walkBody(F, &Top);
+    Active.erase(F);
+  }
+
+  DenseSet<const FunctionDecl *> Reached; ///< functions walked under a kernel
+  DenseMap<const VarDecl *, Allocation> Allocations;
+
+  // Object resolution; also used for launch arguments.
+  std::optional<ObjectRef> lvalue(const Expr *E, const Frame *Fr, unsigned Steps = 0);
+  std::optional<ObjectRef> pointee(const Expr *E, const Frame *Fr, unsigned Steps = 0);
+
+private:
+  struct BlockPos {
+    const CompoundStmt *CS;
+    unsigned Index;
+  };
+
+  void walkBody(const FunctionDecl *F, const Frame *Fr) {
+    if (Kind != ScopedAccess::Host)
+      Reached.insert(F);
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        walk(Init->getInit(), Fr);
+    walk(F->getBody(), Fr);
+  }
+
+  void walk(const Stmt *S, const Frame *Fr);
+  void call(const CallExpr *CE, const Frame *Fr);
+  bool recordCall(const CallExpr *CE, const Frame *Fr);
+  bool libcuMember(const CallExpr *CE, const CXXMethodDecl *MD, const Expr *Obj, const Frame *Fr);
+  void atomicExpr(const AtomicExpr *AE, const Frame *Fr);
+  void inlineAsm(const GCCAsmStmt *A, const Frame *Fr);
+  void launch(const CUDAKernelCallExpr *K, const Frame *Fr);
+  void allocation(const CallExpr *CE);
+  void record(ScopedAccess A, const Stmt *Site, const Frame *Fr);
+
+  std::optional<ObjectRef> pointerIn(const Expr *L, const Frame *Fr, unsigned Steps);
+  std::optional<ObjectRef> atomicRefTarget(const Expr *E, const Frame *Fr, unsigned Steps = 0);
+  std::optional<std::pair<const Expr *, const Frame *>> structValue(const Expr *E, const Frame *Fr,
+                                                                    unsigned Steps);
+  std::optional<std::pair<const Expr *, const Frame *>> argumentFor(const ParmVarDecl *P, const Frame *Fr);
+  std::optional<std::pair<const Expr *, const Frame *>> returned(const CallExpr *CE, const Frame *Fr);
+  void addIndex(ObjectRef &R, const Expr *Index, const Frame *Fr);
+  std::string canon(const Expr *E, const Frame *Fr, bool &BlockDep, unsigned Depth = 0);
+  ObjectRef rootRef(const ValueDecl *D);
+  bool modified(const VarDecl *V);
+  bool inSystemHeader(SourceLocation L) const { return L.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(L)); }
+  void writtenScope(const Expr *Obj, int ScopeArg, ScopedAccess &A);
+
+  ScopedAccesses &Owner;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const FunctionDecl *Root = nullptr;
+  ScopedAccess::RootKind Kind = ScopedAccess::Kernel;
+  unsigned Seq = 0, Budget = 0;
+  SmallVector<const Stmt *, 16> Enclosing;
+  SmallVector<BlockPos, 16> Blocks;
+  SmallVector<const Expr *, 4> Chain;
+  DenseSet<const FunctionDecl *> Active;
+  DenseMap<const DeclContext *, std::unique_ptr<DenseSet<const VarDecl *>>> Modified;
+  std::vector<std::unique_ptr<Frame>> FramesKeepAlive;
+};
+
+//===----------------------------------------------------------------------===//
+// Object identity
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Collects the variables a body assigns, increments, takes the address of or
+/// binds to a non-const reference: their initializer may not be their value.
+class ModifiedVars : public RecursiveASTVisitor<ModifiedVars> {
+public:
+  explicit ModifiedVars(DenseSet<const VarDecl *> &Out) : Out(Out) {}
+  bool shouldVisitLambdaBody() const { return true; }
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp()) // compound assignments too
+      mark(BO->getLHS());
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+    // A non-const member function may change the object's fields.
+    if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && !MD->isConst() && !MD->isStatic())
+      mark(MC->getImplicitObjectArgument());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+      mark(UO->getSubExpr());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->isAssignmentOp() && OC->getNumArgs() > 0)
+      mark(OC->getArg(0));
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD)
+      return true;
+    unsigned Shift = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+    for (unsigned I = Shift; I < CE->getNumArgs() && I - Shift < FD->getNumParams(); ++I) {
+      QualType T = FD->getParamDecl(I - Shift)->getType();
+      if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+        mark(CE->getArg(I));
+    }
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    // A non-const reference to a variable may change it.
+    if (VD->getType()->isReferenceType() && !VD->getType().getNonReferenceType().isConstQualified() &&
+        VD->getInit())
+      mark(VD->getInit());
+    return true;
+  }
+
+private:
+  void mark(const Expr *E) {
+    for (unsigned Step = 0; E && Step < 8; ++Step) {
+      E = E->IgnoreParenCasts();
+      if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow()) {
+        E = ME->getBase();
+        continue;
+      }
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E); AS && AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType()) {
+        E = AS->getBase();
+        continue;
+      }
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          Out.insert(VD);
+      return;
+    }
+  }
+  DenseSet<const VarDecl *> &Out;
+};
+} // namespace
+
+bool ScopedAccesses::Walker::modified(const VarDecl *V) {
+  if (V->getType().isConstQualified())
+    return false;
+  const DeclContext *DC = V->getParentFunctionOrMethod();
+  const auto *F = dyn_cast_or_null<FunctionDecl>(DC);
+  if (!F || !F->getBody())
+    return true;
+  std::unique_ptr<DenseSet<const VarDecl *>> &Set = Modified[DC];
+  if (!Set) {
+    Set = std::make_unique<DenseSet<const VarDecl *>>();
+    ModifiedVars(*Set).TraverseStmt(F->getBody());
+  }
+  return Set->contains(V);
+}
+
+ObjectRef ScopedAccesses::Walker::rootRef(const ValueDecl *D) {
+  ObjectRef R;
+  R.Root = cast<ValueDecl>(D->getCanonicalDecl());
+  R.Spelling = D->getNameAsString();
+  return R;
+}
+
+std::optional<std::pair<const Expr *, const ScopedAccesses::Walker::Frame *>>
+ScopedAccesses::Walker::argumentFor(const ParmVarDecl *P, const Frame *Fr) {
+  const Frame *Owner = frameOf(P->getDeclContext(), Fr);
+  if (!Owner || !Owner->Call)
+    return std::nullopt;
+  unsigned Index = P->getFunctionScopeIndex();
+  if (const auto *CE = dyn_cast<CallExpr>(Owner->Call)) {
+    if (isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Owner->F))
+      ++Index; // the object is argument 0
+    if (Index < CE->getNumArgs())
+      return std::make_pair(CE->getArg(Index), Owner->Parent);
+  } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Owner->Call)) {
+    if (Index < Construct->getNumArgs())
+      return std::make_pair(Construct->getArg(Index), Owner->Parent);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::pair<const Expr *, const ScopedAccesses::Walker::Frame *>>
+ScopedAccesses::Walker::returned(const CallExpr *CE, const Frame *Fr) {
+  // A function whose body is declarations and one return computes its value
+  // the same way every time; with branches, which value it returns depends
+  // on them.
+  const FunctionDecl *Def = definitionOf(CE->getDirectCallee());
+  if (!Def || inSystemHeader(Def->getLocation()) || (Fr && Fr->Depth >= MaxDepth))
+    return std::nullopt;
+  for (const Frame *Up = Fr; Up; Up = Up->Parent)
+    if (Up->F == Def)
+      return std::nullopt;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  if (!Body || Body->body_empty())
+    return std::nullopt;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_back());
+  if (!Ret || !Ret->getRetValue())
+    return std::nullopt;
+  for (const Stmt *S : Body->body())
+    if (S != Ret && !isa<DeclStmt, NullStmt>(S))
+      return std::nullopt;
+  // The callee's frame lives as long as the walker: resolution results only
+  // keep declarations, never frames.
+  FramesKeepAlive.push_back(std::make_unique<Frame>());
+  Frame *Sub = FramesKeepAlive.back().get();
+  Sub->F = Def;
+  Sub->Call = CE;
+  Sub->Parent = Fr;
+  Sub->Depth = Fr ? Fr->Depth + 1 : 1;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    Sub->This = MC->getImplicitObjectArgument();
+    Sub->ThisIsPointer = Sub->This && Sub->This->getType()->isPointerType();
+  }
+  return std::make_pair(Ret->getRetValue(), static_cast<const Frame *>(Sub));
+}
+
+std::optional<ObjectRef> ScopedAccesses::Walker::lvalue(const Expr *E, const Frame *Fr, unsigned Steps) {
+  if (!E || ++Steps > MaxResolve)
+    return std::nullopt;
+  E = stripWrappers(E);
+  // A copy passed by value holds the same pointers as the original.
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+    if (Construct->getNumArgs() == 1 && Construct->getConstructor()->isCopyOrMoveConstructor())
+      return lvalue(Construct->getArg(0), Fr, Steps);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return std::nullopt;
+    if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+      // A reference parameter, or a struct passed by value, is (a copy of)
+      // what the caller passed.
+      if (auto Arg = argumentFor(P, Fr)) {
+        if (P->getType()->isReferenceType() || P->getType()->isRecordType())
+          if (std::optional<ObjectRef> R = lvalue(Arg->first, Arg->second, Steps))
+            return R;
+      }
+      return rootRef(P);
+    }
+    if (VD->getType()->isReferenceType() && VD->hasLocalStorage() && VD->getInit())
+      return lvalue(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Steps);
+    return rootRef(VD);
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_Deref)
+      return pointee(UO->getSubExpr(), Fr, Steps);
+    return std::nullopt;
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    const Expr *Base = AS->getBase();
+    std::optional<ObjectRef> R;
+    if (Base->IgnoreParenImpCasts()->getType()->isArrayType())
+      R = lvalue(Base->IgnoreParenImpCasts(), Fr, Steps);
+    else
+      R = pointee(Base, Fr, Steps);
+    if (R)
+      addIndex(*R, AS->getIdx(), Fr);
+    return R;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD) {
+      if (const auto *VD = dyn_cast<VarDecl>(ME->getMemberDecl()))
+        return rootRef(VD); // a static member
+      return std::nullopt;
+    }
+    std::optional<ObjectRef> R = ME->isArrow() ? pointee(ME->getBase(), Fr, Steps) : lvalue(ME->getBase(), Fr, Steps);
+    if (!R)
+      return std::nullopt;
+    R->Spelling += (!R->Path.empty() && R->Path.back() == nullptr) ? "->" : ".";
+    R->Spelling += FD->getName();
+    R->Path.push_back(FD);
+    return R;
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    std::optional<ObjectRef> A = lvalue(CO->getTrueExpr(), Fr, Steps), B = lvalue(CO->getFalseExpr(), Fr, Steps);
+    if (A && B && A->sameObject(*B))
+      return A;
+    return std::nullopt;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    // A function returning a reference to an object.
+    if (CE->getType()->isReferenceType() || E->isGLValue())
+      if (auto Ret = returned(CE, Fr))
+        return lvalue(Ret->first, Ret->second, Steps);
+  }
+  return std::nullopt;
+}
+
+std::optional<ObjectRef> ScopedAccesses::Walker::pointee(const Expr *P, const Frame *Fr, unsigned Steps) {
+  if (!P || ++Steps > MaxResolve)
+    return std::nullopt;
+  P = P->IgnoreParens();
+  if (const auto *Cast = dyn_cast<CastExpr>(P)) {
+    switch (Cast->getCastKind()) {
+    case CK_ArrayToPointerDecay:
+      return lvalue(Cast->getSubExpr(), Fr, Steps);
+    case CK_LValueToRValue:
+      return pointerIn(Cast->getSubExpr(), Fr, Steps);
+    case CK_NoOp:
+    case CK_BitCast:
+    case CK_UncheckedDerivedToBase:
+    case CK_DerivedToBase:
+    case CK_BaseToDerived:
+    case CK_AddressSpaceConversion:
+      return pointee(Cast->getSubExpr(), Fr, Steps);
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(P)) {
+    if (UO->getOpcode() == UO_AddrOf)
+      return lvalue(UO->getSubExpr(), Fr, Steps);
+    return std::nullopt;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+    if (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub)
+      return std::nullopt;
+    const Expr *Ptr = BO->getLHS(), *Offset = BO->getRHS();
+    if (!Ptr->getType()->isPointerType())
+      std::swap(Ptr, Offset);
+    if (!Ptr->getType()->isPointerType() || Offset->getType()->isPointerType())
+      return std::nullopt;
+    std::optional<ObjectRef> R = pointee(Ptr, Fr, Steps);
+    if (R)
+      addIndex(*R, Offset, Fr);
+    return R;
+  }
+  if (isa<CXXThisExpr>(P)) {
+    for (const Frame *Up = Fr; Up; Up = Up->Parent)
+      if (isa<CXXMethodDecl>(Up->F)) {
+        if (!Up->This)
+          return std::nullopt;
+        return Up->ThisIsPointer ? pointee(Up->This, Up->Parent, Steps) : lvalue(Up->This, Up->Parent, Steps);
+      }
+    return std::nullopt;
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
+    std::optional<ObjectRef> A = pointee(CO->getTrueExpr(), Fr, Steps), B = pointee(CO->getFalseExpr(), Fr, Steps);
+    if (A && B && A->sameObject(*B))
+      return A;
+    return std::nullopt;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(P)) {
+    if (auto Ret = returned(CE, Fr))
+      return pointee(Ret->first, Ret->second, Steps);
+    return std::nullopt;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(P))
+    return pointerIn(DRE, Fr, Steps); // an array parameter's value, say
+  return std::nullopt;
+}
+
+/// The object that the pointer stored in the object \p L points to.
+std::optional<ObjectRef> ScopedAccesses::Walker::pointerIn(const Expr *L, const Frame *Fr, unsigned Steps) {
+  if (!L || ++Steps > MaxResolve)
+    return std::nullopt;
+  L = stripWrappers(L);
+  auto Deref = [](std::optional<ObjectRef> R) {
+    if (R)
+      R->Path.push_back(nullptr);
+    return R;
+  };
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(L)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return std::nullopt;
+    if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+      if (auto Arg = argumentFor(P, Fr)) {
+        if (P->getType()->isReferenceType())
+          return pointerIn(Arg->first, Arg->second, Steps);
+        if (std::optional<ObjectRef> R = pointee(Arg->first, Arg->second, Steps))
+          return R;
+      }
+      return Deref(rootRef(P));
+    }
+    if (VD->hasLocalStorage()) {
+      if (VD->getType()->isReferenceType() && VD->getInit())
+        return pointerIn(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Steps);
+      if (VD->getInit() && !modified(VD))
+        if (std::optional<ObjectRef> R = pointee(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Steps))
+          return R;
+    }
+    return Deref(rootRef(VD));
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(L); ME && !ME->isArrow()) {
+    // A pointer field of a struct value the TU shows being built: an
+    // aggregate initializer, or a function returning one.
+    if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      if (auto Value = structValue(ME->getBase(), Fr, Steps))
+        if (const auto *IL = dyn_cast<InitListExpr>(Value->first))
+          if (initializesFields(IL, FD) && FD->getFieldIndex() < IL->getNumInits())
+            if (std::optional<ObjectRef> R = pointee(IL->getInit(FD->getFieldIndex()), Value->second, Steps))
+              return R;
+  }
+  return Deref(lvalue(L, Fr, Steps));
+}
+
+std::optional<std::pair<const Expr *, const ScopedAccesses::Walker::Frame *>>
+ScopedAccesses::Walker::structValue(const Expr *E, const Frame *Fr, unsigned Steps) {
+  for (; E && Steps < MaxResolve; ++Steps) {
+    E = stripWrappers(E);
+    if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+      if (!IL->isSemanticForm() && IL->getSemanticForm())
+        IL = IL->getSemanticForm();
+      return std::make_pair(static_cast<const Expr *>(IL), Fr);
+    }
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      // A copy or move of another value.
+      if (Construct->getNumArgs() == 1 && Construct->getConstructor()->isCopyOrMoveConstructor()) {
+        E = Construct->getArg(0);
+        continue;
+      }
+      return std::nullopt;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD)
+        return std::nullopt;
+      if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+        auto Arg = argumentFor(P, Fr);
+        if (!Arg)
+          return std::nullopt;
+        E = Arg->first;
+        Fr = Arg->second;
+        continue;
+      }
+      if (!VD->hasLocalStorage() || !VD->getInit() || modified(VD))
+        return std::nullopt;
+      Fr = frameOf(VD->getParentFunctionOrMethod(), Fr);
+      E = VD->getInit();
+      continue;
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(E)) {
+      auto Ret = returned(CE, Fr);
+      if (!Ret)
+        return std::nullopt;
+      E = Ret->first;
+      Fr = Ret->second;
+      continue;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<ObjectRef> ScopedAccesses::Walker::atomicRefTarget(const Expr *E, const Frame *Fr, unsigned Steps) {
+  // An atomic_ref names the object it was constructed from; copies of it,
+  // variables holding it and parameters it was passed to name the same.
+  for (; E && Steps < MaxResolve; ++Steps) {
+    E = stripWrappers(E);
+    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      E = FC->getSubExpr();
+      continue;
+    }
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      if (Construct->getNumArgs() < 1)
+        return std::nullopt;
+      const Expr *Arg = Construct->getArg(0);
+      if (Construct->getConstructor()->isCopyOrMoveConstructor()) {
+        E = Arg;
+        continue;
+      }
+      return lvalue(Arg, Fr, Steps);
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD)
+        return std::nullopt;
+      if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+        auto Arg = argumentFor(P, Fr);
+        if (!Arg)
+          return std::nullopt;
+        E = Arg->first;
+        Fr = Arg->second;
+        continue;
+      }
+      if (!VD->getInit())
+        return std::nullopt;
+      if (VD->hasLocalStorage())
+        Fr = frameOf(VD->getParentFunctionOrMethod(), Fr);
+      E = VD->getInit();
+      continue;
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(E)) {
+      auto Ret = returned(CE, Fr);
+      if (!Ret)
+        return std::nullopt;
+      E = Ret->first;
+      Fr = Ret->second;
+      continue;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Frame *Fr) {
+  bool Dep = false;
+  std::string Text = canon(Index, Fr, Dep);
+  if (Text == "0")
+    return; // p[0] is *p, and p + 0 is p
+  R.Index += "[" + Text + "]";
+  R.BlockDependent |= Dep;
+}
+
+/// Canonical text of an index: equal text means the same computation, so the
+/// same element for threads with the same block and thread indices. Locals
+/// are replaced by their initializers and parameters by their arguments; what
+/// cannot be followed is named uniquely. \p BlockDep is set when the value
+/// reads blockIdx through operations that keep distinct blocks apart.
+std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, bool &BlockDep, unsigned Depth) {
+  auto Unique = [](const void *P, StringRef Name) { return (Name + "@" + utohexstr(reinterpret_cast<uintptr_t>(P))).str(); };
+  if (!E)
+    return "?";
+  if (Depth > MaxResolve)
+    return Unique(E, "?");
+  E = E->IgnoreParenCasts();
+  if (std::optional<int64_t> V = constantInt(E, Ctx))
+    return std::to_string(*V);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *D = DRE->getDecl();
+    if (isBlockIndexName(identifierOf(D))) {
+      BlockDep = true;
+      return identifierOf(D).str();
+    }
+    if (const auto *P = dyn_cast<ParmVarDecl>(D))
+      if (auto Arg = argumentFor(P, Fr))
+        return canon(Arg->first, Arg->second, BlockDep, Depth + 1);
+    if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+                                                VD->getInit() && !modified(VD))
+      return canon(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), BlockDep, Depth + 1);
+    return Unique(D, identifierOf(D));
+  }
+  if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
+    return canon(OV->getSourceExpr(), Fr, BlockDep, Depth + 1);
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    return canon(PO->getSyntacticForm(), Fr, BlockDep, Depth + 1);
+  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E))
+    return canon(MP->getBaseExpr(), Fr, BlockDep, Depth + 1) + "." + identifierOf(MP->getPropertyDecl()).str();
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return canon(ME->getBase(), Fr, BlockDep, Depth + 1) + (ME->isArrow() ? "->" : ".") +
+           ME->getMemberDecl()->getNameAsString();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
+      return Unique(E, "?");
+    // +, -, * and << keep distinct blocks on distinct elements; /, %, &, |,
+    // ^ and >> can map several blocks to one element.
+    bool Injective = BO->isAdditiveOp() || BO->getOpcode() == BO_Mul || BO->getOpcode() == BO_Shl;
+    bool Ignored = false;
+    bool &Dep = Injective ? BlockDep : Ignored;
+    return "(" + canon(BO->getLHS(), Fr, Dep, Depth + 1) + BO->getOpcodeStr().str() +
+           canon(BO->getRHS(), Fr, Dep, Depth + 1) + ")";
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->isIncrementDecrementOp())
+      return Unique(E, "?");
+    return UnaryOperator::getOpcodeStr(UO->getOpcode()).str() + "(" +
+           canon(UO->getSubExpr(), Fr, BlockDep, Depth + 1) + ")";
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return "(" + canon(CO->getCond(), Fr, BlockDep, Depth + 1) + "?" +
+           canon(CO->getTrueExpr(), Fr, BlockDep, Depth + 1) + ":" +
+           canon(CO->getFalseExpr(), Fr, BlockDep, Depth + 1) + ")";
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return canon(AS->getBase(), Fr, BlockDep, Depth + 1) + "[" + canon(AS->getIdx(), Fr, BlockDep, Depth + 1) + "]";
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (FD && isBlockIndexName(identifierOf(FD))) {
+      BlockDep = true;
+      return identifierOf(FD).str();
+    }
+    if (auto Ret = returned(CE, Fr))
+      return canon(Ret->first, Ret->second, BlockDep, Depth + 1);
+    std::string Text = FD ? plainQualifiedName(FD) : Unique(E, "?");
+    Text += "(";
+    for (const Expr *Arg : CE->arguments())
+      Text += canon(Arg, Fr, BlockDep, Depth + 1) + ",";
+    return Text + ")";
+  }
+  return Unique(E, "?");
+}
+
+//===----------------------------------------------------------------------===//
+// The walk
+//===----------------------------------------------------------------------===//
+
+void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
+  if (!S || Budget == 0)
+    return;
+  --Budget;
+  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    // Device lambdas are walked where they are called; host code is walked
+    // whole, its own lambdas included, for its launches and host accesses.
+    const CXXMethodDecl *Call = L->getCallOperator();
+    bool DeviceOnly = Call && Call->hasAttr<CUDADeviceAttr>() && !Call->hasAttr<CUDAHostAttr>();
+    if (Kind == ScopedAccess::Host && !DeviceOnly)
+      walk(L->getBody(), Fr);
+    return;
+  }
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    unsigned Index = 0;
+    for (const Stmt *Child : CS->body()) {
+      Blocks.push_back({CS, Index++});
+      Enclosing.push_back(Child);
+      walk(Child, Fr);
+      Enclosing.pop_back();
+      Blocks.pop_back();
+    }
+    return;
+  }
+  if (const auto *K = dyn_cast<CUDAKernelCallExpr>(S)) {
+    if (Kind == ScopedAccess::Host)
+      launch(K, Fr);
+    for (const Expr *Arg : K->arguments())
+      walk(Arg, Fr);
+    return;
+  }
+  if (const auto *A = dyn_cast<GCCAsmStmt>(S)) {
+    inlineAsm(A, Fr);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    walk(Child, Fr);
+  if (const auto *AE = dyn_cast<AtomicExpr>(S))
+    atomicExpr(AE, Fr);
+  else if (const auto *CE = dyn_cast<CallExpr>(S))
+    call(CE, Fr);
+}
+
+void ScopedAccesses::Walker::call(const CallExpr *CE, const Frame *Fr) {
+  if (recordCall(CE, Fr))
+    return;
+  if (Kind == ScopedAccess::Host) {
+    allocation(CE);
+    return;
+  }
+  const FunctionDecl *Def = definitionOf(CE->getDirectCallee());
+  if (!Def || inSystemHeader(Def->getLocation()) || Active.contains(Def) || Fr->Depth >= MaxDepth)
+    return;
+  Frame Sub;
+  Sub.F = Def;
+  Sub.Call = CE;
+  Sub.Parent = Fr;
+  Sub.Depth = Fr->Depth + 1;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    Sub.This = MC->getImplicitObjectArgument();
+    Sub.ThisIsPointer = Sub.This && Sub.This->getType()->isPointerType();
+  } else if (isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Def) && CE->getNumArgs() > 0) {
+    Sub.This = CE->getArg(0);
+  }
+  Active.insert(Def);
+  Chain.push_back(CE);
+  walkBody(Def, &Sub);
+  Chain.pop_back();
+  Active.erase(Def);
+}
+
+void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Frame *Fr) {
+  A.Site = Site;
+  A.Function = Fr->F;
+  A.Root = Root;
+  A.RootIs = Kind;
+  A.CallChain.assign(Chain.begin(), Chain.end());
+  A.Seq = Seq++;
+  A.Enclosing.assign(Enclosing.begin(), Enclosing.end());
+  if (!A.isMemoryAccess() && !Blocks.empty()) {
+    // The statement is the fence itself (not a larger expression holding it).
+    const BlockPos &B = Blocks.back();
+    const Stmt *Here = B.CS->body_begin()[B.Index];
+    if (const auto *E = dyn_cast<Expr>(Here))
+      Here = E->IgnoreImplicit();
+    const Stmt *Bare = isa<Expr>(Site) ? cast<Expr>(Site)->IgnoreImplicit() : Site;
+    if (Here == Site || Here == Bare) {
+      if (B.Index > 0)
+        A.Before = B.CS->body_begin()[B.Index - 1];
+      if (B.Index + 1 < B.CS->size())
+        A.After = B.CS->body_begin()[B.Index + 1];
+    }
+  }
+  Owner.All.push_back(std::move(A));
+}
+
+void ScopedAccesses::Walker::writtenScope(const Expr *Obj, int ScopeArg, ScopedAccess &A) {
+  // Where the access's type is spelled: a functional cast or temporary
+  // (cuda::atomic_ref<int, S>(x)), or the declaration of the variable or
+  // field holding it. Aliases and deduced types spell it elsewhere.
+  const TypeSourceInfo *TSI = nullptr;
+  const Expr *E = stripWrappers(Obj);
+  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
+    TSI = FC->getTypeInfoAsWritten();
+  else if (const auto *TO = dyn_cast<CXXTemporaryObjectExpr>(E))
+    TSI = TO->getTypeSourceInfo();
+  else if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    TSI = isa<VarDecl>(DRE->getDecl()) && !isa<ParmVarDecl>(DRE->getDecl())
+              ? cast<VarDecl>(DRE->getDecl())->getTypeSourceInfo()
+              : nullptr;
+  else if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      TSI = FD->getTypeSourceInfo();
+  if (!TSI)
+    return;
+  auto TST = TSI->getTypeLoc().getUnqualifiedLoc().getAs<TemplateSpecializationTypeLoc>();
+  if (!TST || ScopeArg < 0 || static_cast<unsigned>(ScopeArg) >= TST.getNumArgs())
+    return;
+  TemplateArgumentLoc Arg = TST.getArgLoc(ScopeArg);
+  if (Arg.getArgument().getKind() != TemplateArgument::Expression)
+    return;
+  const Expr *Written = Arg.getSourceExpression();
+  if (!Written || isa<SubstNonTypeTemplateParmExpr>(Written))
+    return;
+  const auto *DRE = dyn_cast<DeclRefExpr>(Written->IgnoreParenImpCasts());
+  if (!DRE || !isa<EnumConstantDecl>(DRE->getDecl()) || !scopeFromLibcuName(identifierOf(DRE->getDecl())))
+    return;
+  SourceLocation L = DRE->getLocation();
+  if (L.isInvalid() || L.isMacroID() || inSystemHeader(L))
+    return;
+  A.Widen = ScopedAccess::Enumerator;
+  A.ScopeSpelling = SourceRange(L, L);
+}
+
+bool ScopedAccesses::Walker::libcuMember(const CallExpr *CE, const CXXMethodDecl *MD, const Expr *Obj,
+                                         const Frame *Fr) {
+  QualType T = Obj->IgnoreImpCasts()->getType();
+  bool ThroughPointer = T->isPointerType();
+  if (ThroughPointer)
+    T = T->getPointeeType();
+  // cuda::atomic_ref<T, S> is a template; cuda::std::latch is a class.
+  const CXXRecordDecl *Class = T->getAsCXXRecordDecl();
+  if (!Class)
+    return false;
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Class);
+  std::optional<SyncType> Type = parseSyncType(plainQualifiedName(Class));
+  if (!Type)
+    return false;
+  std::string Member = isa<CXXConversionDecl>(MD) ? "operator T" : MD->getNameAsString();
+  std::optional<SyncMember> M = parseSyncMember(Type->What, Member);
+  if (!M)
+    return true; // notify_one, is_lock_free: no ordering, nothing to follow
+  ScopedAccess A;
+  A.What = M->What;
+  A.Ord = M->DefaultOrder;
+  A.How = ScopedAccess::LibcuType;
+  if (Type->ScopeArg >= 0 && Spec) {
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    if (static_cast<unsigned>(Type->ScopeArg) < Args.size()) {
+      const TemplateArgument &Arg = Args[Type->ScopeArg];
+      if (Arg.getKind() != TemplateArgument::Integral)
+        return true;
+      std::optional<Scope> S = scopeFromLibcuValue(Arg.getAsIntegral().getExtValue());
+      if (!S)
+        return true;
+      A.S = *S;
+    }
+  }
+  for (const Expr *Arg : CE->arguments())
+    if (isMemoryOrderType(Arg->getType())) {
+      if (std::optional<int64_t> V = constantInt(Arg, Ctx))
+        if (std::optional<Order> O = orderFromC11Value(*V))
+          A.Ord = *O;
+      break;
+    }
+  const Expr *ObjE = Obj->IgnoreImpCasts();
+  if (Type->What == SyncType::AtomicRef && !ThroughPointer)
+    A.Object = atomicRefTarget(ObjE, Fr);
+  else
+    A.Object = ThroughPointer ? pointee(ObjE, Fr) : lvalue(ObjE, Fr);
+  A.Name = (Class->getName() + "::" + Member).str();
+  A.Loc = CE->getExprLoc();
+  if (Type->ScopeArg >= 0 && !ThroughPointer)
+    writtenScope(ObjE, Type->ScopeArg, A);
+  record(std::move(A), CE, Fr);
+  return true;
+}
+
+bool ScopedAccesses::Walker::recordCall(const CallExpr *CE, const Frame *Fr) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD)
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
+    const Expr *Obj = nullptr;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+      Obj = MC->getImplicitObjectArgument();
+    else if (isa<CXXOperatorCallExpr>(CE) && CE->getNumArgs() > 0)
+      Obj = CE->getArg(0);
+    return Obj && !MD->isStatic() && libcuMember(CE, MD, Obj, Fr);
+  }
+  StringRef Name = identifierOf(FD);
+  if (Name.empty())
+    return false;
+  auto Arg = [&](int I) -> const Expr * {
+    return I >= 0 && static_cast<unsigned>(I) < CE->getNumArgs() ? CE->getArg(I) : nullptr;
+  };
+  ScopedAccess A;
+  A.Name = Name.str();
+  A.Loc = CE->getBeginLoc();
+  if (std::optional<DeviceBuiltin> B = parseDeviceBuiltin(Name)) {
+    A.How = ScopedAccess::DeviceBuiltin;
+    A.S = B->S;
+    switch (B->What) {
+    case DeviceBuiltin::AtomicRMW:
+    case DeviceBuiltin::AtomicCAS:
+    case DeviceBuiltin::AtomicExchange: {
+      A.What = AccessKind::RMW;
+      A.Ord = Order::Relaxed;
+      A.Object = pointee(Arg(0), Fr);
+      A.BuiltinOperation = B->Operation;
+      const auto *Callee = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts());
+      if (Callee && Callee->getLocation().isFileID() && !inSystemHeader(Callee->getLocation())) {
+        A.Widen = ScopedAccess::BuiltinName;
+        A.ScopeSpelling = SourceRange(Callee->getLocation(), Callee->getLocation());
+      }
+      break;
+    }
+    case DeviceBuiltin::Fence:
+      A.What = AccessKind::Fence;
+      A.Ord = Order::SeqCst;
+      break;
+    case DeviceBuiltin::BlockBarrier:
+      A.What = AccessKind::Barrier;
+      A.Ord = Order::AcqRel;
+      break;
+    case DeviceBuiltin::WarpBarrier:
+      return true; // orders a warp's threads: no scope of the lattice
+    }
+    record(std::move(A), CE, Fr);
+    return true;
+  }
+  if (std::optional<ScopedAtomicBuiltin> B = parseScopedAtomicBuiltin(Name)) {
+    A.How = ScopedAccess::ScopeArgument;
+    A.What = B->What;
+    if (const Expr *ScopeArg = Arg(B->ScopeArg)) {
+      std::optional<int64_t> V = constantInt(ScopeArg, Ctx);
+      std::optional<Scope> S = V ? scopeFromBuiltinValue(B->From, *V) : std::nullopt;
+      if (!S)
+        return true; // a scope the TU computes at run time
+      A.S = *S;
+    }
+    if (std::optional<int64_t> V = constantInt(Arg(B->OrderArg), Ctx))
+      if (std::optional<Order> O = orderFromC11Value(*V))
+        A.Ord = *O;
+    if (B->PointerArg >= 0)
+      A.Object = pointee(Arg(B->PointerArg), Fr);
+    record(std::move(A), CE, Fr);
+    return true;
+  }
+  if (std::optional<FenceFunction> F = parseFenceFunction(plainQualifiedName(FD))) {
+    A.How = ScopedAccess::ScopeArgument;
+    A.What = AccessKind::Fence;
+    A.Name = plainQualifiedName(FD);
+    if (std::optional<int64_t> V = constantInt(Arg(F->OrderArg), Ctx))
+      if (std::optional<Order> O = orderFromC11Value(*V))
+        A.Ord = *O;
+    if (const Expr *ScopeArg = Arg(F->ScopeArg)) {
+      std::optional<int64_t> V = constantInt(ScopeArg, Ctx);
+      std::optional<Scope> S = V ? scopeFromLibcuValue(*V) : std::nullopt;
+      if (!S)
+        return true;
+      A.S = *S;
+    }
+    record(std::move(A), CE, Fr);
+    return true;
+  }
+  return false;
+}
+
+void ScopedAccesses::Walker::atomicExpr(const AtomicExpr *AE, const Frame *Fr) {
+  std::optional<ScopedAtomicBuiltin> B = parseScopedAtomicBuiltin(AE->getOpAsString());
+  if (!B || !AE->getScopeModel())
+    return;
+  ScopedAccess A;
+  A.How = ScopedAccess::ScopeArgument;
+  A.What = B->What;
+  A.Name = AE->getOpAsString().str();
+  A.Loc = AE->getBuiltinLoc();
+  std::optional<int64_t> V = constantInt(AE->getScope(), Ctx);
+  std::optional<Scope> S = V ? scopeFromBuiltinValue(B->From, *V) : std::nullopt;
+  if (!S)
+    return;
+  A.S = *S;
+  if (std::optional<int64_t> O = constantInt(AE->getOrder(), Ctx))
+    if (std::optional<Order> Ord = orderFromC11Value(*O))
+      A.Ord = *Ord;
+  A.Object = pointee(AE->getPtr(), Fr);
+  record(std::move(A), AE, Fr);
+}
+
+void ScopedAccesses::Walker::inlineAsm(const GCCAsmStmt *Asm, const Frame *Fr) {
+  for (const PtxInstr &P : parsePtx(Asm->getAsmString())) {
+    ScopedAccess A;
+    switch (P.What) {
+    case PtxInstr::Load: A.What = AccessKind::Load; break;
+    case PtxInstr::Store: A.What = AccessKind::Store; break;
+    case PtxInstr::Atomic:
+    case PtxInstr::Reduction: A.What = AccessKind::RMW; break;
+    case PtxInstr::Fence: A.What = AccessKind::Fence; break;
+    case PtxInstr::BlockBarrier: A.What = AccessKind::Barrier; break;
+    default: continue;
+    }
+    // Plain ld and st do not synchronize.
+    if (!P.ScopeQual || !isStrong(P.Sem))
+      continue;
+    A.S = *P.ScopeQual;
+    A.Ord = P.Sem;
+    A.How = ScopedAccess::InlinePtx;
+    A.Name = P.Mnemonic;
+    A.Loc = Asm->getAsmLoc();
+    // %N counts the outputs first, then the inputs.
+    if (std::optional<unsigned> N = P.addressOperandNumber()) {
+      const Expr *Address = nullptr;
+      if (*N < Asm->getNumOutputs())
+        Address = Asm->getOutputExpr(*N);
+      else if (*N - Asm->getNumOutputs() < Asm->getNumInputs())
+        Address = Asm->getInputExpr(*N - Asm->getNumOutputs());
+      if (Address && Address->getType()->isPointerType())
+        A.Object = pointee(Address, Fr);
+    }
+    record(std::move(A), Asm, Fr);
+  }
+}
+
+namespace {
+/// <<<1, N>>>, <<<dim3(1), N>>>, <<<dim3(1, 1, 1), N>>>.
+bool isOneBlock(const Expr *Grid, const ASTContext &Ctx) {
+  for (unsigned Step = 0; Grid && Step < 8; ++Step) {
+    Grid = stripWrappers(Grid);
+    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Grid)) {
+      Grid = FC->getSubExpr();
+      continue;
+    }
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Grid)) {
+      if (Construct->getNumArgs() == 1 && Construct->getConstructor()->isCopyOrMoveConstructor()) {
+        Grid = Construct->getArg(0);
+        continue;
+      }
+      return Construct->getNumArgs() > 0 && all_of(Construct->arguments(), [&](const Expr *A) {
+               return constantInt(A, Ctx) == 1;
+             });
+    }
+    return constantInt(Grid, Ctx) == 1;
+  }
+  return false;
+}
+} // namespace
+
+void ScopedAccesses::Walker::launch(const CUDAKernelCallExpr *K, const Frame *Fr) {
+  const FunctionDecl *Kernel = definitionOf(K->getDirectCallee());
+  if (!Kernel)
+    return;
+  auto L = std::make_unique<Launch>();
+  L->Kernel = Kernel;
+  const CallExpr *Config = K->getConfig();
+  L->OneBlock = Config && Config->getNumArgs() > 0 && isOneBlock(Config->getArg(0), Ctx);
+  for (unsigned I = 0; I < K->getNumArgs() && I < Kernel->getNumParams(); ++I) {
+    QualType T = Kernel->getParamDecl(I)->getType();
+    if (T->isPointerType())
+      L->Args.push_back(pointee(K->getArg(I), Fr));
+    else if (T->isRecordType() || T->isReferenceType())
+      L->Args.push_back(lvalue(K->getArg(I), Fr));
+    else
+      L->Args.push_back(std::nullopt);
+  }
+  Owner.Launches.push_back(std::move(L));
+}
+
+void ScopedAccesses::Walker::allocation(const CallExpr *CE) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  std::optional<Allocation> Kind = FD ? allocationByApi(identifierOf(FD)) : std::nullopt;
+  if (!Kind || CE->getNumArgs() == 0)
+    return;
+  const auto *Addr = dyn_cast<UnaryOperator>(CE->getArg(0)->IgnoreParenCasts());
+  if (!Addr || Addr->getOpcode() != UO_AddrOf)
+    return;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Addr->getSubExpr()->IgnoreParenImpCasts()))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      Allocations[cast<VarDecl>(VD->getCanonicalDecl())] = *Kind;
+}
+
+//===----------------------------------------------------------------------===//
+// Collection, launch bindings, homes and groups
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The TU's kernels, host functions and device functions, in TU order.
+class RootFinder : public RecursiveASTVisitor<RootFinder> {
+public:
+  RootFinder(const SourceManager &SM) : SM(SM) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitFunctionDecl(FunctionDecl *F) {
+    if (!F->doesThisDeclarationHaveABody() || F->isDependentContext() || F->isImplicit() || F->isDefaulted())
+      return true;
+    if (SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation())))
+      return true;
+    // A lambda is walked where it is defined (host) or called (device); a
+    // device lambda handed to code the walk does not follow (a CCCL
+    // algorithm) is a device function of its own (VisitLambdaExpr).
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(F); MD && MD->getParent()->isLambda())
+      return true;
+    if (F->hasAttr<CUDAGlobalAttr>())
+      Kernels.push_back(F);
+    else if (F->hasAttr<CUDADeviceAttr>())
+      Device.push_back(F);
+    else
+      Host.push_back(F);
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    const CXXMethodDecl *F = L->getCallOperator();
+    if (F && F->hasAttr<CUDADeviceAttr>() && !F->hasAttr<CUDAHostAttr>() && F->getBody() &&
+        !F->isDependentContext() && !SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation())))
+      Device.push_back(F);
+    return true;
+  }
+  std::vector<const FunctionDecl *> Kernels, Device, Host;
+
+private:
+  const SourceManager &SM;
+};
+} // namespace
+
+void ScopedAccesses::collect() {
+  if (Collected)
+    return;
+  Collected = true;
+  RootFinder Roots(Ctx.getSourceManager());
+  Roots.TraverseAST(Ctx);
+  Walker W(*this);
+  for (const FunctionDecl *F : Roots.Host)
+    W.walkRoot(F, ScopedAccess::Host);
+  for (const FunctionDecl *F : Roots.Kernels)
+    W.walkRoot(F, ScopedAccess::Kernel);
+  for (const FunctionDecl *F : Roots.Device)
+    if (!W.Reached.contains(F))
+      W.walkRoot(F, ScopedAccess::DeviceFunction);
+  Allocations = std::move(W.Allocations);
+  bindLaunches();
+}
+
+namespace {
+bool sharedWithHost(ObjectHome H) { return H == ObjectHome::Managed || H == ObjectHome::MappedHost; }
+bool shareable(ObjectHome H) {
+  return H == ObjectHome::Shared || H == ObjectHome::Global || sharedWithHost(H);
+}
+} // namespace
+
+ObjectHome ScopedAccesses::homeOf(const ObjectRef &O, bool FromLaunch) const {
+  // What a kernel is given points to device memory unless shown otherwise.
+  ObjectHome H = homeOfRoot(O);
+  return FromLaunch && H == ObjectHome::Unknown ? ObjectHome::Global : H;
+}
+
+ObjectHome ScopedAccesses::homeOfRoot(const ObjectRef &O) const {
+  const auto *VD = dyn_cast_or_null<VarDecl>(O.Root);
+  if (!VD)
+    return ObjectHome::Unknown;
+  bool Deref = is_contained(O.Path, nullptr);
+  if (VD->hasAttr<CUDASharedAttr>())
+    return Deref ? ObjectHome::Unknown : ObjectHome::Shared;
+  if (VD->hasAttr<HIPManagedAttr>())
+    return Deref ? ObjectHome::Global : ObjectHome::Managed;
+  // Pointers kept in device memory or passed to a kernel point to device
+  // memory (a kernel cannot be given a pointer to shared memory).
+  if (VD->hasAttr<CUDADeviceAttr>() || VD->hasAttr<CUDAConstantAttr>())
+    return ObjectHome::Global;
+  if (Deref && O.Path.front() == nullptr) {
+    auto It = Allocations.find(cast<VarDecl>(VD->getCanonicalDecl()));
+    if (It != Allocations.end())
+      return It->second == Allocation::Managed      ? ObjectHome::Managed
+             : It->second == Allocation::MappedHost ? ObjectHome::MappedHost
+                                                    : ObjectHome::Global;
+  }
+  if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+    const auto *F = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
+    if (F && F->hasAttr<CUDAGlobalAttr>())
+      return Deref ? ObjectHome::Global : ObjectHome::Local;
+    return Deref ? ObjectHome::Unknown : ObjectHome::Local;
+  }
+  if (!Deref)
+    return VD->hasLocalStorage() ? ObjectHome::Local : ObjectHome::Host;
+  return ObjectHome::Unknown;
+}
+
+void ScopedAccesses::bindLaunches() {
+  // A kernel parameter that every launch in the TU binds to the same host
+  // object is that object: two kernels given the same pointer share it.
+  MapVector<const FunctionDecl *, SmallVector<const Launch *, 2>> ByKernel;
+  for (const std::unique_ptr<Launch> &L : Launches)
+    ByKernel[L->Kernel].push_back(L.get());
+  DenseMap<const ParmVarDecl *, const ObjectRef *> Bound;
+  for (auto &[Kernel, List] : ByKernel) {
+    OneBlock[Kernel] = all_of(List, [](const Launch *L) { return L->OneBlock; });
+    for (unsigned I = 0; I < Kernel->getNumParams(); ++I) {
+      const ObjectRef *Common = nullptr;
+      bool Same = true;
+      for (const Launch *L : List) {
+        const ObjectRef *Arg = I < L->Args.size() && L->Args[I] && L->Args[I]->Root ? &*L->Args[I] : nullptr;
+        if (!Arg || (Common && (!Common->sameObject(*Arg) || Common->Index != Arg->Index))) {
+          Same = false;
+          break;
+        }
+        Common = Arg;
+      }
+      if (Same && Common)
+        Bound[Kernel->getParamDecl(I)] = Common;
+    }
+  }
+  for (ScopedAccess &A : All) {
+    if (!A.Object)
+      continue;
+    ObjectRef &O = *A.Object;
+    bool FromLaunch = false;
+    if (const auto *P = dyn_cast_or_null<ParmVarDecl>(O.Root); P && A.RootIs != ScopedAccess::Host) {
+      auto It = Bound.find(P);
+      bool Pointer = P->getType()->isPointerType();
+      if (It != Bound.end() && !O.Path.empty() && (!Pointer || O.Path.front() == nullptr)) {
+        const ObjectRef &B = *It->second;
+        SmallVector<const FieldDecl *, 2> Path(B.Path.begin(), B.Path.end());
+        Path.append(O.Path.begin() + (Pointer ? 1 : 0), O.Path.end());
+        O.Root = B.Root;
+        O.Path = std::move(Path);
+        O.Index = B.Index + O.Index;
+        FromLaunch = true;
+      }
+    }
+    O.Home = homeOf(O, FromLaunch);
+  }
+}
+
+ArrayRef<ScopedAccess> ScopedAccesses::accesses() {
+  collect();
+  return All;
+}
+
+bool ScopedAccesses::runsOneBlock(const FunctionDecl *Kernel) const { return OneBlock.lookup(Kernel); }
+
+std::vector<AccessGroup> ScopedAccesses::makeGroups(bool AcrossKernels) {
+  collect();
+  auto KeyOf = [](const ObjectRef &O) {
+    std::string K;
+    auto Add = [&](const void *P) { K.append(reinterpret_cast<const char *>(&P), sizeof P); };
+    Add(O.Root);
+    for (const FieldDecl *F : O.Path)
+      Add(F);
+    return K;
+  };
+  MapVector<std::string, SmallVector<const ScopedAccess *, 8>, std::map<std::string, unsigned>> ByObject;
+  for (const ScopedAccess &A : All)
+    if (A.Object && A.Object->Root && shareable(A.Object->Home))
+      ByObject[KeyOf(*A.Object)].push_back(&A);
+  std::vector<AccessGroup> Out;
+  for (auto &Entry : ByObject) {
+    const SmallVector<const ScopedAccess *, 8> &List = Entry.second;
+    ObjectHome Home = List.front()->Object->Home;
+    for (const ScopedAccess *A : List)
+      if (sharedWithHost(A->Object->Home))
+        Home = A->Object->Home;
+    SmallVector<const ScopedAccess *, 4> HostSide;
+    MapVector<const FunctionDecl *, SmallVector<const ScopedAccess *, 4>> DeviceSide;
+    for (const ScopedAccess *A : List) {
+      if (A->RootIs == ScopedAccess::Host)
+        HostSide.push_back(A);
+      else
+        DeviceSide[AcrossKernels ? nullptr : A->Root].push_back(A);
+    }
+    for (auto &[Root, Accesses] : DeviceSide) {
+      (void)Root;
+      AccessGroup G;
+      G.Object = &*Accesses.front()->Object;
+      G.Accesses.assign(Accesses.begin(), Accesses.end());
+      const std::string &Index = G.Object->Index;
+      G.PerBlock = all_of(Accesses, [&](const ScopedAccess *A) {
+        return A->Object->BlockDependent && A->Object->Index == Index;
+      });
+      bool OneBlockOnly = all_of(Accesses, [&](const ScopedAccess *A) {
+        return A->RootIs == ScopedAccess::Kernel && runsOneBlock(A->Root);
+      });
+      G.WithHost = sharedWithHost(Home) && !HostSide.empty();
+      if (G.WithHost)
+        G.Accesses.append(HostSide.begin(), HostSide.end());
+      G.Needed = G.WithHost ? Scope::System
+                 : Home == ObjectHome::Shared || G.PerBlock || OneBlockOnly ? Scope::Block
+                                                                           : Scope::Device;
+      Out.push_back(std::move(G));
+    }
+  }
+  return Out;
+}
+
+ArrayRef<AccessGroup> ScopedAccesses::groups(bool AcrossKernels) {
+  std::unique_ptr<std::vector<AccessGroup>> &Slot = AcrossKernels ? Merged : PerKernel;
+  if (!Slot) {
+    Slot = std::make_unique<std::vector<AccessGroup>>(makeGroups(AcrossKernels));
+    if (!AcrossKernels)
+      for (const AccessGroup &G : *Slot)
+        for (const ScopedAccess *A : G.Accesses)
+          if (A->RootIs != ScopedAccess::Host)
+            GroupOf[A] = &G;
+  }
+  return *Slot;
+}
+
+const AccessGroup *ScopedAccesses::groupOf(const ScopedAccess &A) {
+  (void)groups(false);
+  return GroupOf.lookup(&A);
+}
+
+std::string ScopedAccesses::describe(const ObjectRef &O) { return "'" + O.Spelling + "'"; }
+
+bool scopeTooNarrow(const ScopedAccess &A, const AccessGroup &G) {
+  if (includes(A.S, G.Needed))
+    return false;
+  // Within one block an element may be the thread's own (s[threadIdx.x]):
+  // thread scope is only shown too narrow where other blocks share it.
+  return A.S != Scope::Thread || includes(G.Needed, Scope::Device);
+}
+
+std::string describeRoot(const ScopedAccess &A) {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(A.Root); MD && MD->getParent()->isLambda())
+    return A.RootIs == ScopedAccess::Host ? "a host lambda" : "a device lambda";
+  const char *What = A.RootIs == ScopedAccess::Kernel ? "kernel '"
+                     : A.RootIs == ScopedAccess::Host ? "host function '"
+                                                      : "device function '";
+  return What + A.Root->getNameAsString() + "'";
+}
+
+StringRef accessVerb(AccessKind K) {
+  switch (K) {
+  case AccessKind::Load: return "loaded";
+  case AccessKind::Store: return "stored";
+  case AccessKind::RMW: return "updated";
+  case AccessKind::Fence: return "fenced";
+  case AccessKind::Barrier: return "used as a barrier";
+  }
+  return "accessed";
+}
+
+} // namespace cuda_scope

@@ -1,0 +1,204 @@
+//===- ScopedAccesses.h - every scoped atomic, fence and barrier of a TU --===//
+//
+// Collected once per translation unit and shared by every check that asks
+// (ScopedAccesses::get): the atomic accesses, fences and barrier operations
+// that kernels, the device functions they call and host functions perform,
+// each with its kind, order and scope, the object it touches and the context
+// it runs in (the kernel, or host code).
+//
+// Device code is walked from each kernel down through the functions the TU
+// defines (outside system headers), with every call's arguments bound to the
+// callee's parameters, so that a pointer passed down is known by where it
+// came from. Object identity follows what the TU shows: variables, fields
+// reached through the same base, elements of one array, kernel parameters
+// within a kernel, locals through their initializers (when never assigned),
+// values returned by functions with one return, and the host variable a
+// kernel parameter is bound to at every launch.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_SCOPE_TIDY_SCOPEDACCESSES_H
+#define CUDA_SCOPE_TIDY_SCOPEDACCESSES_H
+
+#include "model/MemoryModel.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+} // namespace clang
+
+namespace cuda_scope {
+
+/// Where an object lives, as far as the TU shows.
+enum class ObjectHome : uint8_t {
+  Unknown,    ///< behind a pointer whose origin the TU does not show
+  Local,      ///< a thread's own variable or parameter
+  Shared,     ///< __shared__: one per block
+  Global,     ///< global memory: __device__ variables, what kernel arguments point to
+  Managed,    ///< __managed__ variables and cudaMallocManaged memory: host and device
+  MappedHost, ///< cudaMallocHost / cudaHostAlloc memory: host and device
+  Host,       ///< host memory not shown to reach the device
+};
+
+/// The object an access touches: a root declaration and the way from it.
+struct ObjectRef {
+  /// A variable, a parameter, or after a launch binding the host variable a
+  /// kernel parameter comes from.
+  const clang::ValueDecl *Root = nullptr;
+  /// Fields and dereferences after the root, in order; a null entry is a
+  /// dereference ("*p", "p->x", "p[i]").
+  llvm::SmallVector<const clang::FieldDecl *, 2> Path;
+  ObjectHome Home = ObjectHome::Unknown;
+  /// The element indices on the way, as canonical text (locals replaced by
+  /// their initializers, parameters by the arguments); empty for none.
+  std::string Index;
+  /// The address depends on the block index: some index reads blockIdx.
+  bool BlockDependent = false;
+  /// How to name the object in a message: "flag", "state->count".
+  std::string Spelling;
+
+  bool sameObject(const ObjectRef &O) const { return Root == O.Root && Path == O.Path; }
+};
+
+/// One atomic access, fence or barrier operation, in one context.
+struct ScopedAccess {
+  AccessKind What = AccessKind::Load;
+  Order Ord = Order::SeqCst;
+  Scope S = Scope::System;
+  /// The object; none for fences and __syncthreads().
+  std::optional<ObjectRef> Object;
+
+  /// How the access is written.
+  enum Form : uint8_t {
+    LibcuType,     ///< a member of cuda::atomic_ref, cuda::atomic, cuda::barrier, ... (or std::)
+    DeviceBuiltin, ///< atomicAdd_block, __threadfence, __syncthreads
+    ScopeArgument, ///< __nv_atomic_*, __scoped_atomic_*, cuda::atomic_thread_fence
+    InlinePtx,     ///< an instruction of an asm statement
+  } How = LibcuType;
+  /// "cuda::atomic_ref<int, thread_scope_block>::store", "atomicAdd_block",
+  /// "st.release.cta.b32".
+  std::string Name;
+  const clang::Stmt *Site = nullptr; ///< the call, operator call or asm statement
+  clang::SourceLocation Loc;         ///< where to report it
+
+  const clang::FunctionDecl *Function = nullptr; ///< the function whose body holds it
+  /// The kernel it runs under, the host function, or a device function no
+  /// kernel of the TU reaches.
+  const clang::FunctionDecl *Root = nullptr;
+  enum RootKind : uint8_t { Kernel, DeviceFunction, Host } RootIs = Kernel;
+  /// The calls from Root down to Function.
+  llvm::SmallVector<const clang::Expr *, 2> CallChain;
+  /// Program order within one walk of Root (loops and branches aside).
+  unsigned Seq = 0;
+
+  /// Where the scope is written, for a fix that widens it: the enumerator
+  /// naming the scope in the template arguments (thread_scope_block in
+  /// cuda::atomic_ref<int, cuda::thread_scope_block>), or the builtin's name
+  /// (atomicAdd_block). Invalid where the scope is not written at the access
+  /// (an alias, a template parameter, a macro, a system header).
+  enum WidenForm : uint8_t { NoWiden, Enumerator, BuiltinName } Widen = NoWiden;
+  clang::SourceRange ScopeSpelling;
+  llvm::StringRef BuiltinOperation; ///< "atomicAdd" for atomicAdd_block
+
+  /// For a fence or barrier statement: the statements just before and after
+  /// it in its block, for rules that pair it with the accesses it orders.
+  const clang::Stmt *Before = nullptr, *After = nullptr;
+  /// The statements of blocks ({...}) that enclose the access, outermost
+  /// first, through the calls from Root.
+  llvm::SmallVector<const clang::Stmt *, 8> Enclosing;
+
+  bool isMemoryAccess() const {
+    return What == AccessKind::Load || What == AccessKind::Store || What == AccessKind::RMW;
+  }
+  bool encloses(const clang::Stmt *S) const;
+};
+
+/// Accesses to one object that may run at the same time, and the scope that
+/// includes every thread that may perform them.
+struct AccessGroup {
+  const ObjectRef *Object = nullptr; ///< the first access's object
+  llvm::SmallVector<const ScopedAccess *, 4> Accesses;
+  /// The narrowest scope that includes every thread that may access the
+  /// object concurrently: block for __shared__ memory, per-block elements and
+  /// kernels launched with one block; device for other global memory; system
+  /// when host code accesses it too.
+  Scope Needed = Scope::Device;
+  /// Every device access uses the same element index, and it reads blockIdx.
+  bool PerBlock = false;
+  /// Some access of the group is made by host code.
+  bool WithHost = false;
+};
+
+class ScopedAccesses {
+public:
+  /// The collection of \p Ctx's translation unit, made on first use and
+  /// shared by every caller until the last one lets go of it.
+  static std::shared_ptr<ScopedAccesses> get(clang::ASTContext &Ctx);
+
+  explicit ScopedAccesses(clang::ASTContext &Ctx);
+  ~ScopedAccesses();
+
+  /// Every access, in the order the walks met them; collected on first call.
+  llvm::ArrayRef<ScopedAccess> accesses();
+
+  /// The accesses to each object that may be concurrent: those under one
+  /// kernel (or, with \p AcrossKernels, under any kernel), with the host
+  /// accesses where the memory is shared with the host. Objects whose home is
+  /// unknown or thread-local make no group.
+  llvm::ArrayRef<AccessGroup> groups(bool AcrossKernels);
+
+  /// The group (per kernel) holding \p A, if any.
+  const AccessGroup *groupOf(const ScopedAccess &A);
+
+  /// Every launch of \p Kernel in the TU runs one block (<<<1, N>>>).
+  bool runsOneBlock(const clang::FunctionDecl *Kernel) const;
+
+  /// "'flag'", "shared variable 'tile'".
+  static std::string describe(const ObjectRef &O);
+
+  clang::ASTContext &context() { return Ctx; }
+
+  struct Launch;
+  class Walker;
+
+private:
+  void collect();
+  std::vector<AccessGroup> makeGroups(bool AcrossKernels);
+  void bindLaunches();
+  ObjectHome homeOf(const ObjectRef &O, bool FromLaunch) const;
+  ObjectHome homeOfRoot(const ObjectRef &O) const;
+
+  clang::ASTContext &Ctx;
+  bool Collected = false;
+  std::vector<ScopedAccess> All;
+  std::unique_ptr<std::vector<AccessGroup>> PerKernel, Merged;
+  llvm::DenseMap<const ScopedAccess *, const AccessGroup *> GroupOf;
+  std::vector<std::unique_ptr<Launch>> Launches;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> OneBlock;
+  llvm::DenseMap<const clang::VarDecl *, Allocation> Allocations;
+};
+
+/// True when \p A's scope does not include every thread that may access its
+/// object concurrently (\p G's Needed). A thread-scope access is only too
+/// narrow where other blocks share the object: within one block the element
+/// may be the thread's own (s[threadIdx.x]).
+bool scopeTooNarrow(const ScopedAccess &A, const AccessGroup &G);
+
+/// "kernel 'k'", "device function 'f'", "host function 'main'": what \p A
+/// runs under.
+std::string describeRoot(const ScopedAccess &A);
+
+/// "loaded", "stored", "updated", "used as a barrier".
+llvm::StringRef accessVerb(AccessKind K);
+
+} // namespace cuda_scope
+
+#endif

@@ -1,0 +1,51 @@
+// A fence orders relaxed accesses only for the threads of its scope: a
+// block-scope fence next to a relaxed access to memory other blocks use
+// cannot order it for them.
+// RUN: %cuda_scope_tidy -checks='-*,cuda-scope-insufficient' %s -- %cuda_device_flags \
+// RUN:   | FileCheck %s --implicit-check-not='{{warning|note}}:'
+#include <cuda/atomic>
+
+// Release side: the fence, then the relaxed store of the flag.
+__global__ void publish(int *Data, int *Flag) {
+  Data[blockIdx.x] = 42;
+  __threadfence_block();
+  // CHECK: :[[@LINE-1]]:3: warning: '__threadfence_block' orders the relaxed store of 'Flag' with thread_scope_block, but every block that runs kernel 'publish' accesses it; a fence's scope must include the threads it synchronizes with; consider '__threadfence' [cuda-scope-insufficient]
+  // CHECK: :[[@LINE+1]]:59: note: the relaxed store is here
+  cuda::atomic_ref<int, cuda::thread_scope_device>(*Flag).store(1, cuda::memory_order_relaxed);
+}
+
+// Acquire side: the relaxed load of the flag, then the fence.
+__global__ void consume(int *Data, int *Flag, int *Out) {
+  while (cuda::atomic_ref<int, cuda::thread_scope_device>(*Flag).load(cuda::memory_order_relaxed) == 0) {
+  }
+  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_block);
+  // CHECK: :[[@LINE-1]]:3: warning: 'cuda::atomic_thread_fence' orders the relaxed load of 'Flag' with thread_scope_block, {{.*}}; consider thread_scope_device [cuda-scope-insufficient]
+  // CHECK: :[[@LINE-4]]:66: note: the relaxed load is here
+  *Out = Data[0];
+}
+
+// The same with inline PTX and with nvcc's builtin fence.
+__global__ void ptxFence(unsigned *Count) {
+  asm volatile("fence.acq_rel.cta;" ::: "memory");
+  // CHECK: :[[@LINE-1]]:3: warning: 'fence.acq_rel.cta' orders the relaxed read-modify-write of 'Count' with thread_scope_block, {{.*}} [cuda-scope-insufficient]
+  // CHECK: :[[@LINE+1]]:3: note: the relaxed read-modify-write is here
+  atomicAdd(Count, 1u);
+}
+__global__ void nvFence(int *Flag) {
+  __nv_atomic_thread_fence(__NV_ATOMIC_RELEASE, __NV_THREAD_SCOPE_BLOCK);
+  // CHECK: :[[@LINE-1]]:3: warning: '__nv_atomic_thread_fence' orders the relaxed store of 'Flag' with thread_scope_block, {{.*}} [cuda-scope-insufficient]
+  // CHECK: :[[@LINE+1]]:3: note: the relaxed store is here
+  __nv_atomic_store_n(Flag, 1, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_DEVICE);
+}
+
+__global__ void fineFences(int *Flag, int *Other) {
+  __shared__ int Local;
+  __threadfence();
+  cuda::atomic_ref<int, cuda::thread_scope_device>(*Flag).store(1, cuda::memory_order_relaxed); // no-warning: a device-scope fence
+  __threadfence_block(); // no-warning: the store after it is a release, which orders itself
+  cuda::atomic_ref<int, cuda::thread_scope_device>(*Flag).store(2, cuda::memory_order_release);
+  __threadfence_block(); // no-warning: shared memory, every accessor is in the block
+  cuda::atomic_ref<int, cuda::thread_scope_block>(Local).store(1, cuda::memory_order_relaxed);
+  cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_thread); // no-warning: a thread-scope fence orders nothing for other threads, and claims nothing
+  cuda::atomic_ref<int, cuda::thread_scope_device>(*Other).store(1, cuda::memory_order_relaxed);
+}
