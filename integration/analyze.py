@@ -19,6 +19,11 @@ TOOLS = "/usr/lib/llvm-22/bin"
 CUDA = os.environ.get("CUDA_PATH", "/usr/local/cuda")
 FLAGS = [f"--cuda-path={CUDA}", f"-I{CUDA}/include/cccl", f"-I{ROOT}/integration/common",
          "-Wno-unknown-cuda-version", "-std=c++17"]
+# Rules both the clang-tidy checks and the IR pass apply, which must agree.
+SHARED_RULES = ("cuda-scope-mismatch", "cuda-scope-insufficient")
+# Where they differ by design: the tidy check reports a block-scope *fence* on memory every block
+# reaches as insufficient; the IR pass reports the same fence as a release/acquire narrow fence.
+BY_DESIGN = {("block-fence", "cuda-scope-insufficient")}
 IR_RULES = {"cuda-scope-mismatch", "cuda-scope-insufficient", "cuda-scope-proxy-fence",
             "cuda-scope-release-acquire"}
 
@@ -32,7 +37,8 @@ def findings(build, src):
                          "-O2", f"-fpass-plugin={plugin}", "-fsave-optimization-record",
                          f"-foptimization-record-file={os.devnull}", "-Rpass-analysis=cuda-scope", "-S", "-o",
                          os.devnull, src], capture_output=True, text=True)
-    found = set(re.findall(r"warning: .*\[(cuda-scope-[a-z-]+)\]", tidy.stdout))
+    by_tidy = set(re.findall(r"warning: .*\[(cuda-scope-[a-z-]+)\]", tidy.stdout))
+    found = set()
     # The remark's name is the rule; -Rpass-analysis prints the pass name, so read the rule from
     # the text, which says which rule it is.
     for line in ir.stderr.splitlines():
@@ -47,7 +53,7 @@ def findings(build, src):
         elif re.search(r"is published here|is received here|-scope fence .* orders the message", line):
             found.add("cuda-scope-release-acquire")
     errors = [l for l in (tidy.stdout + ir.stderr).splitlines() if " error: " in l]
-    return sorted(found), errors
+    return sorted(by_tidy), sorted(found), errors
 
 
 def main():
@@ -62,14 +68,16 @@ def main():
     cases = json.load(open(os.path.join(ROOT, "integration", "cases.json")))
     cases = cases if isinstance(cases, list) else cases["cases"]
     rows, bad = [], []
-    print("| case | expected check | bug flagged with | fixed flagged with | verdict |")
-    print("| --- | --- | --- | --- | --- |")
+    print("| case | expected check | bug flagged with | fixed flagged with | verdict | tidy on bug | IR pass on bug |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for c in cases:
         expected = "cuda-scope-proxy-fence" if c["check"] == "cuda-scope-ir" else c["check"]
         got = {}
         for variant in ("bug", "fixed"):
-            got[variant], errors = findings(a.build, os.path.join(ROOT, "integration", "cases", c["case"],
-                                                                  f"{variant}.cu"))
+            tidy_found, ir_found, errors = findings(a.build, os.path.join(ROOT, "integration", "cases",
+                                                                          c["case"], f"{variant}.cu"))
+            got[variant] = sorted(set(tidy_found) | set(ir_found))
+            got[variant + "-tidy"], got[variant + "-ir"] = tidy_found, ir_found
             if errors:
                 bad.append(f"{c['case']}/{variant}: {errors[0]}")
         if expected not in implemented:
@@ -80,9 +88,18 @@ def main():
             verdict = "MISSED" if expected not in got["bug"] else "FALSE POSITIVE on the fix"
             bad.append(f"{c['case']}: {verdict}")
         rows.append({"case": c["case"], "expected": expected, "bug": got["bug"], "fixed": got["fixed"],
-                     "verdict": verdict})
+                     "verdict": verdict, "bug_tidy": got["bug-tidy"], "bug_ir": got["bug-ir"]})
+        # The scope rules exist both as clang-tidy checks and as IR remarks: on each program the
+        # two must say the same, except where they differ by design.
+        for rule in SHARED_RULES:
+            t, i = rule in got["bug-tidy"], rule in got["bug-ir"]
+            if t != i and (c["case"], rule) not in BY_DESIGN:
+                bad.append(f"{c['case']}: {rule} from {'tidy' if t else 'the IR pass'} only")
+            if rule in got["fixed-tidy"] or rule in got["fixed-ir"]:
+                bad.append(f"{c['case']}/fixed: {rule}")
         print(f"| `{c['case']}` | `{expected}` | {', '.join(got['bug']) or '-'} | "
-              f"{', '.join(got['fixed']) or '-'} | {verdict} |")
+              f"{', '.join(got['fixed']) or '-'} | {verdict} | {', '.join(got['bug-tidy']) or '-'} | "
+              f"{', '.join(got['bug-ir']) or '-'} |")
     if a.json:
         json.dump(rows, open(a.json, "w"), indent=1)
     for b in bad:
