@@ -142,3 +142,12 @@ for feature, programs in (("pre-commit", ("pre-commit", "git")), ("cpack-deb", (
         config.available_features.add(feature)
     else:
         lit_config.note(f"{' or '.join(programs)} not on PATH: 'REQUIRES: {feature}' tests are UNSUPPORTED")
+
+
+# cuda-scope-clangd (tools/clangd/), when this build has it: feature clangd.
+clangd = getattr(config, "clangd", "")
+if clangd and os.path.isfile(clangd):
+    config.available_features.add("clangd")
+    config.substitutions.insert(0, ("%cuda_scope_clangd", clangd))
+else:
+    lit_config.note("cuda-scope-clangd not built (CUDA_SCOPE_BUILD_CLANGD): 'REQUIRES: clangd' tests are UNSUPPORTED")
