@@ -105,6 +105,13 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
           }
           return R;
         }
+        if (F.Check == "cuda-scope-cluster-wait") {
+          R << ore::NV("Access", F.At->Spelling) << " reads " << ore::NV("Object", F.Object)
+            << " after barrier.cluster.arrive (" << ore::NV("OtherLocation", userLoc(F.Other->I))
+            << ") but before the matching barrier.cluster.wait; the other block may not have written it "
+               "yet; consider barrier.cluster.wait (cluster.sync()) before the read";
+          return R;
+        }
         if (F.Check == "cuda-scope-proxy-fence") {
           R << ore::NV("Access", F.At->Spelling)
             << " reads shared memory through the async proxy after generic-proxy writes to "

@@ -232,6 +232,27 @@ void releaseAcquireRule(const std::vector<IROp> &Ops, std::vector<IRFinding> &Ou
   }
 }
 
+void clusterWaitRule(const std::vector<IROp> &Ops, std::vector<IRFinding> &Out) {
+  // barrier.cluster.arrive only announces this block; another block's shared
+  // memory is ready to read once barrier.cluster.wait has returned.
+  for (const IROp &Read : Ops) {
+    if (Read.What != IROp::Load || Read.Space != MemorySpace::SharedCluster)
+      continue;
+    for (const IROp &Arrive : Ops) {
+      if (Arrive.What != IROp::ClusterArrive || !reaches(Arrive.I, Read.I))
+        continue;
+      bool Waited = any_of(Ops, [&](const IROp &W) {
+        return W.What == IROp::ClusterWait && reaches(Arrive.I, W.I) && reaches(W.I, Read.I);
+      });
+      if (!Waited) {
+        Out.push_back({"cuda-scope-cluster-wait", &Read, &Arrive, "another block's shared memory",
+                       IRFinding::None, {}});
+        break;
+      }
+    }
+  }
+}
+
 } // namespace
 
 std::vector<IRFinding> checkKernelOps(const std::vector<IROp> &Ops) {
@@ -239,6 +260,7 @@ std::vector<IRFinding> checkKernelOps(const std::vector<IROp> &Ops) {
   scopeRules(Ops, Out);
   proxyFenceRule(Ops, Out);
   releaseAcquireRule(Ops, Out);
+  clusterWaitRule(Ops, Out);
   return Out;
 }
 

@@ -4,7 +4,9 @@
 // cuda-scope-release-acquire, per object and kernel, after inlining; and
 // cuda-scope-proxy-fence, which only the IR
 // sees well: generic-proxy writes to shared memory read next by the async
-// proxy (a bulk copy out of shared memory, wgmma) with no fence.proxy.async.
+// proxy (a bulk copy out of shared memory, wgmma) with no fence.proxy.async;
+// and cuda-scope-cluster-wait: another block's shared memory read after
+// barrier.cluster.arrive but before the matching barrier.cluster.wait.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDA_SCOPE_IR_SCOPERULES_H
