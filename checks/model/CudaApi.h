@@ -54,6 +54,12 @@ const CudaApiInfo *lookupCudaApi(llvm::StringRef Name);
 /// "cuda" or "cu" followed by an upper-case letter.
 bool looksLikeCudaApiName(llvm::StringRef Name);
 
+/// API functions that read a static table and touch no device, stream or
+/// capture state: the error-string functions. The host-API checks allow them
+/// by default (their AllowedFunctions option), as a ';'-separated list.
+inline constexpr llvm::StringLiteral StatelessApiFunctions =
+    "cudaGetErrorString;cudaGetErrorName;cuGetErrorString;cuGetErrorName";
+
 /// Every row, for tools that print the table.
 llvm::ArrayRef<CudaApiInfo> allCudaApis();
 

@@ -10,13 +10,10 @@ using namespace llvm;
 
 namespace cuda_scope {
 
-// The error-string functions read a static table and touch no device state.
-static constexpr StringRef DefaultAllowed =
-    "cudaGetErrorString;cudaGetErrorName;cuGetErrorString;cuGetErrorName";
 
 CallbackApiCheck::CallbackApiCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
     : ClangTidyCheck(Name, Ctx),
-      AllowedFunctionsOption(Options.get("AllowedFunctions", DefaultAllowed).str()),
+      AllowedFunctionsOption(Options.get("AllowedFunctions", StatelessApiFunctions).str()),
       RegistrarsOption(Options.get("Registrars", "").str()),
       CudaFunctionsOption(Options.get("CudaFunctions", "").str()) {
   for (const std::string &F : splitList(AllowedFunctionsOption))

@@ -33,9 +33,6 @@ using namespace llvm;
 
 namespace cuda_scope {
 
-// The error-string functions read a static table and touch no stream.
-static constexpr StringRef DefaultAllowed =
-    "cudaGetErrorString;cudaGetErrorName;cuGetErrorString;cuGetErrorName";
 static constexpr StringRef SafeAnnotation = "cuda-scope:capture-safe";
 
 namespace {
@@ -207,7 +204,7 @@ const ErrorNames &errorNames(ApiFamily F) {
 
 CaptureApiCheck::CaptureApiCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
     : ClangTidyCheck(Name, Ctx),
-      AllowedFunctionsOption(Options.get("AllowedFunctions", DefaultAllowed).str()),
+      AllowedFunctionsOption(Options.get("AllowedFunctions", StatelessApiFunctions).str()),
       BeginOption(Options.get("BeginCaptureFunctions", "").str()),
       EndOption(Options.get("EndCaptureFunctions", "").str()),
       SafeOption(Options.get("CaptureSafeFunctions", "").str()) {

@@ -1,5 +1,6 @@
 //===- ScopedAccesses.cpp - every scoped atomic, fence and barrier of a TU ===//
 #include "ScopedAccesses.h"
+#include "PerTU.h"
 #include "model/Ptx.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -15,33 +16,13 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include <map>
-#include <mutex>
 
 using namespace clang;
 using namespace llvm;
 
 namespace cuda_scope {
 
-std::shared_ptr<ScopedAccesses> ScopedAccesses::get(ASTContext &Ctx) {
-  // As TUCallGraph::get: clangd runs checks for several files at once, so the
-  // table of live collections is shared between threads, and an entry lives
-  // as long as a check holds its collection.
-  static std::mutex Lock;
-  static DenseMap<const ASTContext *, std::weak_ptr<ScopedAccesses>> Live;
-  std::lock_guard<std::mutex> Guard(Lock);
-  for (auto It = Live.begin(); It != Live.end();) {
-    auto Next = std::next(It);
-    if (It->second.expired() && It->first != &Ctx)
-      Live.erase(It);
-    It = Next;
-  }
-  std::weak_ptr<ScopedAccesses> &Slot = Live[&Ctx];
-  if (std::shared_ptr<ScopedAccesses> A = Slot.lock())
-    return A;
-  auto A = std::make_shared<ScopedAccesses>(Ctx);
-  Slot = A;
-  return A;
-}
+std::shared_ptr<ScopedAccesses> ScopedAccesses::get(ASTContext &Ctx) { return sharedPerTU<ScopedAccesses>(Ctx); }
 
 ScopedAccesses::ScopedAccesses(ASTContext &Ctx) : Ctx(Ctx) {}
 ScopedAccesses::~ScopedAccesses() = default;

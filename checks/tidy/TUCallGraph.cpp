@@ -1,5 +1,6 @@
 //===- TUCallGraph.cpp - the per-TU call graph the host-API checks share --===//
 #include "TUCallGraph.h"
+#include "PerTU.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -8,33 +9,13 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include <deque>
-#include <mutex>
 
 using namespace clang;
 using namespace llvm;
 
 namespace cuda_scope {
 
-std::shared_ptr<TUCallGraph> TUCallGraph::get(ASTContext &Ctx) {
-  // clangd runs checks for several files at once, so the table of live
-  // graphs is shared between threads. An entry lives as long as a check
-  // holds its graph; a later TU at the same address finds it expired.
-  static std::mutex Lock;
-  static DenseMap<const ASTContext *, std::weak_ptr<TUCallGraph>> Live;
-  std::lock_guard<std::mutex> Guard(Lock);
-  for (auto It = Live.begin(); It != Live.end();) {
-    auto Next = std::next(It);
-    if (It->second.expired() && It->first != &Ctx)
-      Live.erase(It);
-    It = Next;
-  }
-  std::weak_ptr<TUCallGraph> &Slot = Live[&Ctx];
-  if (std::shared_ptr<TUCallGraph> G = Slot.lock())
-    return G;
-  auto G = std::make_shared<TUCallGraph>(Ctx);
-  Slot = G;
-  return G;
-}
+std::shared_ptr<TUCallGraph> TUCallGraph::get(ASTContext &Ctx) { return sharedPerTU<TUCallGraph>(Ctx); }
 
 TUCallGraph::TUCallGraph(ASTContext &Ctx) : Ctx(Ctx) {}
 TUCallGraph::~TUCallGraph() = default;
