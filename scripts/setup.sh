@@ -24,5 +24,10 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# atheris (PyPI) fuzzes the Python tool; without it that one test is UNSUPPORTED.
+python3 -c 'import atheris' 2>/dev/null ||
+  python3 -m pip install --quiet --disable-pip-version-check atheris >/dev/null 2>&1 ||
+  echo "setup: could not install atheris from PyPI; the database fuzz test will be UNSUPPORTED"
+
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -Wno-dev >/dev/null
 cmake --build "$build"

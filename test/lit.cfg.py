@@ -93,6 +93,11 @@ if glob.glob(os.path.join(os.path.dirname(config.llvm_tools_dir), "lib", "clang"
                           "libclang_rt.fuzzer-x86_64.a")):
     config.available_features.add("libfuzzer")
 
+# atheris (libFuzzer for Python, from PyPI) fuzzes the Python tool's readers.
+if subprocess.run([shutil.which("python3") or "python3", "-c", "import atheris"],
+                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("atheris")
+
 if gpu_answers():
     config.available_features.add("cuda-gpu")
 else:
