@@ -197,6 +197,11 @@ private:
                                                                     unsigned Steps);
   std::optional<std::pair<const Expr *, const Frame *>> argumentFor(const ParmVarDecl *P, const Frame *Fr);
   std::optional<std::pair<const Expr *, const Frame *>> returned(const CallExpr *CE, const Frame *Fr);
+  /// Variables a value may be followed through: unmodified locals only, or any with an initializer.
+  enum class Vars { UnmodifiedLocals, Initialized };
+  /// One step back to where a value comes from: a parameter to its argument at the call, a call to
+  /// what it returns, a variable to its initializer. False when the TU does not show it.
+  bool stepToSource(const Expr *&E, const Frame *&Fr, Vars Which);
   void addIndex(ObjectRef &R, const Expr *Index, const Frame *Fr);
   std::string canon(const Expr *E, const Frame *Fr, bool &BlockDep, unsigned Depth = 0);
   ObjectRef rootRef(const ValueDecl *D);
@@ -549,6 +554,32 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointerIn(const Expr *L, const 
   return Deref(lvalue(L, Fr, Steps));
 }
 
+bool ScopedAccesses::Walker::stepToSource(const Expr *&E, const Frame *&Fr, Vars Which) {
+  std::optional<std::pair<const Expr *, const Frame *>> Next;
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    Next = returned(CE, Fr);
+  } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return false;
+    if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+      Next = argumentFor(P, Fr);
+    } else {
+      if (!VD->getInit())
+        return false;
+      if (Which == Vars::UnmodifiedLocals && (!VD->hasLocalStorage() || modified(VD)))
+        return false;
+      Next = std::make_pair(VD->getInit(),
+                            VD->hasLocalStorage() ? frameOf(VD->getParentFunctionOrMethod(), Fr) : Fr);
+    }
+  }
+  if (!Next)
+    return false;
+  E = Next->first;
+  Fr = Next->second;
+  return true;
+}
+
 std::optional<std::pair<const Expr *, const ScopedAccesses::Walker::Frame *>>
 ScopedAccesses::Walker::structValue(const Expr *E, const Frame *Fr, unsigned Steps) {
   for (; E && Steps < MaxResolve; ++Steps) {
@@ -566,30 +597,9 @@ ScopedAccesses::Walker::structValue(const Expr *E, const Frame *Fr, unsigned Ste
       }
       return std::nullopt;
     }
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-      if (!VD)
+    if (isa<DeclRefExpr>(E) || isa<CallExpr>(E)) {
+      if (!stepToSource(E, Fr, Vars::UnmodifiedLocals))
         return std::nullopt;
-      if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
-        auto Arg = argumentFor(P, Fr);
-        if (!Arg)
-          return std::nullopt;
-        E = Arg->first;
-        Fr = Arg->second;
-        continue;
-      }
-      if (!VD->hasLocalStorage() || !VD->getInit() || modified(VD))
-        return std::nullopt;
-      Fr = frameOf(VD->getParentFunctionOrMethod(), Fr);
-      E = VD->getInit();
-      continue;
-    }
-    if (const auto *CE = dyn_cast<CallExpr>(E)) {
-      auto Ret = returned(CE, Fr);
-      if (!Ret)
-        return std::nullopt;
-      E = Ret->first;
-      Fr = Ret->second;
       continue;
     }
     return std::nullopt;
@@ -616,31 +626,9 @@ std::optional<ObjectRef> ScopedAccesses::Walker::atomicRefTarget(const Expr *E, 
       }
       return lvalue(Arg, Fr, Steps);
     }
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-      if (!VD)
+    if (isa<DeclRefExpr>(E) || isa<CallExpr>(E)) {
+      if (!stepToSource(E, Fr, Vars::Initialized))
         return std::nullopt;
-      if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
-        auto Arg = argumentFor(P, Fr);
-        if (!Arg)
-          return std::nullopt;
-        E = Arg->first;
-        Fr = Arg->second;
-        continue;
-      }
-      if (!VD->getInit())
-        return std::nullopt;
-      if (VD->hasLocalStorage())
-        Fr = frameOf(VD->getParentFunctionOrMethod(), Fr);
-      E = VD->getInit();
-      continue;
-    }
-    if (const auto *CE = dyn_cast<CallExpr>(E)) {
-      auto Ret = returned(CE, Fr);
-      if (!Ret)
-        return std::nullopt;
-      E = Ret->first;
-      Fr = Ret->second;
       continue;
     }
     return std::nullopt;
