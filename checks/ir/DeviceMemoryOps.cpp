@@ -86,9 +86,13 @@ bool dependsOnBlockIndex(const Value *Ptr) {
     if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
       switch (II->getIntrinsicID()) {
       case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+        return separatesBlocks('x');
       case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
       case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
-        return true;
+        // Blocks of one row share the element, unless the x index is read too.
+        if (separatesBlocks('y'))
+          return true;
+        continue;
       default:
         continue;
       }

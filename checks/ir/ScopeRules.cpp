@@ -188,10 +188,16 @@ void releaseAcquireRule(const std::vector<IROp> &Ops, std::vector<IRFinding> &Ou
     if (R == Receive.end() || !Strong.count(Flag))
       continue;
     // A store after this thread has received on the flag, on no path back to
-    // the receive, resets it for a later launch (the ticket set back to 0).
+    // the receive and with no data written in between, resets it for a later
+    // launch (the ticket set back to 0). With data written in between it
+    // hands the flag on (a lock released after the critical section).
     auto ResetAfterReceive = [&](const IROp *P) {
       return any_of(R->second, [&](const auto &Rc) {
-        return Rc.first != P && reaches(Rc.second, P->I) && !reaches(P->I, Rc.first->I);
+        return Rc.first != P && reaches(Rc.second, P->I) && !reaches(P->I, Rc.first->I) &&
+               none_of(Ops, [&](const IROp &D) {
+                 return plainGridData(D, Flag, IROp::Store, Messages) && reaches(Rc.first->I, D.I) &&
+                        reaches(D.I, P->I);
+               });
       });
     };
     // Publishing: data written before the flag must be released, by the flag

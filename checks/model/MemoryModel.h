@@ -86,6 +86,12 @@ std::optional<std::string> deviceBuiltinName(llvm::StringRef Operation, Scope S)
 /// %ctaid registers ("__nvvm_read_ptx_sreg_ctaid_x").
 bool isBlockIndexName(llvm::StringRef Name);
 
+/// Whether an address computed from block-index component \p Component ('x',
+/// 'y' or 'z') keeps the blocks of a grid apart: blockIdx.x does in the usual
+/// one-dimensional grid; .y or .z alone leaves every block of a row on one
+/// element (tickets[blockIdx.y] is shared by the blocks of row y).
+inline bool separatesBlocks(char Component) { return Component == 'x'; }
+
 /// What an access to memory does, as the checks see it.
 enum class AccessKind : uint8_t { Load, Store, RMW, Fence, Barrier };
 llvm::StringRef accessKindName(AccessKind K);

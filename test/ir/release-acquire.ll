@@ -12,7 +12,11 @@
 ; atomicAdd is relaxed at device scope in CUDA, though clang lowers it to a seq_cst atomicrmw:
 ; CHECK: remark: Inputs/release-acquire.cu:41:12: 'ticket' is published here (atomicAdd, relaxed) after plain writes to 'partial' at Inputs/release-acquire.cu:39:23
 ; CHECK: remark: Inputs/release-acquire.cu:41:12: 'ticket' is received here (atomicAdd, relaxed) and 'partial' is read after it at Inputs/release-acquire.cu:46:14
-; cumulative, releaseAcquire and counter are correct: no remark.
+; A spin lock with no fence: the release is an atomicExch after the critical section's writes, not a
+; reset of the flag, since data was written after the lock was taken.
+; CHECK: remark: Inputs/release-acquire.cu:96:3: 'lock' is published here (atomicExch, relaxed) after plain writes to 'total' at Inputs/release-acquire.cu:95:9
+; CHECK: remark: Inputs/release-acquire.cu:93:10: 'lock' is received here (atomicCAS, relaxed) and 'total' is read after it at Inputs/release-acquire.cu:95:9
+; cumulative, releaseAcquire, counter and fencedLock are correct: no remark.
 ; RUN: %opt -load-pass-plugin=%cuda_scope_pass -passes=cuda-scope -pass-remarks-output=%t.yaml -disable-output %s
 ; RUN: FileCheck %s --check-prefix=YAML < %t.yaml
 ; YAML: Name: cuda-scope-release-acquire
@@ -27,7 +31,9 @@ target triple = "nvptx64-nvidia-cuda"
 @partial = dso_local addrspace(1) externally_initialized global [1024 x i32] zeroinitializer, align 4
 @events = dso_local addrspace(1) externally_initialized global i64 0, align 8
 @_ZZ9lastBlockPiE4last = internal unnamed_addr addrspace(3) global i8 undef, align 1
-@llvm.compiler.used = appending global [5 x ptr] [ptr addrspacecast (ptr addrspace(1) @data to ptr), ptr addrspacecast (ptr addrspace(1) @events to ptr), ptr addrspacecast (ptr addrspace(1) @flag to ptr), ptr addrspacecast (ptr addrspace(1) @partial to ptr), ptr addrspacecast (ptr addrspace(1) @ticket to ptr)], section "llvm.metadata"
+@lock = dso_local addrspace(1) externally_initialized global i32 0, align 4
+@total = dso_local addrspace(1) externally_initialized global i32 0, align 4
+@llvm.compiler.used = appending global [7 x ptr] [ptr addrspacecast (ptr addrspace(1) @data to ptr), ptr addrspacecast (ptr addrspace(1) @events to ptr), ptr addrspacecast (ptr addrspace(1) @flag to ptr), ptr addrspacecast (ptr addrspace(1) @lock to ptr), ptr addrspacecast (ptr addrspace(1) @partial to ptr), ptr addrspacecast (ptr addrspace(1) @ticket to ptr), ptr addrspacecast (ptr addrspace(1) @total to ptr)], section "llvm.metadata"
 
 ; Function Attrs: convergent mustprogress noinline norecurse nounwind
 define dso_local ptx_kernel void @_Z11relaxedBothPi(ptr noundef writeonly captures(none) %0) local_unnamed_addr #0 !dbg !15 {
@@ -40,11 +46,11 @@ define dso_local ptx_kernel void @_Z11relaxedBothPi(ptr noundef writeonly captur
   %6 = zext nneg i32 %5 to i64, !dbg !26
   %7 = getelementptr inbounds nuw i32, ptr addrspacecast (ptr addrspace(1) @data to ptr), i64 %6, !dbg !26
   store i32 %5, ptr %7, align 4, !dbg !27, !tbaa !10
-  tail call void asm sideeffect "st.relaxed.gpu.b32 [$0],$1;", "l,r,~{memory}"(ptr addrspacecast (ptr addrspace(1) @flag to ptr), i32 1) #6, !dbg !28, !srcloc !47
+  tail call void asm sideeffect "st.relaxed.gpu.b32 [$0],$1;", "l,r,~{memory}"(ptr addrspacecast (ptr addrspace(1) @flag to ptr), i32 1) #8, !dbg !28, !srcloc !47
   br label %18, !dbg !48
 
 8:                                                ; preds = %1, %8
-  %9 = tail call i32 asm sideeffect "ld.relaxed.gpu.b32 $0,[$1];", "=r,l,~{memory}"(ptr addrspacecast (ptr addrspace(1) @flag to ptr)) #6, !dbg !49, !srcloc !64
+  %9 = tail call i32 asm sideeffect "ld.relaxed.gpu.b32 $0,[$1];", "=r,l,~{memory}"(ptr addrspacecast (ptr addrspace(1) @flag to ptr)) #8, !dbg !49, !srcloc !64
   %10 = icmp eq i32 %9, 0, !dbg !65
   br i1 %10, label %8, label %11, !dbg !66, !llvm.loop !67
 
@@ -74,11 +80,11 @@ define dso_local ptx_kernel void @_Z11blockFencesPi(ptr noundef writeonly captur
   %7 = getelementptr inbounds nuw i32, ptr addrspacecast (ptr addrspace(1) @data to ptr), i64 %6, !dbg !82
   store i32 %5, ptr %7, align 4, !dbg !83, !tbaa !10
   tail call void @llvm.nvvm.membar.cta(), !dbg !84
-  tail call void asm sideeffect "st.relaxed.gpu.b32 [$0],$1;", "l,r,~{memory}"(ptr addrspacecast (ptr addrspace(1) @flag to ptr), i32 1) #6, !dbg !88, !srcloc !47
+  tail call void asm sideeffect "st.relaxed.gpu.b32 [$0],$1;", "l,r,~{memory}"(ptr addrspacecast (ptr addrspace(1) @flag to ptr), i32 1) #8, !dbg !88, !srcloc !47
   br label %18, !dbg !96
 
 8:                                                ; preds = %1, %8
-  %9 = tail call i32 asm sideeffect "ld.relaxed.gpu.b32 $0,[$1];", "=r,l,~{memory}"(ptr addrspacecast (ptr addrspace(1) @flag to ptr)) #6, !dbg !97, !srcloc !64
+  %9 = tail call i32 asm sideeffect "ld.relaxed.gpu.b32 $0,[$1];", "=r,l,~{memory}"(ptr addrspacecast (ptr addrspace(1) @flag to ptr)) #8, !dbg !97, !srcloc !64
   %10 = icmp eq i32 %9, 0, !dbg !105
   br i1 %10, label %8, label %11, !dbg !106, !llvm.loop !107
 
@@ -214,11 +220,11 @@ define dso_local ptx_kernel void @_Z10cumulativePi(ptr noundef writeonly capture
 
 9:                                                ; preds = %4
   tail call void @llvm.nvvm.membar.gl(), !dbg !161
-  tail call void asm sideeffect "st.relaxed.gpu.b32 [$0],$1;", "l,r,~{memory}"(ptr addrspacecast (ptr addrspace(1) @flag to ptr), i32 1) #6, !dbg !164, !srcloc !47
+  tail call void asm sideeffect "st.relaxed.gpu.b32 [$0],$1;", "l,r,~{memory}"(ptr addrspacecast (ptr addrspace(1) @flag to ptr), i32 1) #8, !dbg !164, !srcloc !47
   br label %20, !dbg !172
 
 10:                                               ; preds = %1, %10
-  %11 = tail call i32 asm sideeffect "ld.relaxed.gpu.b32 $0,[$1];", "=r,l,~{memory}"(ptr addrspacecast (ptr addrspace(1) @flag to ptr)) #6, !dbg !173, !srcloc !64
+  %11 = tail call i32 asm sideeffect "ld.relaxed.gpu.b32 $0,[$1];", "=r,l,~{memory}"(ptr addrspacecast (ptr addrspace(1) @flag to ptr)) #8, !dbg !173, !srcloc !64
   %12 = icmp eq i32 %11, 0, !dbg !181
   br i1 %12, label %10, label %13, !dbg !182, !llvm.loop !183
 
@@ -248,11 +254,11 @@ define dso_local ptx_kernel void @_Z14releaseAcquirePi(ptr noundef writeonly cap
   %6 = zext nneg i32 %5 to i64, !dbg !199
   %7 = getelementptr inbounds nuw i32, ptr addrspacecast (ptr addrspace(1) @data to ptr), i64 %6, !dbg !199
   store i32 %5, ptr %7, align 4, !dbg !200, !tbaa !10
-  tail call void asm sideeffect "st.release.gpu.b32 [$0],$1;", "l,r,~{memory}"(ptr addrspacecast (ptr addrspace(1) @flag to ptr), i32 1) #6, !dbg !201, !srcloc !211
+  tail call void asm sideeffect "st.release.gpu.b32 [$0],$1;", "l,r,~{memory}"(ptr addrspacecast (ptr addrspace(1) @flag to ptr), i32 1) #8, !dbg !201, !srcloc !211
   br label %18, !dbg !212
 
 8:                                                ; preds = %1, %8
-  %9 = tail call i32 asm sideeffect "ld.acquire.gpu.b32 $0,[$1];", "=r,l,~{memory}"(ptr addrspacecast (ptr addrspace(1) @flag to ptr)) #6, !dbg !213, !srcloc !223
+  %9 = tail call i32 asm sideeffect "ld.acquire.gpu.b32 $0,[$1];", "=r,l,~{memory}"(ptr addrspacecast (ptr addrspace(1) @flag to ptr)) #8, !dbg !213, !srcloc !223
   %10 = icmp eq i32 %9, 0, !dbg !224
   br i1 %10, label %8, label %11, !dbg !225, !llvm.loop !226
 
@@ -291,31 +297,69 @@ define dso_local ptx_kernel void @_Z7counterPKiPi(ptr noundef readonly captures(
   ret void, !dbg !248
 }
 
-; Function Attrs: mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none)
-declare noundef range(i32 0, 2147483647) i32 @llvm.nvvm.read.ptx.sreg.ctaid.x() #3
+; Function Attrs: mustprogress nofree noinline norecurse nounwind memory(readwrite, argmem: none, inaccessiblemem: none, target_mem0: none, target_mem1: none)
+define dso_local ptx_kernel void @_Z8spinLocki(i32 noundef %0) local_unnamed_addr #3 !dbg !249 {
+  br label %2, !dbg !250
+
+2:                                                ; preds = %2, %1
+  %3 = cmpxchg ptr addrspacecast (ptr addrspace(1) @lock to ptr), i32 0, i32 1 seq_cst seq_cst, align 4, !dbg !251
+  %4 = extractvalue { i32, i1 } %3, 1, !dbg !256
+  br i1 %4, label %5, label %2, !dbg !250, !llvm.loop !257
+
+5:                                                ; preds = %2
+  %6 = load i32, ptr addrspacecast (ptr addrspace(1) @total to ptr), align 4, !dbg !259, !tbaa !10
+  %7 = add nsw i32 %6, %0, !dbg !259
+  store i32 %7, ptr addrspacecast (ptr addrspace(1) @total to ptr), align 4, !dbg !259, !tbaa !10
+  %8 = atomicrmw xchg ptr addrspacecast (ptr addrspace(1) @lock to ptr), i32 0 seq_cst, align 4, !dbg !260
+  ret void, !dbg !265
+}
+
+; Function Attrs: mustprogress noinline norecurse nounwind
+define dso_local ptx_kernel void @_Z10fencedLocki(i32 noundef %0) local_unnamed_addr #4 !dbg !266 {
+  br label %2, !dbg !267
+
+2:                                                ; preds = %2, %1
+  %3 = cmpxchg ptr addrspacecast (ptr addrspace(1) @lock to ptr), i32 0, i32 1 seq_cst seq_cst, align 4, !dbg !268
+  %4 = extractvalue { i32, i1 } %3, 1, !dbg !271
+  br i1 %4, label %5, label %2, !dbg !267, !llvm.loop !272
+
+5:                                                ; preds = %2
+  tail call void @llvm.nvvm.membar.gl(), !dbg !274
+  %6 = load i32, ptr addrspacecast (ptr addrspace(1) @total to ptr), align 4, !dbg !276, !tbaa !10
+  %7 = add nsw i32 %6, %0, !dbg !276
+  store i32 %7, ptr addrspacecast (ptr addrspace(1) @total to ptr), align 4, !dbg !276, !tbaa !10
+  tail call void @llvm.nvvm.membar.gl(), !dbg !277
+  %8 = atomicrmw xchg ptr addrspacecast (ptr addrspace(1) @lock to ptr), i32 0 seq_cst, align 4, !dbg !279
+  ret void, !dbg !282
+}
 
 ; Function Attrs: mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none)
-declare noundef range(i32 0, 1024) i32 @llvm.nvvm.read.ptx.sreg.tid.x() #3
+declare noundef range(i32 0, 2147483647) i32 @llvm.nvvm.read.ptx.sreg.ctaid.x() #5
+
+; Function Attrs: mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none)
+declare noundef range(i32 0, 1024) i32 @llvm.nvvm.read.ptx.sreg.tid.x() #5
 
 ; Function Attrs: nocallback nounwind
-declare void @llvm.nvvm.membar.cta() #4
+declare void @llvm.nvvm.membar.cta() #6
 
 ; Function Attrs: mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none)
-declare noundef range(i32 1, -2147483648) i32 @llvm.nvvm.read.ptx.sreg.nctaid.x() #3
+declare noundef range(i32 1, -2147483648) i32 @llvm.nvvm.read.ptx.sreg.nctaid.x() #5
 
 ; Function Attrs: nocallback nounwind
-declare void @llvm.nvvm.membar.gl() #4
+declare void @llvm.nvvm.membar.gl() #6
 
 ; Function Attrs: nocallback nofree nosync nounwind willreturn memory(inaccessiblemem: write)
-declare void @llvm.assume(i1 noundef) #5
+declare void @llvm.assume(i1 noundef) #7
 
 attributes #0 = { convergent mustprogress noinline norecurse nounwind "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="sm_90" "target-features"="+ptx88,+sm_90" "uniform-work-group-size"="true" }
 attributes #1 = { convergent nocallback nounwind }
 attributes #2 = { mustprogress nofree noinline norecurse nounwind willreturn memory(readwrite, inaccessiblemem: none, target_mem0: none, target_mem1: none) "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="sm_90" "target-features"="+ptx88,+sm_90" "uniform-work-group-size"="true" }
-attributes #3 = { mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none) }
-attributes #4 = { nocallback nounwind }
-attributes #5 = { nocallback nofree nosync nounwind willreturn memory(inaccessiblemem: write) }
-attributes #6 = { convergent nounwind }
+attributes #3 = { mustprogress nofree noinline norecurse nounwind memory(readwrite, argmem: none, inaccessiblemem: none, target_mem0: none, target_mem1: none) "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="sm_90" "target-features"="+ptx88,+sm_90" "uniform-work-group-size"="true" }
+attributes #4 = { mustprogress noinline norecurse nounwind "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="sm_90" "target-features"="+ptx88,+sm_90" "uniform-work-group-size"="true" }
+attributes #5 = { mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none) }
+attributes #6 = { nocallback nounwind }
+attributes #7 = { nocallback nofree nosync nounwind willreturn memory(inaccessiblemem: write) }
+attributes #8 = { convergent nounwind }
 
 !llvm.module.flags = !{!0, !1, !2, !3, !4, !5}
 !llvm.dbg.cu = !{!6}
@@ -370,7 +414,7 @@ attributes #6 = { convergent nounwind }
 !44 = distinct !DISubprogram(name: "store", scope: !45, file: !45, line: 80, type: !16, scopeLine: 80, flags: DIFlagPrototyped, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !6)
 !45 = !DIFile(filename: "/usr/local/cuda/include/cccl/cuda/std/__atomic/api/reference.h", directory: "")
 !46 = distinct !DILocation(line: 14, column: 60, scope: !15)
-!47 = !{i64 9202167}
+!47 = !{i64 9202731}
 !48 = !DILocation(line: 15, column: 3, scope: !15)
 !49 = !DILocation(line: 303, column: 3, scope: !50, inlinedAt: !51)
 !50 = distinct !DISubprogram(name: "__cuda_atomic_load<unsigned int>", scope: !30, file: !30, line: 301, type: !16, scopeLine: 303, flags: DIFlagPrototyped, spFlags: DISPFlagLocalToUnit | DISPFlagDefinition | DISPFlagOptimized, unit: !6)
@@ -387,7 +431,7 @@ attributes #6 = { convergent nounwind }
 !61 = distinct !DILocation(line: 80, column: 3, scope: !62, inlinedAt: !63)
 !62 = distinct !DISubprogram(name: "load", scope: !45, file: !45, line: 80, type: !16, scopeLine: 80, flags: DIFlagPrototyped, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !6)
 !63 = distinct !DILocation(line: 16, column: 67, scope: !15)
-!64 = !{i64 9159045}
+!64 = !{i64 9159609}
 !65 = !DILocation(line: 16, column: 100, scope: !15)
 !66 = !DILocation(line: 16, column: 5, scope: !15)
 !67 = distinct !{!67, !66, !68, !69}
@@ -534,7 +578,7 @@ attributes #6 = { convergent nounwind }
 !208 = distinct !DILocation(line: 95, column: 6, scope: !41, inlinedAt: !209)
 !209 = distinct !DILocation(line: 80, column: 3, scope: !44, inlinedAt: !210)
 !210 = distinct !DILocation(line: 73, column: 60, scope: !193)
-!211 = !{i64 9200975}
+!211 = !{i64 9201539}
 !212 = !DILocation(line: 74, column: 3, scope: !193)
 !213 = !DILocation(line: 287, column: 3, scope: !214, inlinedAt: !215)
 !214 = distinct !DISubprogram(name: "__cuda_atomic_load<unsigned int>", scope: !30, file: !30, line: 285, type: !16, scopeLine: 287, flags: DIFlagPrototyped, spFlags: DISPFlagLocalToUnit | DISPFlagDefinition | DISPFlagOptimized, unit: !6)
@@ -546,7 +590,7 @@ attributes #6 = { convergent nounwind }
 !220 = distinct !DILocation(line: 106, column: 13, scope: !60, inlinedAt: !221)
 !221 = distinct !DILocation(line: 80, column: 3, scope: !62, inlinedAt: !222)
 !222 = distinct !DILocation(line: 75, column: 67, scope: !193)
-!223 = !{i64 9157829}
+!223 = !{i64 9158393}
 !224 = !DILocation(line: 75, column: 100, scope: !193)
 !225 = !DILocation(line: 75, column: 5, scope: !193)
 !226 = distinct !{!226, !225, !227, !69}
@@ -572,3 +616,37 @@ attributes #6 = { convergent nounwind }
 !246 = !DILocation(line: 85, column: 3, scope: !234)
 !247 = !DILocation(line: 85, column: 20, scope: !234)
 !248 = !DILocation(line: 86, column: 1, scope: !234)
+!249 = distinct !DISubprogram(name: "spinLock", scope: !7, file: !7, line: 92, type: !16, scopeLine: 92, flags: DIFlagPrototyped, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !6)
+!250 = !DILocation(line: 93, column: 3, scope: !249)
+!251 = !DILocation(line: 359, column: 10, scope: !252, inlinedAt: !253)
+!252 = distinct !DISubprogram(name: "__iAtomicCAS", scope: !86, file: !86, line: 358, type: !16, scopeLine: 358, flags: DIFlagPrototyped, spFlags: DISPFlagLocalToUnit | DISPFlagDefinition | DISPFlagOptimized, unit: !6)
+!253 = distinct !DILocation(line: 202, column: 10, scope: !254, inlinedAt: !255)
+!254 = distinct !DISubprogram(name: "atomicCAS", scope: !129, file: !129, line: 200, type: !16, scopeLine: 201, flags: DIFlagPrototyped, spFlags: DISPFlagLocalToUnit | DISPFlagDefinition | DISPFlagOptimized, unit: !6)
+!255 = distinct !DILocation(line: 93, column: 10, scope: !249)
+!256 = !DILocation(line: 93, column: 33, scope: !249)
+!257 = distinct !{!257, !250, !258, !69}
+!258 = !DILocation(line: 94, column: 3, scope: !249)
+!259 = !DILocation(line: 95, column: 9, scope: !249)
+!260 = !DILocation(line: 368, column: 10, scope: !261, inlinedAt: !262)
+!261 = distinct !DISubprogram(name: "__iAtomicExch", scope: !86, file: !86, line: 367, type: !16, scopeLine: 367, flags: DIFlagPrototyped, spFlags: DISPFlagLocalToUnit | DISPFlagDefinition | DISPFlagOptimized, unit: !6)
+!262 = distinct !DILocation(line: 127, column: 10, scope: !263, inlinedAt: !264)
+!263 = distinct !DISubprogram(name: "atomicExch", scope: !129, file: !129, line: 125, type: !16, scopeLine: 126, flags: DIFlagPrototyped, spFlags: DISPFlagLocalToUnit | DISPFlagDefinition | DISPFlagOptimized, unit: !6)
+!264 = distinct !DILocation(line: 96, column: 3, scope: !249)
+!265 = !DILocation(line: 97, column: 1, scope: !249)
+!266 = distinct !DISubprogram(name: "fencedLock", scope: !7, file: !7, line: 100, type: !16, scopeLine: 100, flags: DIFlagPrototyped, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !6)
+!267 = !DILocation(line: 101, column: 3, scope: !266)
+!268 = !DILocation(line: 359, column: 10, scope: !252, inlinedAt: !269)
+!269 = distinct !DILocation(line: 202, column: 10, scope: !254, inlinedAt: !270)
+!270 = distinct !DILocation(line: 101, column: 10, scope: !266)
+!271 = !DILocation(line: 101, column: 33, scope: !266)
+!272 = distinct !{!272, !267, !273, !69}
+!273 = !DILocation(line: 102, column: 3, scope: !266)
+!274 = !DILocation(line: 528, column: 39, scope: !162, inlinedAt: !275)
+!275 = distinct !DILocation(line: 103, column: 3, scope: !266)
+!276 = !DILocation(line: 104, column: 9, scope: !266)
+!277 = !DILocation(line: 528, column: 39, scope: !162, inlinedAt: !278)
+!278 = distinct !DILocation(line: 105, column: 3, scope: !266)
+!279 = !DILocation(line: 368, column: 10, scope: !261, inlinedAt: !280)
+!280 = distinct !DILocation(line: 127, column: 10, scope: !263, inlinedAt: !281)
+!281 = distinct !DILocation(line: 106, column: 3, scope: !266)
+!282 = !DILocation(line: 107, column: 1, scope: !266)

@@ -84,3 +84,24 @@ __global__ void counter(const int *in, int *out) {
     atomicAdd(&events, 1ull);
   out[threadIdx.x] = in[threadIdx.x];
 }
+
+// A spin lock: the critical section's data is received after a relaxed atomicCAS and handed on by
+// a relaxed atomicExch, with no fence on either side.
+__device__ int lock;
+__device__ int total;
+__global__ void spinLock(int v) {
+  while (atomicCAS(&lock, 0, 1) != 0) {
+  }
+  total += v;
+  atomicExch(&lock, 0);
+}
+
+// Correct: the same lock with __threadfence() after taking it and before handing it on.
+__global__ void fencedLock(int v) {
+  while (atomicCAS(&lock, 0, 1) != 0) {
+  }
+  __threadfence();
+  total += v;
+  __threadfence();
+  atomicExch(&lock, 0);
+}
