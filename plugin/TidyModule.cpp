@@ -4,6 +4,7 @@
 #include "tidy/CaptureApiCheck.h"
 #include "tidy/InsufficientCheck.h"
 #include "tidy/MismatchCheck.h"
+#include "tidy/ReleaseAcquireCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace cuda_scope {
@@ -15,6 +16,7 @@ public:
     Factories.registerCheck<CaptureApiCheck>("cuda-scope-capture-api");
     Factories.registerCheck<InsufficientCheck>("cuda-scope-insufficient");
     Factories.registerCheck<MismatchCheck>("cuda-scope-mismatch");
+    Factories.registerCheck<ReleaseAcquireCheck>("cuda-scope-release-acquire");
   }
 };
 

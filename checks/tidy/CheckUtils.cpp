@@ -1,11 +1,61 @@
 //===- CheckUtils.cpp - small helpers the cuda-scope checks share ---------===//
 #include "CheckUtils.h"
 #include "clang/AST/DeclCXX.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
 
 using namespace clang;
 using namespace llvm;
 
 namespace cuda_scope {
+
+StringRef identifierOf(const NamedDecl *D) {
+  return D && D->getDeclName().isIdentifier() ? D->getName() : StringRef();
+}
+
+/// "ns::Class::f" without inline or anonymous namespaces and without template
+/// arguments, as users write it in options.
+std::string plainQualifiedName(const NamedDecl *D) {
+  SmallVector<StringRef, 4> Parts{identifierOf(D)};
+  for (const DeclContext *C = D->getDeclContext(); C && !C->isTranslationUnit();
+       C = C->getParent()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(C)) {
+      if (!NS->isInline() && !NS->isAnonymousNamespace())
+        Parts.push_back(NS->getName());
+    } else if (const auto *RD = dyn_cast<RecordDecl>(C)) {
+      Parts.push_back(identifierOf(RD));
+    } else if (!isa<LinkageSpecDecl, ExportDecl>(C)) {
+      break; // a local class: its functions are named from the class
+    }
+  }
+  return join(reverse(Parts), "::");
+}
+
+/// "A::f", "f", or a prefix ending in '*' ("engine::launch*", "thrust::*")
+/// against a declaration's name.
+bool matchesFunctionName(const NamedDecl *D, StringRef Pattern) {
+  bool Prefix = Pattern.consume_back("*");
+  Pattern.consume_front("::");
+  auto Same = [&](StringRef N) { return Prefix ? N.starts_with(Pattern) : N == Pattern; };
+  if (!Pattern.contains("::"))
+    return Same(identifierOf(D));
+  return Same(plainQualifiedName(D));
+}
+
+bool isFunctionPattern(StringRef P) {
+  static const Regex Name("^(::)?[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*(::)?\\*?$");
+  return P != "*" && !P.ends_with("::") && Name.match(P);
+}
+
+// clang-tidy does not export OptionsView::get<bool>, so a boolean option is
+// read as text.
+std::optional<bool> parseBoolOption(StringRef Value) {
+  if (Value.equals_insensitive("true") || Value == "1" || Value.equals_insensitive("on"))
+    return true;
+  if (Value.equals_insensitive("false") || Value == "0" || Value.equals_insensitive("off"))
+    return false;
+  return std::nullopt;
+}
 
 std::vector<std::string> splitList(StringRef Value) {
   SmallVector<StringRef, 8> Parts;

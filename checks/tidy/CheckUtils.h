@@ -5,10 +5,29 @@
 #include "TUCallGraph.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/StringRef.h"
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace cuda_scope {
+
+/// The name of \p D when it is an identifier; empty for operators and the like.
+llvm::StringRef identifierOf(const clang::NamedDecl *D);
+
+/// "ns::Class::f" for \p D: without inline or anonymous namespaces and
+/// without template arguments, as users write names in options.
+std::string plainQualifiedName(const clang::NamedDecl *D);
+
+/// "A::f", "f", or a prefix ending in '*' ("engine::launch*", "thrust::*")
+/// against a declaration's name.
+bool matchesFunctionName(const clang::NamedDecl *D, llvm::StringRef Pattern);
+
+/// True when \p P is a function name that matchesFunctionName accepts.
+bool isFunctionPattern(llvm::StringRef P);
+
+/// A boolean option's value, in the spellings clang-tidy accepts (true,
+/// false, 1, 0, on, off); none for anything else.
+std::optional<bool> parseBoolOption(llvm::StringRef Value);
 
 /// Splits a ';'-separated option value, dropping blanks around items.
 std::vector<std::string> splitList(llvm::StringRef Value);

@@ -3,10 +3,12 @@
 // Over the TU's scoped accesses (ScopedAccesses), grouped by object per
 // kernel: an object that other blocks (or host threads) also access, reached
 // only through scopes too narrow for them; and a fence too narrow for the
-// relaxed accesses it orders.
+// relaxed accesses it orders (unless it orders a message: data and a flag,
+// which cuda-scope-release-acquire reports).
 //
 //===----------------------------------------------------------------------===//
 #include "InsufficientCheck.h"
+#include "Messages.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/DenseMap.h"
 #include <set>
@@ -71,6 +73,9 @@ void InsufficientCheck::reportFences() {
   // A fence orders a relaxed access for the threads of its scope only: a
   // release fence before a relaxed store (or read-modify-write), an acquire
   // fence after a relaxed load, must include the threads on the other side.
+  // A fence between the data and the flag of a message is
+  // cuda-scope-release-acquire's: it knows which threads are on the other side.
+  std::shared_ptr<Messages> Msgs = Messages::get(Accesses->context());
   ArrayRef<ScopedAccess> All = Accesses->accesses();
   // The relaxed accesses of each root, so that each fence looks at its own.
   DenseMap<const FunctionDecl *, SmallVector<const ScopedAccess *, 8>> Relaxed;
@@ -80,7 +85,7 @@ void InsufficientCheck::reportFences() {
   std::set<const Stmt *> Reported;
   for (const ScopedAccess &F : All) {
     if (F.What != AccessKind::Fence || F.S == Scope::Thread || F.RootIs == ScopedAccess::Host ||
-        (!F.Before && !F.After) || Reported.count(F.Site))
+        (!F.Before && !F.After) || Reported.count(F.Site) || Msgs->ordersMessage(F))
       continue;
     auto It = Relaxed.find(F.Root);
     if (It == Relaxed.end())

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MismatchCheck.h"
+#include "CheckUtils.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/DenseSet.h"
 #include <set>
@@ -17,21 +18,11 @@ using namespace llvm;
 
 namespace cuda_scope {
 
-// clang-tidy does not export OptionsView::get<bool>, so a boolean option is
-// read as text, with the spellings clang-tidy itself accepts.
-static std::optional<bool> parseBool(StringRef Value) {
-  if (Value.equals_insensitive("true") || Value == "1" || Value.equals_insensitive("on"))
-    return true;
-  if (Value.equals_insensitive("false") || Value == "0" || Value.equals_insensitive("off"))
-    return false;
-  return std::nullopt;
-}
-
 MismatchCheck::MismatchCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
     : ClangTidyCheck(Name, Ctx),
-      AcrossKernels(parseBool(Options.get("AcrossKernels", "false")).value_or(false)) {
+      AcrossKernels(parseBoolOption(Options.get("AcrossKernels", "false")).value_or(false)) {
   StringRef Value = Options.get("AcrossKernels", "false");
-  if (!parseBool(Value))
+  if (!parseBoolOption(Value))
     configurationDiag("invalid value '%0' for option 'AcrossKernels' of check '%1': expected 'true' or "
                       "'false'",
                       DiagnosticIDs::Error)

@@ -1,5 +1,6 @@
 //===- ScopedAccesses.cpp - every scoped atomic, fence and barrier of a TU ===//
 #include "ScopedAccesses.h"
+#include "CheckUtils.h"
 #include "PerTU.h"
 #include "model/Ptx.h"
 #include "clang/AST/ASTContext.h"
@@ -29,6 +30,15 @@ ScopedAccesses::~ScopedAccesses() = default;
 
 bool ScopedAccess::encloses(const Stmt *S) const { return S && is_contained(Enclosing, S); }
 
+std::string ObjectRef::key() const {
+  std::string K;
+  auto Add = [&](const void *P) { K.append(reinterpret_cast<const char *>(&P), sizeof P); };
+  Add(Root);
+  for (const FieldDecl *F : Path)
+    Add(F);
+  return K;
+}
+
 struct ScopedAccesses::Launch {
   const FunctionDecl *Kernel = nullptr;
   /// What each argument points to (pointer parameters) or is (the others).
@@ -37,27 +47,6 @@ struct ScopedAccesses::Launch {
 };
 
 namespace {
-
-StringRef identifierOf(const NamedDecl *D) {
-  return D && D->getDeclName().isIdentifier() ? D->getName() : StringRef();
-}
-
-/// "cuda::std::atomic_ref" for cuda::std::__4::atomic_ref<int>: the name
-/// without inline or anonymous namespaces and without template arguments.
-std::string plainQualifiedName(const NamedDecl *D) {
-  SmallVector<StringRef, 4> Parts{identifierOf(D)};
-  for (const DeclContext *C = D->getDeclContext(); C && !C->isTranslationUnit(); C = C->getParent()) {
-    if (const auto *NS = dyn_cast<NamespaceDecl>(C)) {
-      if (!NS->isInline() && !NS->isAnonymousNamespace())
-        Parts.push_back(NS->getName());
-    } else if (const auto *RD = dyn_cast<RecordDecl>(C)) {
-      Parts.push_back(identifierOf(RD));
-    } else if (!isa<LinkageSpecDecl>(C)) {
-      break;
-    }
-  }
-  return join(reverse(Parts), "::");
-}
 
 std::optional<int64_t> constantInt(const Expr *E, const ASTContext &Ctx) {
   if (!E)
@@ -122,6 +111,13 @@ constexpr unsigned WalkBudget = 200000; // statements walked per root
 
 class ScopedAccesses::Walker {
 public:
+  /// What becomes of the value of the expression being walked: it decides a
+  /// branch (Tested), or it is stored to a variable (RelayTo).
+  struct ValueUse {
+    bool Tested = false;
+    const VarDecl *RelayTo = nullptr;
+  };
+
   /// A call into a function: its arguments bind the callee's parameters, and
   /// a member call's object binds 'this'.
   struct Frame {
@@ -131,6 +127,9 @@ public:
     const Expr *This = nullptr; ///< the object of a member call, in Parent
     bool ThisIsPointer = false;
     unsigned Depth = 0;
+    /// What the caller does with the call's value: the callee's return
+    /// statements hand their values to it.
+    ValueUse Result;
   };
 
   /// The frame of the function that declares a variable of \p DC, if it is
@@ -152,11 +151,16 @@ public:
     Enclosing.clear();
     Blocks.clear();
     Chain.clear();
+    Arms.clear();
+    Use = ValueUse();
+    Relays.clear();
+    VarFlows.clear();
     Frame Top;
     Top.F = F;
     Active.insert(F);
     walkBody(F, &Top);
     Active.erase(F);
+    resolveRelays();
   }
 
   DenseSet<const FunctionDecl *> Reached; ///< functions walked under a kernel
@@ -189,7 +193,12 @@ private:
   void inlineAsm(const GCCAsmStmt *A, const Frame *Fr);
   void launch(const CUDAKernelCallExpr *K, const Frame *Fr);
   void allocation(const CallExpr *CE);
-  void record(ScopedAccess A, const Stmt *Site, const Frame *Fr);
+  void record(ScopedAccess A, const Stmt *Site, const Frame *Fr, bool PlainList = false);
+  void plainAccess(const Expr *E, AccessKind K, const Stmt *Site, SourceLocation Loc, const Frame *Fr);
+  bool control(const Stmt *S, const Frame *Fr);
+  void walkWith(const Stmt *S, const Frame *Fr, ValueUse U);
+  void walkArm(const Stmt *S, const Frame *Fr, const Stmt *Owner, unsigned Arm);
+  void resolveRelays();
 
   std::optional<ObjectRef> pointerIn(const Expr *L, const Frame *Fr, unsigned Steps);
   std::optional<ObjectRef> atomicRefTarget(const Expr *E, const Frame *Fr, unsigned Steps = 0);
@@ -218,6 +227,21 @@ private:
   SmallVector<const Stmt *, 16> Enclosing;
   SmallVector<BlockPos, 16> Blocks;
   SmallVector<const Expr *, 4> Chain;
+  SmallVector<std::pair<const Stmt *, unsigned>, 8> Arms;
+  ValueUse Use;
+  /// Accesses whose value is stored to a variable: which list, which entry, which variable.
+  struct Relay {
+    bool InPlain;
+    size_t Index;
+    const VarDecl *To;
+  };
+  SmallVector<Relay, 8> Relays;
+  /// Variables read where the value decides a branch (To null) or is stored to another (To).
+  struct VarFlow {
+    const VarDecl *From, *To;
+    unsigned Seq;
+  };
+  std::vector<VarFlow> VarFlows;
   DenseSet<const FunctionDecl *> Active;
   DenseMap<const DeclContext *, std::unique_ptr<DenseSet<const VarDecl *>>> Modified;
   std::vector<std::unique_ptr<Frame>> FramesKeepAlive;
@@ -677,11 +701,23 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, bool &
     return canon(OV->getSourceExpr(), Fr, BlockDep, Depth + 1);
   if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
     return canon(PO->getSyntacticForm(), Fr, BlockDep, Depth + 1);
+  // blockIdx.x keeps blocks apart; blockIdx.y alone does not (separatesBlocks).
+  auto Member = [&](const Expr *Base, StringRef Name, StringRef Sep) {
+    bool Dep = false;
+    std::string Text = canon(Base, Fr, Dep, Depth + 1) + Sep.str() + Name.str();
+    const Expr *B = Base->IgnoreParenImpCasts();
+    if (const auto *OV = dyn_cast<OpaqueValueExpr>(B); OV && OV->getSourceExpr())
+      B = OV->getSourceExpr()->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(B);
+    bool Component = DRE && isBlockIndexName(identifierOf(DRE->getDecl())) && Name.size() == 1;
+    if (Dep && (!Component || separatesBlocks(Name[0])))
+      BlockDep = true;
+    return Text;
+  };
   if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E))
-    return canon(MP->getBaseExpr(), Fr, BlockDep, Depth + 1) + "." + identifierOf(MP->getPropertyDecl()).str();
+    return Member(MP->getBaseExpr(), identifierOf(MP->getPropertyDecl()), ".");
   if (const auto *ME = dyn_cast<MemberExpr>(E))
-    return canon(ME->getBase(), Fr, BlockDep, Depth + 1) + (ME->isArrow() ? "->" : ".") +
-           ME->getMemberDecl()->getNameAsString();
+    return Member(ME->getBase(), ME->getMemberDecl()->getNameAsString(), ME->isArrow() ? "->" : ".");
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
       return Unique(E, "?");
@@ -708,7 +744,7 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, bool &
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *FD = CE->getDirectCallee();
     if (FD && isBlockIndexName(identifierOf(FD))) {
-      BlockDep = true;
+      BlockDep |= separatesBlocks(identifierOf(FD).back()); // __nvvm_read_ptx_sreg_ctaid_x
       return identifierOf(FD).str();
     }
     if (auto Ret = returned(CE, Fr))
@@ -761,12 +797,201 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
     inlineAsm(A, Fr);
     return;
   }
+  if (control(S, Fr))
+    return;
   for (const Stmt *Child : S->children())
     walk(Child, Fr);
-  if (const auto *AE = dyn_cast<AtomicExpr>(S))
+  if (const auto *AE = dyn_cast<AtomicExpr>(S)) {
     atomicExpr(AE, Fr);
-  else if (const auto *CE = dyn_cast<CallExpr>(S))
+  } else if (const auto *CE = dyn_cast<CallExpr>(S)) {
     call(CE, Fr);
+  } else if (Kind != ScopedAccess::Host) {
+    // Plain loads and stores, after what they are computed from.
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(S); IC && IC->getCastKind() == CK_LValueToRValue) {
+      plainAccess(IC->getSubExpr(), AccessKind::Load, IC, IC->getSubExpr()->getExprLoc(), Fr);
+    } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(S)) {
+      plainAccess(CA->getLHS(), AccessKind::Load, CA, CA->getOperatorLoc(), Fr);
+      plainAccess(CA->getLHS(), AccessKind::Store, CA, CA->getOperatorLoc(), Fr);
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp()) {
+      plainAccess(UO->getSubExpr(), AccessKind::Load, UO, UO->getOperatorLoc(), Fr);
+      plainAccess(UO->getSubExpr(), AccessKind::Store, UO, UO->getOperatorLoc(), Fr);
+    }
+  }
+}
+
+void ScopedAccesses::Walker::walkWith(const Stmt *S, const Frame *Fr, ValueUse U) {
+  ValueUse Saved = Use;
+  Use = U;
+  walk(S, Fr);
+  Use = Saved;
+}
+
+void ScopedAccesses::Walker::walkArm(const Stmt *S, const Frame *Fr, const Stmt *Owner, unsigned Arm) {
+  if (!S)
+    return;
+  Arms.push_back({Owner, Arm});
+  walk(S, Fr);
+  Arms.pop_back();
+}
+
+/// Statements whose parts run conditionally, or whose values go somewhere the
+/// rules follow: conditions (tested values), the arms of if and ?:, loops
+/// (whose condition runs again after the body), assignments and
+/// initializations of variables (relays), returns (to the caller's use).
+bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
+  const ValueUse Test{true, nullptr};
+  // A loop's condition runs again after the body: what it tests then is
+  // tested after the body's accesses too.
+  auto Loop = [&](const Stmt *CondVar, const Expr *Cond, const Stmt *Body, const Stmt *Inc, bool CondFirst) {
+    size_t First = VarFlows.size();
+    if (CondFirst) {
+      walk(CondVar, Fr);
+      walkWith(Cond, Fr, Test);
+    }
+    size_t Last = VarFlows.size();
+    walk(Body, Fr);
+    walk(Inc, Fr);
+    if (!CondFirst) {
+      walk(CondVar, Fr);
+      walkWith(Cond, Fr, Test);
+      return;
+    }
+    for (size_t I = First; I < Last; ++I)
+      VarFlows.push_back({VarFlows[I].From, VarFlows[I].To, Seq});
+  };
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    walk(If->getInit(), Fr);
+    walk(If->getConditionVariableDeclStmt(), Fr);
+    walkWith(If->getCond(), Fr, Test);
+    walkArm(If->getThen(), Fr, If, 0);
+    walkArm(If->getElse(), Fr, If, 1);
+    return true;
+  }
+  if (const auto *W = dyn_cast<WhileStmt>(S)) {
+    Loop(W->getConditionVariableDeclStmt(), W->getCond(), W->getBody(), nullptr, true);
+    return true;
+  }
+  if (const auto *D = dyn_cast<DoStmt>(S)) {
+    Loop(nullptr, D->getCond(), D->getBody(), nullptr, false);
+    return true;
+  }
+  if (const auto *For = dyn_cast<ForStmt>(S)) {
+    walk(For->getInit(), Fr);
+    Loop(For->getConditionVariableDeclStmt(), For->getCond(), For->getBody(), For->getInc(), true);
+    return true;
+  }
+  if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {
+    walk(Sw->getInit(), Fr);
+    walk(Sw->getConditionVariableDeclStmt(), Fr);
+    walkWith(Sw->getCond(), Fr, Test);
+    walk(Sw->getBody(), Fr);
+    return true;
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
+    walkWith(CO->getCond(), Fr, Test);
+    walkArm(CO->getTrueExpr(), Fr, CO, 0);
+    walkArm(CO->getFalseExpr(), Fr, CO, 1);
+    return true;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isLogicalOp()) {
+      walkWith(BO->getLHS(), Fr, Test);
+      walk(BO->getRHS(), Fr);
+      return true;
+    }
+    if (BO->getOpcode() != BO_Assign)
+      return false;
+    // The value assigned is the assignment's value too: the use around it
+    // stays, and a variable assigned to relays it.
+    ValueUse U = Use;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        U.RelayTo = VD;
+    walkWith(BO->getRHS(), Fr, U);
+    walkWith(BO->getLHS(), Fr, ValueUse());
+    if (Kind != ScopedAccess::Host)
+      plainAccess(BO->getLHS(), AccessKind::Store, BO, BO->getOperatorLoc(), Fr);
+    return true;
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit())
+        walkWith(VD->getInit(), Fr, ValueUse{false, VD});
+    return true;
+  }
+  if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+    walkWith(R->getRetValue(), Fr, Fr->Result);
+    return true;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      if (Use.Tested)
+        VarFlows.push_back({VD, nullptr, Seq});
+      else if (Use.RelayTo && Use.RelayTo != VD)
+        VarFlows.push_back({VD, Use.RelayTo, Seq});
+    }
+    return true;
+  }
+  return false;
+}
+
+void ScopedAccesses::Walker::resolveRelays() {
+  // A value stored to a variable is tested where the variable, or one it is
+  // stored to in turn, decides a branch later in the walk.
+  for (const Relay &R : Relays) {
+    ScopedAccess &A = (R.InPlain ? Owner.Plain : Owner.All)[R.Index];
+    if (A.TestSeq)
+      continue;
+    SmallVector<std::pair<const VarDecl *, unsigned>, 4> Work{{R.To, A.Seq}};
+    std::optional<unsigned> Best;
+    for (unsigned Round = 0; Round < 4 && !Work.empty(); ++Round) {
+      SmallVector<std::pair<const VarDecl *, unsigned>, 4> Next;
+      for (auto [Var, After] : Work)
+        for (const VarFlow &F : VarFlows) {
+          if (F.From != Var || F.Seq <= After)
+            continue;
+          if (!F.To) {
+            if (!Best || F.Seq < *Best)
+              Best = F.Seq;
+          } else if (Next.size() < 16) {
+            Next.push_back({F.To, F.Seq});
+          }
+        }
+      Work = std::move(Next);
+    }
+    A.TestSeq = Best;
+  }
+}
+
+void ScopedAccesses::Walker::plainAccess(const Expr *E, AccessKind K, const Stmt *Site, SourceLocation Loc,
+                                         const Frame *Fr) {
+  E = E->IgnoreParens();
+  if (!E->getType()->isScalarType())
+    return;
+  // A thread's own variables, and what blocks or the host cannot write
+  // (shared memory is per block, constant memory read-only), carry no
+  // message between blocks: skip them before resolving anything.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || (VD->hasLocalStorage() && !VD->getType()->isReferenceType()) || VD->hasAttr<CUDASharedAttr>() ||
+        VD->hasAttr<CUDAConstantAttr>())
+      return;
+  } else if (!isa<MemberExpr, ArraySubscriptExpr, UnaryOperator>(E)) {
+    return;
+  }
+  std::optional<ObjectRef> O = lvalue(E, Fr);
+  if (!O || !O->Root)
+    return;
+  ScopedAccess A;
+  A.What = K;
+  A.Ord = E->getType().isVolatileQualified() ? Order::Volatile : Order::Plain;
+  A.S = Scope::System; // volatile is a relaxed system-scope access in PTX; plain has no scope
+  A.How = ScopedAccess::Plain;
+  A.Object = std::move(O);
+  A.Name = A.Ord == Order::Volatile ? "volatile " : "";
+  A.Name += K == AccessKind::Load ? "load" : "store";
+  A.Loc = Loc;
+  record(std::move(A), Site, Fr, /*PlainList=*/true);
 }
 
 void ScopedAccesses::Walker::call(const CallExpr *CE, const Frame *Fr) {
@@ -775,6 +1000,15 @@ void ScopedAccesses::Walker::call(const CallExpr *CE, const Frame *Fr) {
   if (Kind == ScopedAccess::Host) {
     allocation(CE);
     return;
+  }
+  if (const FunctionDecl *Callee = CE->getDirectCallee()) {
+    CallSite C;
+    C.Callee = Callee;
+    C.Call = CE;
+    C.Root = Root;
+    C.Seq = Seq++;
+    C.Arms.assign(Arms.begin(), Arms.end());
+    Owner.Calls.push_back(std::move(C));
   }
   const FunctionDecl *Def = definitionOf(CE->getDirectCallee());
   if (!Def || inSystemHeader(Def->getLocation()) || Active.contains(Def) || Fr->Depth >= MaxDepth)
@@ -790,14 +1024,23 @@ void ScopedAccesses::Walker::call(const CallExpr *CE, const Frame *Fr) {
   } else if (isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Def) && CE->getNumArgs() > 0) {
     Sub.This = CE->getArg(0);
   }
+  // The callee's value goes where the call's goes; inside it, values start
+  // unused. Each call is its own arm, so that two calls of one function are
+  // told apart.
+  Sub.Result = Use;
+  ValueUse Saved = Use;
+  Use = ValueUse();
   Active.insert(Def);
   Chain.push_back(CE);
+  Arms.push_back({CE, 0});
   walkBody(Def, &Sub);
+  Arms.pop_back();
   Chain.pop_back();
   Active.erase(Def);
+  Use = Saved;
 }
 
-void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Frame *Fr) {
+void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Frame *Fr, bool PlainList) {
   A.Site = Site;
   A.Function = Fr->F;
   A.Root = Root;
@@ -819,7 +1062,14 @@ void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Fram
         A.After = B.CS->body_begin()[B.Index + 1];
     }
   }
-  Owner.All.push_back(std::move(A));
+  A.Arms.assign(Arms.begin(), Arms.end());
+  bool Reads = A.What == AccessKind::Load || A.What == AccessKind::RMW;
+  if (Reads && Use.Tested)
+    A.TestSeq = A.Seq;
+  std::vector<ScopedAccess> &List = PlainList ? Owner.Plain : Owner.All;
+  if (Reads && Use.RelayTo && Kind != ScopedAccess::Host)
+    Relays.push_back({PlainList, List.size(), Use.RelayTo});
+  List.push_back(std::move(A));
 }
 
 void ScopedAccesses::Walker::writtenScope(const Expr *Obj, int ScopeArg, ScopedAccess &A) {
@@ -899,6 +1149,13 @@ bool ScopedAccesses::Walker::libcuMember(const CallExpr *CE, const CXXMethodDecl
       if (std::optional<int64_t> V = constantInt(Arg, Ctx))
         if (std::optional<Order> O = orderFromC11Value(*V))
           A.Ord = *O;
+      // cuda::memory_order_relaxed, cuda::std::memory_order::relaxed: the
+      // name as written, for a fix that changes the order.
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts())) {
+        SourceLocation L = DRE->getLocation();
+        if (L.isValid() && L.isFileID() && !inSystemHeader(L))
+          A.OrderSpelling = SourceRange(L, L);
+      }
       break;
     }
   const Expr *ObjE = Obj->IgnoreImpCasts();
@@ -911,6 +1168,9 @@ bool ScopedAccesses::Walker::libcuMember(const CallExpr *CE, const CXXMethodDecl
   if (Type->ScopeArg >= 0 && !ThroughPointer)
     writtenScope(ObjE, Type->ScopeArg, A);
   record(std::move(A), CE, Fr);
+  // wait(old) returns once the value differs from old: a spin of its own.
+  if (Member == "wait" && Owner.All.back().What == AccessKind::Load)
+    Owner.All.back().TestSeq = Owner.All.back().Seq;
   return true;
 }
 
@@ -1056,7 +1316,16 @@ void ScopedAccesses::Walker::inlineAsm(const GCCAsmStmt *Asm, const Frame *Fr) {
       if (Address && Address->getType()->isPointerType())
         A.Object = pointee(Address, Fr);
     }
+    // The value a load or atomic reads lands in the first output: a variable
+    // the code then tests relays it.
+    ValueUse Saved = Use;
+    if (A.What == AccessKind::Load || A.What == AccessKind::RMW)
+      if (Asm->getNumOutputs() > 0)
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(Asm->getOutputExpr(0)->IgnoreParenImpCasts()))
+          if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+            Use = ValueUse{false, VD};
     record(std::move(A), Asm, Fr);
+    Use = Saved;
   }
 }
 
@@ -1245,7 +1514,7 @@ void ScopedAccesses::bindLaunches() {
         Bound[Kernel->getParamDecl(I)] = Common;
     }
   }
-  for (ScopedAccess &A : All) {
+  for (ScopedAccess &A : concat<ScopedAccess>(All, Plain)) {
     if (!A.Object)
       continue;
     ObjectRef &O = *A.Object;
@@ -1272,22 +1541,47 @@ ArrayRef<ScopedAccess> ScopedAccesses::accesses() {
   return All;
 }
 
+ArrayRef<ScopedAccess> ScopedAccesses::plainAccesses() {
+  collect();
+  return Plain;
+}
+
+ArrayRef<CallSite> ScopedAccesses::calls() {
+  collect();
+  return Calls;
+}
+
+namespace {
+using ArmList = ArrayRef<std::pair<const Stmt *, unsigned>>;
+bool precedes(const FunctionDecl *RootA, unsigned SeqA, ArmList ArmsA, const FunctionDecl *RootB, unsigned SeqB,
+              ArmList ArmsB) {
+  if (RootA != RootB || SeqA >= SeqB)
+    return false;
+  for (size_t I = 0; I < ArmsA.size() && I < ArmsB.size(); ++I)
+    if (ArmsA[I] != ArmsB[I])
+      return ArmsA[I].first != ArmsB[I].first; // one statement, two arms: one or the other runs
+  return true;
+}
+} // namespace
+
+bool mayPrecede(const ScopedAccess &A, const ScopedAccess &B) {
+  return precedes(A.Root, A.Seq, A.Arms, B.Root, B.Seq, B.Arms);
+}
+bool mayPrecede(const ScopedAccess &A, const CallSite &B) {
+  return precedes(A.Root, A.Seq, A.Arms, B.Root, B.Seq, B.Arms);
+}
+bool mayPrecede(const CallSite &A, const ScopedAccess &B) {
+  return precedes(A.Root, A.Seq, A.Arms, B.Root, B.Seq, B.Arms);
+}
+
 bool ScopedAccesses::runsOneBlock(const FunctionDecl *Kernel) const { return OneBlock.lookup(Kernel); }
 
 std::vector<AccessGroup> ScopedAccesses::makeGroups(bool AcrossKernels) {
   collect();
-  auto KeyOf = [](const ObjectRef &O) {
-    std::string K;
-    auto Add = [&](const void *P) { K.append(reinterpret_cast<const char *>(&P), sizeof P); };
-    Add(O.Root);
-    for (const FieldDecl *F : O.Path)
-      Add(F);
-    return K;
-  };
   MapVector<std::string, SmallVector<const ScopedAccess *, 8>, std::map<std::string, unsigned>> ByObject;
   for (const ScopedAccess &A : All)
     if (A.Object && A.Object->Root && shareable(A.Object->Home))
-      ByObject[KeyOf(*A.Object)].push_back(&A);
+      ByObject[A.Object->key()].push_back(&A);
   std::vector<AccessGroup> Out;
   for (auto &Entry : ByObject) {
     const SmallVector<const ScopedAccess *, 8> &List = Entry.second;

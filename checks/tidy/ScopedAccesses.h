@@ -66,6 +66,8 @@ struct ObjectRef {
   std::string Spelling;
 
   bool sameObject(const ObjectRef &O) const { return Root == O.Root && Path == O.Path; }
+  /// The same bytes for the same object (Root and Path), for maps.
+  std::string key() const;
 };
 
 /// One atomic access, fence or barrier operation, in one context.
@@ -82,6 +84,7 @@ struct ScopedAccess {
     DeviceBuiltin, ///< atomicAdd_block, __threadfence, __syncthreads
     ScopeArgument, ///< __nv_atomic_*, __scoped_atomic_*, cuda::atomic_thread_fence
     InlinePtx,     ///< an instruction of an asm statement
+    Plain,         ///< a plain or volatile load or store of a scalar (Ord Plain or Volatile)
   } How = LibcuType;
   /// "cuda::atomic_ref<int, thread_scope_block>::store", "atomicAdd_block",
   /// "st.release.cta.b32".
@@ -98,6 +101,17 @@ struct ScopedAccess {
   llvm::SmallVector<const clang::Expr *, 2> CallChain;
   /// Program order within one walk of Root (loops and branches aside).
   unsigned Seq = 0;
+  /// The if and ?: arms (and the calls) on the way from Root to the access:
+  /// two accesses in different arms of one statement never follow each other.
+  llvm::SmallVector<std::pair<const clang::Stmt *, unsigned>, 4> Arms;
+  /// For a load or read-modify-write whose value decides a branch (the
+  /// condition of an if, a loop, ?:, && or ||), directly or through the
+  /// variables it is stored to (t = atomicAdd(...); last = t == n; if (last)),
+  /// or a libcu++ wait(): the Seq of that test.
+  std::optional<unsigned> TestSeq;
+  /// Where the memory_order argument is written at the call, as an
+  /// enumerator in the user's code, for a fix that changes the order.
+  clang::SourceRange OrderSpelling;
 
   /// Where the scope is written, for a fix that widens it: the enumerator
   /// naming the scope in the template arguments (thread_scope_block in
@@ -115,11 +129,28 @@ struct ScopedAccess {
   /// first, through the calls from Root.
   llvm::SmallVector<const clang::Stmt *, 8> Enclosing;
 
+  bool isPlain() const { return How == Plain; }
   bool isMemoryAccess() const {
     return What == AccessKind::Load || What == AccessKind::Store || What == AccessKind::RMW;
   }
   bool encloses(const clang::Stmt *S) const;
 };
+
+/// A call made by device code, where the walk met it.
+struct CallSite {
+  const clang::FunctionDecl *Callee = nullptr;
+  const clang::CallExpr *Call = nullptr;
+  const clang::FunctionDecl *Root = nullptr;
+  unsigned Seq = 0;
+  llvm::SmallVector<std::pair<const clang::Stmt *, unsigned>, 4> Arms;
+};
+
+/// True when \p A may run before \p B in one thread: both are in one walk of
+/// the same root, \p A comes first, and they are not in different arms of one
+/// if or ?: statement. Loops are not followed back.
+bool mayPrecede(const ScopedAccess &A, const ScopedAccess &B);
+bool mayPrecede(const ScopedAccess &A, const CallSite &B);
+bool mayPrecede(const CallSite &A, const ScopedAccess &B);
 
 /// Accesses to one object that may run at the same time, and the scope that
 /// includes every thread that may perform them.
@@ -148,6 +179,16 @@ public:
 
   /// Every access, in the order the walks met them; collected on first call.
   llvm::ArrayRef<ScopedAccess> accesses();
+
+  /// The plain and volatile loads and stores of scalars that device code
+  /// makes to objects it does not own (variables outside the function, what
+  /// pointers and references reach), with their objects. They synchronize
+  /// nothing (volatile aside) and make no group: rules about the data a flag
+  /// publishes read them.
+  llvm::ArrayRef<ScopedAccess> plainAccesses();
+
+  /// The calls device code makes, in walk order.
+  llvm::ArrayRef<CallSite> calls();
 
   /// The accesses to each object that may be concurrent: those under one
   /// kernel (or, with \p AcrossKernels, under any kernel), with the host
@@ -178,7 +219,8 @@ private:
 
   clang::ASTContext &Ctx;
   bool Collected = false;
-  std::vector<ScopedAccess> All;
+  std::vector<ScopedAccess> All, Plain;
+  std::vector<CallSite> Calls;
   std::unique_ptr<std::vector<AccessGroup>> PerKernel, Merged;
   llvm::DenseMap<const ScopedAccess *, const AccessGroup *> GroupOf;
   std::vector<std::unique_ptr<Launch>> Launches;

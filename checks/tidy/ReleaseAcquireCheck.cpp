@@ -1,0 +1,156 @@
+//===- ReleaseAcquireCheck.cpp - messages with no release/acquire pair ----===//
+//
+// Over the TU's messages (Messages): a flag published after data writes with
+// no release between them, received before data reads with no acquire
+// between them, or ordered only by a fence whose scope leaves out the other
+// side. Cumulativity makes __syncthreads() then one thread's fence and flag
+// enough, and a walk in program order sees exactly that.
+//
+//===----------------------------------------------------------------------===//
+#include "ReleaseAcquireCheck.h"
+#include "CheckUtils.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include <set>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace llvm;
+
+namespace cuda_scope {
+
+ReleaseAcquireCheck::ReleaseAcquireCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
+    : ClangTidyCheck(Name, Ctx), FenceFunctionsOption(Options.get("FenceFunctions", "").str()),
+      AcrossKernelsOption(Options.get("AcrossKernels", "false").str()) {
+  std::optional<bool> Across = parseBoolOption(AcrossKernelsOption);
+  if (!Across)
+    configurationDiag("invalid value '%0' for option 'AcrossKernels' of check '%1': expected 'true' or 'false'",
+                      DiagnosticIDs::Error)
+        << AcrossKernelsOption << Name;
+  AcrossKernels = Across.value_or(false);
+  for (const std::string &P : splitList(FenceFunctionsOption)) {
+    if (isFunctionPattern(P))
+      FenceFunctions.push_back(P);
+    else
+      configurationDiag("invalid entry '%0' in option 'FenceFunctions' of check '%1': expected a function "
+                        "name, qualified or not, optionally ending in '*'",
+                        DiagnosticIDs::Error)
+          << P << Name;
+  }
+}
+
+void ReleaseAcquireCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "FenceFunctions", FenceFunctionsOption);
+  Options.store(Opts, "AcrossKernels", AcrossKernels ? "true" : "false");
+}
+
+void ReleaseAcquireCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
+}
+
+void ReleaseAcquireCheck::check(const MatchFinder::MatchResult &Result) {
+  if (Result.Nodes.getNodeAs<TranslationUnitDecl>("tu")) {
+    Found = Messages::get(*Result.Context);
+    SM = Result.SourceManager;
+    LangOpts = &Result.Context->getLangOpts();
+  }
+}
+
+void ReleaseAcquireCheck::onEndOfTranslationUnit() {
+  if (!Found)
+    return;
+  auto IsFence = [&](const FunctionDecl *F) {
+    return any_of(FenceFunctions, [&](const std::string &P) { return matchesFunctionName(F, P); });
+  };
+  std::set<std::pair<const Stmt *, int>> Reported;
+  for (const MessageFinding &F : Found->findings(AcrossKernels, IsFence)) {
+    const Stmt *At = F.What == MessageFinding::NarrowFence ? F.Fence->Site : F.Flag->Site;
+    if (Reported.insert({At, F.What == MessageFinding::NarrowFence ? -1 : int(F.What)}).second)
+      report(F);
+  }
+  Found.reset();
+}
+
+namespace {
+/// Who may be on the other side of a message whose flag needs scope \p S.
+StringRef otherSide(Scope S) {
+  switch (S) {
+  case Scope::Block: return "another thread of the block";
+  case Scope::System: return "a host thread or another block";
+  default: return "a thread in another block";
+  }
+}
+
+/// "'__threadfence()'" for device scope.
+std::string fenceFor(Scope S) {
+  std::optional<std::string> Name = deviceBuiltinName("__threadfence", S);
+  return Name ? "'" + *Name + "()'" : "cuda::atomic_thread_fence with " + libcuName(S).str();
+}
+
+/// "relaxed store", "volatile load", "plain store".
+std::string howAccessed(const ScopedAccess &A) {
+  return (orderName(A.Ord) + " " + accessKindName(A.What)).str();
+}
+} // namespace
+
+void ReleaseAcquireCheck::report(const MessageFinding &F) {
+  const ScopedAccess &Flag = *F.Flag;
+  std::string FlagName = ScopedAccesses::describe(*Flag.Object);
+  std::string DataName = ScopedAccesses::describe(*F.Data->Object);
+  bool Publish = F.Data->What == AccessKind::Store;
+
+  if (F.What == MessageFinding::NarrowFence) {
+    const ScopedAccess &Fence = *F.Fence;
+    std::string Consider = Fence.How == ScopedAccess::DeviceBuiltin ? fenceFor(F.Needed) : libcuName(F.Needed).str();
+    diag(Fence.Loc, "'%0' orders the message through %1 and %2 with %3, but %4 is on the other side; a fence's "
+                    "scope must include the threads it synchronizes with; consider %5")
+        << Fence.Name << FlagName << DataName << libcuName(Fence.S) << otherSide(F.Needed) << Consider;
+    diag(Flag.Loc, "%0 is %1 here with a %2", DiagnosticIDs::Note)
+        << FlagName << (Publish ? "published" : "received") << howAccessed(Flag);
+    diag(F.Data->Loc, "%0 is %1 here", DiagnosticIDs::Note) << DataName << (Publish ? "written" : "read");
+    return;
+  }
+
+  // The order as written, where changing it is certainly the fix: a relaxed
+  // libcu++ store or load whose order argument names relaxed.
+  std::optional<FixItHint> Fix;
+  StringRef Wanted = Publish ? "release" : "acquire";
+  if (Flag.How == ScopedAccess::LibcuType && Flag.Ord == Order::Relaxed && Flag.OrderSpelling.isValid() &&
+      Flag.What == (Publish ? AccessKind::Store : AccessKind::Load)) {
+    CharSourceRange Range = CharSourceRange::getTokenRange(Flag.OrderSpelling);
+    StringRef Text = Lexer::getSourceText(Range, *SM, *LangOpts);
+    if (Text == "memory_order_relaxed")
+      Fix = FixItHint::CreateReplacement(Range, ("memory_order_" + Wanted).str());
+    else if (Text == "relaxed")
+      Fix = FixItHint::CreateReplacement(Range, Wanted);
+  }
+  // What else would order it: the order (where the form takes one), or a fence.
+  std::string Consider;
+  if (Fix)
+    Consider = "memory_order_" + Wanted.str() + ", or ";
+  else if (Flag.How == ScopedAccess::Plain)
+    Consider = "a cuda::atomic_ref " + Wanted.str() + " " + accessKindName(Flag.What).str() + ", or ";
+  else if (Flag.How != ScopedAccess::DeviceBuiltin) // atomicAdd and the like take no order
+    Consider = (Publish ? "a " : "an ") + Wanted.str() + " " + accessKindName(Flag.What).str() + ", or ";
+  Consider += fenceFor(F.Needed) + (Publish ? " before it" : " after it");
+
+  if (Publish) {
+    auto D = diag(Flag.Loc, "%0 is published here with a %1 after plain writes to %2, with no release between "
+                            "them; %3 that sees the flag may still read the old data; consider %4")
+             << FlagName << howAccessed(Flag) << DataName << otherSide(F.Needed) << Consider;
+    if (Fix)
+      D << *Fix;
+  } else {
+    auto D = diag(Flag.Loc, "%0 is received here with a %1 and %2 is read after it, with no acquire between "
+                            "them; the read may return data older than the flag; consider %3")
+             << FlagName << howAccessed(Flag) << DataName << Consider;
+    if (Fix)
+      D << *Fix;
+  }
+  diag(F.Data->Loc, "%0 is %1 here", DiagnosticIDs::Note) << DataName << (Publish ? "written" : "read");
+  if (F.Other)
+    diag(F.Other->Loc, "%0 %1 %2 here", DiagnosticIDs::Note)
+        << describeRoot(*F.Other) << (Publish ? "receives" : "publishes") << FlagName;
+}
+
+} // namespace cuda_scope
