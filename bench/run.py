@@ -11,7 +11,10 @@ USAGE: bench/run.py [--build build] [--runs 5] [--sizes 1000,2000,4000,8000] [--
    which is where the host-API checks walk their call graph).
 2. Growth: a generated host TU with N functions (callback registrations, capture regions and call
    chains of depth D); analysis time per function at each N must stay flat.
-3. The IR pass's share of device compile time at -O2 on a generated kernel file.
+3. Device growth: generated kernels that pass messages through device functions (the scope checks'
+   collector and the message analysis): time per kernel as kernels are added must stay flat; and
+   one kernel with M messages, where pairing writes, flags and fences within a kernel grows faster.
+4. The IR pass's share of device compile time at -O2 on a generated kernel file.
 Prints one table per part, figures and ratios side by side.
 """
 import argparse
@@ -137,6 +140,46 @@ def growth(build, sizes, depth, runs):
     print()
 
 
+def generate_device(kernels, messages, path):
+    """KERNELS kernels, each passing MESSAGES messages (correctly fenced: nothing is reported, all
+    is analysed) between block m and the others, through a publishing and a receiving helper."""
+    out = ["#include <cuda/atomic>", "using Ref = cuda::atomic_ref<int, cuda::thread_scope_device>;",
+           "__device__ void put(int *D, int *F, int V) { D[threadIdx.x] = V; __threadfence();"
+           " Ref(*F).store(1, cuda::memory_order_relaxed); }",
+           "__device__ int get(int *D, int *F) { while (Ref(*F).load(cuda::memory_order_relaxed) == 0) {}"
+           " __threadfence(); return D[threadIdx.x]; }"]
+    for k in range(kernels):
+        body = " ".join(f"if (blockIdx.x == {m}) put(D + {m * 1024}, F + {m}, {k}); else S += get(D + {m * 1024}, F + {m});"
+                        for m in range(messages))
+        out.append(f"__global__ void k{k}(int *D, int *F, int *Out) {{ int S = 0; {body} Out[blockIdx.x] = S; }}")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def device_growth(build, kernel_counts, message_counts, runs):
+    print("## Device growth: generated kernels passing messages (every check; the scope checks do the work)")
+    print(f"(median of {runs} alternating runs; the check time is cuda-scope minus baseline)\n")
+    with tempfile.TemporaryDirectory() as d:
+        for label, unit, shapes in (("kernels, 4 messages each", "kernel", [(k, 4) for k in kernel_counts]),
+                                    ("messages in one kernel", "message", [(1, m) for m in message_counts])):
+            print(f"| {label} | base s | cuda-scope s | checks s | checks ms per {unit} | vs smallest "
+                  "| base MiB | cuda-scope MiB | ratio |")
+            print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+            first = None
+            for k, m in shapes:
+                src = os.path.join(d, f"dev{k}_{m}.cu")
+                generate_device(k, m, src)
+                bw, ow, bm, om = paired(build, src, TOOLKIT, runs)
+                n = k if unit == "kernel" else m
+                per = max(ow - bw, 0.0) / n * 1e3
+                if first is None:
+                    first = per
+                rel = f"{per / first:.2f}" if first > 0 else "-"
+                print(f"| {n} | {bw:.3f} | {ow:.3f} | {ow - bw:.3f} | {per:.2f} | {rel} | {bm:.0f} | {om:.0f} "
+                      f"| {om / bm:.2f} |")
+            print()
+
+
 def ir_pass_share(build, kernels, runs):
     plugin = os.path.join(build, "plugin", "libCudaScopePass.so")
     print(f"## The IR pass's share of device compile time at -O2 ({kernels} generated kernels)\n")
@@ -170,6 +213,8 @@ def main():
     ap.add_argument("--sizes", default="1000,2000,4000,8000")
     ap.add_argument("--depth", type=int, default=8)
     ap.add_argument("--kernels", type=int, default=400)
+    ap.add_argument("--device-kernels", default="500,1000,2000,4000")
+    ap.add_argument("--device-messages", default="512,1024,2048,4096")
     a = ap.parse_args()
     if not os.path.isfile(os.path.join(CUDA, "include", "cuda_runtime.h")):
         sys.exit(f"bench: no CUDA toolkit at {CUDA}; set CUDA_PATH")
@@ -177,6 +222,8 @@ def main():
           f"{os.uname().machine})\n")
     overhead(a.build, a.runs)
     growth(a.build, [int(s) for s in a.sizes.split(",")], a.depth, a.runs)
+    device_growth(a.build, [int(s) for s in a.device_kernels.split(",")],
+                  [int(s) for s in a.device_messages.split(",")], a.runs)
     ir_pass_share(a.build, a.kernels, a.runs)
 
 

@@ -26,6 +26,25 @@ struct Messages::Group {
   SmallVector<std::pair<const ScopedAccess *, std::string>, 8> DataStores, DataLoads;
   SmallVector<const ScopedAccess *, 8> Fences;
   SmallVector<const CallSite *, 8> Calls;
+  /// Fences and calls per root, in walk order (Seq ascending), so that
+  /// what lies between two operations is a range.
+  DenseMap<const FunctionDecl *, SmallVector<const ScopedAccess *, 8>> FencesOf;
+  DenseMap<const FunctionDecl *, SmallVector<const CallSite *, 8>> CallsOf;
+
+  /// Whether \p Pred holds for a fence of \p From's root strictly between
+  /// \p From and \p To in walk order (a binary search, then the range).
+  template <typename Fn> bool anyFenceBetween(const ScopedAccess &From, const ScopedAccess &To, Fn Pred) const {
+    auto It = FencesOf.find(From.Root);
+    if (It == FencesOf.end() || From.Root != To.Root)
+      return false;
+    const auto &List = It->second;
+    auto First = llvm::upper_bound(List, From.Seq, [](unsigned S, const ScopedAccess *F) { return S < F->Seq; });
+    auto Last = llvm::lower_bound(List, To.Seq, [](const ScopedAccess *F, unsigned S) { return F->Seq < S; });
+    for (auto I = First; I < Last; ++I)
+      if (Pred(**I))
+        return true;
+    return false;
+  }
 };
 
 std::shared_ptr<Messages> Messages::get(ASTContext &Ctx) { return sharedPerTU<Messages>(Ctx); }
@@ -110,11 +129,15 @@ std::vector<std::unique_ptr<Messages::Group>> &Messages::analyse(bool AcrossKern
   }
   for (const ScopedAccess &A : Accesses->accesses())
     if (A.What == AccessKind::Fence && A.RootIs != ScopedAccess::Host)
-      if (Group *G = GroupOf.lookup(GroupKey(A.Root)))
+      if (Group *G = GroupOf.lookup(GroupKey(A.Root))) {
         G->Fences.push_back(&A);
+        G->FencesOf[A.Root].push_back(&A);
+      }
   for (const CallSite &C : Accesses->calls())
-    if (Group *G = GroupOf.lookup(GroupKey(C.Root)))
+    if (Group *G = GroupOf.lookup(GroupKey(C.Root))) {
       G->Calls.push_back(&C);
+      G->CallsOf[C.Root].push_back(&C);
+    }
 
   for (const std::unique_ptr<Group> &G : *Slot)
     for (Flag &F : G->Flags) {
@@ -122,27 +145,34 @@ std::vector<std::unique_ptr<Messages::Group>> &Messages::analyse(bool AcrossKern
       // written in between, hands nothing over: it resets the flag (the
       // ticket set back to 0 for the next launch). With data written in
       // between it hands the flag on (a lock released after its section).
-      for (const ScopedAccess *P : F.Publishes)
-        if (any_of(F.Receives, [&](const ScopedAccess *Rc) {
-              return Rc != P && *Rc->TestSeq <= P->Seq && mayPrecede(*Rc, *P) &&
-                     none_of(G->DataStores, [&](const auto &D) {
-                       return D.second != F.Key && mayPrecede(*Rc, *D.first) && mayPrecede(*D.first, *P);
-                     });
+      // (The latest receive before the store decides: data written after an
+      // earlier receive is written after the latest one too, or before it.)
+      for (const ScopedAccess *P : F.Publishes) {
+        const ScopedAccess *Latest = nullptr;
+        for (const ScopedAccess *Rc : F.Receives)
+          if (Rc != P && *Rc->TestSeq <= P->Seq && mayPrecede(*Rc, *P) && (!Latest || Latest->Seq < Rc->Seq))
+            Latest = Rc;
+        if (Latest && none_of(G->DataStores, [&](const auto &D) {
+              return D.second != F.Key && mayPrecede(*Latest, *D.first) && mayPrecede(*D.first, *P);
             }))
           F.Resets.push_back(P);
-      // The fences between the data and the flag of a message.
+      }
+      // The fences between the data and the flag of a message: a data write
+      // before and a publish after, or a receive before and a data read after.
       if (AcrossKernels)
         continue;
       for (const ScopedAccess *Fence : G->Fences) {
-        auto Between = [&](auto &Data, auto &Sides, bool Release) {
-          for (const ScopedAccess *Side : Sides)
-            if (Release ? mayPrecede(*Fence, *Side) : mayPrecede(*Side, *Fence))
-              for (auto &[D, Key] : Data)
-                if (Key != F.Key && (Release ? mayPrecede(*D, *Fence) : mayPrecede(*Fence, *D)))
-                  return true;
-          return false;
+        auto Any = [&](auto &List, bool Before) {
+          return any_of(List, [&](const auto &Item) {
+            const ScopedAccess *A = Item.first;
+            return Item.second != F.Key && (Before ? mayPrecede(*A, *Fence) : mayPrecede(*Fence, *A));
+          });
         };
-        if (Between(G->DataStores, F.Publishes, true) || Between(G->DataLoads, F.Receives, false))
+        auto AnySide = [&](ArrayRef<const ScopedAccess *> Sides, bool Before) {
+          return any_of(Sides, [&](const ScopedAccess *A) { return Before ? mayPrecede(*A, *Fence) : mayPrecede(*Fence, *A); });
+        };
+        if ((Any(G->DataStores, true) && AnySide(F.Publishes, false)) ||
+            (AnySide(F.Receives, true) && Any(G->DataLoads, false)))
           MessageFences.insert(Fence);
       }
     }
@@ -158,19 +188,32 @@ std::vector<MessageFinding> Messages::findings(bool AcrossKernels,
                                                function_ref<bool(const FunctionDecl *)> IsFence) {
   std::vector<MessageFinding> Out;
   for (const std::unique_ptr<Group> &G : analyse(AcrossKernels)) {
-    // The widest fence of the wanted kind between two operations, and
-    // whether a call to a fence function sits between them.
-    auto FenceBetween = [&](const ScopedAccess &From, const ScopedAccess &To, bool Release,
-                            bool &Called) -> const ScopedAccess * {
-      Called = IsFence && any_of(G->Calls, [&](const CallSite *C) {
-                 return mayPrecede(From, *C) && mayPrecede(*C, To) && IsFence(C->Callee);
-               });
-      const ScopedAccess *Best = nullptr;
-      for (const ScopedAccess *F : G->Fences)
-        if ((Release ? hasRelease(F->Ord) : hasAcquire(F->Ord)) && mayPrecede(From, *F) && mayPrecede(*F, To) &&
-            (!Best || Best->S < F->S))
-          Best = F;
-      return Best;
+    // The calls to fence functions, once per group (usually none).
+    SmallVector<const CallSite *, 4> FenceCalls;
+    if (IsFence)
+      for (const CallSite *C : G->Calls)
+        if (IsFence(C->Callee))
+          FenceCalls.push_back(C);
+    // Whether the order is there: a fence of the wanted kind and a scope
+    // that includes the other side, or a call to a fence function, between
+    // the two operations. Otherwise the widest fence of the kind between
+    // them, if any, for the message (null: none).
+    auto Ordered = [&](const ScopedAccess &From, const ScopedAccess &To, bool Release, Scope Needed,
+                       const ScopedAccess *&Widest) {
+      auto Kind = [&](const ScopedAccess &F) {
+        return (Release ? hasRelease(F.Ord) : hasAcquire(F.Ord)) && mayPrecede(From, F) && mayPrecede(F, To);
+      };
+      if (G->anyFenceBetween(From, To, [&](const ScopedAccess &F) { return includes(F.S, Needed) && Kind(F); }))
+        return true;
+      if (any_of(FenceCalls, [&](const CallSite *C) { return mayPrecede(From, *C) && mayPrecede(*C, To); }))
+        return true;
+      Widest = nullptr;
+      G->anyFenceBetween(From, To, [&](const ScopedAccess &F) {
+        if (Kind(F) && (!Widest || Widest->S < F.S))
+          Widest = &F;
+        return false;
+      });
+      return false;
     };
     for (const Flag &F : G->Flags) {
       auto OtherThan = [&](ArrayRef<const ScopedAccess *> List, const ScopedAccess *Self) -> const ScopedAccess * {
@@ -187,9 +230,8 @@ std::vector<MessageFinding> Messages::findings(bool AcrossKernels,
         for (auto &[D, Key] : G->DataStores) {
           if (Key == F.Key || !mayPrecede(*D, *P))
             continue;
-          bool Called = false;
-          const ScopedAccess *Fence = FenceBetween(*D, *P, /*Release=*/true, Called);
-          if (Called || (Fence && includes(Fence->S, F.Needed)))
+          const ScopedAccess *Fence = nullptr;
+          if (Ordered(*D, *P, /*Release=*/true, F.Needed, Fence))
             continue;
           Out.push_back({Fence ? MessageFinding::NarrowFence : MessageFinding::NoRelease, P, D, Fence,
                          OtherThan(F.Receives, P), F.Needed});
@@ -202,9 +244,8 @@ std::vector<MessageFinding> Messages::findings(bool AcrossKernels,
         for (auto &[L, Key] : G->DataLoads) {
           if (Key == F.Key || !mayPrecede(*Rc, *L) || L->Seq < *Rc->TestSeq)
             continue;
-          bool Called = false;
-          const ScopedAccess *Fence = FenceBetween(*Rc, *L, /*Release=*/false, Called);
-          if (Called || (Fence && includes(Fence->S, F.Needed)))
+          const ScopedAccess *Fence = nullptr;
+          if (Ordered(*Rc, *L, /*Release=*/false, F.Needed, Fence))
             continue;
           Out.push_back({Fence ? MessageFinding::NarrowFence : MessageFinding::NoAcquire, Rc, L, Fence,
                          OtherThan(F.Publishes, Rc), F.Needed});

@@ -1045,9 +1045,13 @@ void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Fram
   A.Function = Fr->F;
   A.Root = Root;
   A.RootIs = Kind;
-  A.CallChain.assign(Chain.begin(), Chain.end());
   A.Seq = Seq++;
-  A.Enclosing.assign(Enclosing.begin(), Enclosing.end());
+  // The call chain (for notes) and enclosing statements (for pairing fences)
+  // serve the atomic rules; plain accesses, many more, keep neither.
+  if (!PlainList) {
+    A.CallChain.assign(Chain.begin(), Chain.end());
+    A.Enclosing.assign(Enclosing.begin(), Enclosing.end());
+  }
   if (!A.isMemoryAccess() && !Blocks.empty()) {
     // The statement is the fence itself (not a larger expression holding it).
     const BlockPos &B = Blocks.back();

@@ -15,6 +15,12 @@
 // values returned by functions with one return, and the host variable a
 // kernel parameter is bound to at every launch.
 //
+// For the rules about messages (Messages.h), the same walk also collects
+// device code's plain and volatile loads and stores of memory it does not
+// own, where each read's value decides a branch (directly, through the
+// variables it is stored to, or through a helper's return), the if and ?:
+// arms on the way to each access, and the calls made.
+//
 //===----------------------------------------------------------------------===//
 #ifndef CUDA_SCOPE_TIDY_SCOPEDACCESSES_H
 #define CUDA_SCOPE_TIDY_SCOPEDACCESSES_H
@@ -103,7 +109,7 @@ struct ScopedAccess {
   unsigned Seq = 0;
   /// The if and ?: arms (and the calls) on the way from Root to the access:
   /// two accesses in different arms of one statement never follow each other.
-  llvm::SmallVector<std::pair<const clang::Stmt *, unsigned>, 4> Arms;
+  llvm::SmallVector<std::pair<const clang::Stmt *, unsigned>, 2> Arms;
   /// For a load or read-modify-write whose value decides a branch (the
   /// condition of an if, a loop, ?:, && or ||), directly or through the
   /// variables it is stored to (t = atomicAdd(...); last = t == n; if (last)),
@@ -127,7 +133,8 @@ struct ScopedAccess {
   const clang::Stmt *Before = nullptr, *After = nullptr;
   /// The statements of blocks ({...}) that enclose the access, outermost
   /// first, through the calls from Root.
-  llvm::SmallVector<const clang::Stmt *, 8> Enclosing;
+  /// (A vector, not inline storage: plain accesses, the many, leave it empty.)
+  std::vector<const clang::Stmt *> Enclosing;
 
   bool isPlain() const { return How == Plain; }
   bool isMemoryAccess() const {
@@ -142,7 +149,7 @@ struct CallSite {
   const clang::CallExpr *Call = nullptr;
   const clang::FunctionDecl *Root = nullptr;
   unsigned Seq = 0;
-  llvm::SmallVector<std::pair<const clang::Stmt *, unsigned>, 4> Arms;
+  llvm::SmallVector<std::pair<const clang::Stmt *, unsigned>, 2> Arms;
 };
 
 /// True when \p A may run before \p B in one thread: both are in one walk of
