@@ -83,7 +83,9 @@ std::vector<std::unique_ptr<Messages::Group>> &Messages::analyse(bool AcrossKern
   DenseMap<const FunctionDecl *, Group *> GroupOf;
   for (auto &[Root, Objects] : ByRoot) {
     auto G = std::make_unique<Group>();
-    for (auto &[Key, List] : Objects) {
+    for (auto &Entry : Objects) {
+      const std::string &Key = Entry.first;
+      const SmallVector<const ScopedAccess *, 8> &List = Entry.second; // (lambdas below capture it)
       bool Written = any_of(List, [](const ScopedAccess *A) { return isPlainData(*A) && A->What == AccessKind::Store; });
       bool Read = any_of(List, [](const ScopedAccess *A) { return isPlainData(*A) && A->What == AccessKind::Load; });
       if (Written && Read)
