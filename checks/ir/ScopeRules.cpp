@@ -226,6 +226,12 @@ void releaseAcquireRule(const std::vector<IROp> &Ops, std::vector<IRFinding> &Ou
       for (const IROp &Data : Ops) {
         if (!plainGridData(Data, Flag, IROp::Load, Messages) || !reaches(Test, Data.I))
           continue;
+        // The thread reads back what it stored at the same address: its own write.
+        if (any_of(Ops, [&](const IROp &S) {
+              return S.What == IROp::Store && S.Ord == Order::Plain && S.Address == Data.Address &&
+                     reaches(S.I, Data.I);
+            }))
+          continue;
         const IROp *Fence = fenceBetween(Ops, Rc->I, Data.I, /*Release=*/false);
         if (Fence && includes(*Fence->ScopeQual, Scope::Device))
           continue;

@@ -246,6 +246,14 @@ std::vector<MessageFinding> Messages::findings(bool AcrossKernels,
         for (auto &[L, Key] : G->DataLoads) {
           if (Key == F.Key || !mayPrecede(*Rc, *L) || L->Seq < *Rc->TestSeq)
             continue;
+          // A thread reading back the element it wrote itself (the same
+          // object, the same index text, written earlier in its walk) reads
+          // its own write, which program order gives it.
+          const std::string &LKey = Key;
+          if (any_of(G->DataStores, [&](const auto &D) {
+                return D.second == LKey && D.first->Object->Index == L->Object->Index && mayPrecede(*D.first, *L);
+              }))
+            continue;
           const ScopedAccess *Fence = nullptr;
           if (Ordered(*Rc, *L, /*Release=*/false, F.Needed, Fence))
             continue;

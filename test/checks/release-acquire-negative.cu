@@ -187,6 +187,17 @@ __global__ void plainState(int *State, int *Buf, int *Out) {
   Out[blockIdx.x] = Buf[blockIdx.x];
 }
 
+// no-warning: after the receive each thread reads back only the element it wrote itself, which
+// program order already gives it.
+__global__ void ownElement(int *Buf, int *Flag, int *Out) {
+  int I = blockIdx.x * blockDim.x + threadIdx.x;
+  Buf[I] = I;
+  DeviceRef(*Flag).fetch_add(1, cuda::memory_order_release);
+  while (DeviceRef(*Flag).load(cuda::memory_order_relaxed) < gridDim.x * blockDim.x) {
+  }
+  Out[I] = Buf[I] * 2;
+}
+
 // no-warning: producer and consumer in different kernels; without AcrossKernels the check reads
 // each kernel alone (see release-acquire-options.cu).
 __global__ void producer(int *Data, int *Flag) {
