@@ -86,13 +86,16 @@ bool dependsOnBlockIndex(const Value *Ptr) {
     if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
       switch (II->getIntrinsicID()) {
       case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
-        return separatesBlocks('x');
       case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
-      case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
-        // Blocks of one row share the element, unless the x index is read too.
-        if (separatesBlocks('y'))
+      case Intrinsic::nvvm_read_ptx_sreg_ctaid_z: {
+        // Only the components that keep blocks apart count (the model says which).
+        char Component = II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_ctaid_x   ? 'x'
+                         : II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_ctaid_y ? 'y'
+                                                                                          : 'z';
+        if (separatesBlocks(Component))
           return true;
         continue;
+      }
       default:
         continue;
       }
