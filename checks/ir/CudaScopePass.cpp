@@ -47,12 +47,8 @@ CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManage
     R.OptimizedCopy = optimizedCopy(M);
     Analysed = R.OptimizedCopy.get();
   }
-  for (const Function &F : *Analysed)
-    if (isKernel(F)) {
-      KernelResult K{&F, collectDeviceOps(F), {}};
-      K.Findings = checkKernelOps(K.Ops);
-      R.Kernels.push_back(std::move(K));
-    }
+  R.Records = std::make_unique<IrRecords>(*Analysed);
+  R.Findings = analyse(R.Records->ops(), *R.Records, EngineOptions());
   return R;
 }
 
@@ -66,90 +62,113 @@ static DebugLoc userLoc(const Instruction *I) {
   return DebugLoc(const_cast<DILocation *>(L));
 }
 
-static StringRef scopeWord(const IROp &Op) {
-  return Op.ScopeQual ? shortName(*Op.ScopeQual) : StringRef("no");
+namespace {
+/// "block", "device"; "no" for a plain access.
+StringRef scopeWord(const MemOp &Op) { return Op.S ? shortName(*Op.S) : StringRef("no"); }
+
+/// Words \p F as the remark for \p R.
+void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R) {
+  const IROp &At = Rec.irOp(F.At);
+  const MemOp &AtOp = Rec.ops()[F.At];
+  auto Loc = [&](int I) { return userLoc(Rec.irOp(I).I); };
+  std::string Kernel = demangle(Rec.kernelOf(F.At)->getName().str());
+  switch (F.What) {
+  case Finding::NoRelease:
+  case Finding::NoAcquire:
+  case Finding::NarrowFence: {
+    std::string Flag = describeObject(Rec.irOp(F.Flag).Object);
+    std::string Data = describeObject(Rec.irOp(F.Data).Object);
+    if (F.What == Finding::NoRelease)
+      R << ore::NV("Flag", Flag) << " is published here (" << ore::NV("Access", At.Spelling) << ", "
+        << orderName(At.Ord) << ") after plain writes to " << ore::NV("Data", Data) << " at "
+        << ore::NV("OtherLocation", Loc(F.Data)) << " with no release between them, and kernel "
+        << ore::NV("Kernel", Kernel)
+        << " waits on it; a consumer can see the flag before the data; consider a release store, or "
+           "__threadfence() before it";
+    else if (F.What == Finding::NoAcquire)
+      R << ore::NV("Flag", Flag) << " is received here (" << ore::NV("Access", At.Spelling) << ", "
+        << orderName(At.Ord) << ") and " << ore::NV("Data", Data) << " is read after it at "
+        << ore::NV("OtherLocation", Loc(F.Data))
+        << " with no acquire between them; the read can return stale data; consider an acquire load, or "
+           "__threadfence() after it";
+    else
+      R << "the " << ore::NV("Scope", scopeWord(AtOp)) << "-scope fence (" << ore::NV("Access", At.Spelling)
+        << ") orders the message through " << ore::NV("Flag", Flag) << " (at " << ore::NV("OtherLocation", Loc(F.Flag))
+        << ") and " << ore::NV("Data", Data) << ", but the other side may be in another block; consider "
+        << "__threadfence() (device scope)";
+    return;
+  }
+  case Finding::ClusterWait:
+    R << ore::NV("Access", At.Spelling) << " reads " << ore::NV("Object", "another block's shared memory")
+      << " after barrier.cluster.arrive (" << ore::NV("OtherLocation", Loc(F.Other))
+      << ") but before the matching barrier.cluster.wait; the other block may not have written it yet; consider "
+         "barrier.cluster.wait (cluster.sync()) before the read";
+    return;
+  case Finding::ProxyFence:
+    R << ore::NV("Access", At.Spelling) << " reads shared memory through the async proxy after generic-proxy writes to "
+      << ore::NV("Object", describeObject(Rec.irOp(F.Other).Object)) << " with no fence.proxy.async between them"
+      << "; the write is at " << ore::NV("OtherLocation", Loc(F.Other))
+      << "; consider fence.proxy.async.shared::cta after the writes";
+    return;
+  case Finding::FenceTooNarrow: {
+    const IROp &Access = Rec.irOp(F.Other);
+    R << "the " << ore::NV("Scope", scopeWord(AtOp)) << "-scope fence (" << ore::NV("Access", At.Spelling)
+      << ") orders the relaxed " << opKindName(Access.What) << " of "
+      << ore::NV("Object", describeObject(Access.Object)) << " at " << ore::NV("OtherLocation", Loc(F.Other))
+      << ", but every block reaches it; a fence's scope must include the threads it synchronizes with; consider "
+      << shortName(F.Needed) << " scope";
+    return;
+  }
+  case Finding::ScopeMismatch:
+  case Finding::ScopeInsufficient:
+    R << ore::NV("Object", describeObject(At.Object)) << " is accessed with " << ore::NV("Scope", scopeWord(AtOp))
+      << " scope (" << ore::NV("Access", At.Spelling) << ") in kernel " << ore::NV("Kernel", Kernel);
+    if (F.What == Finding::ScopeMismatch)
+      R << ", and with " << ore::NV("OtherScope", scopeWord(Rec.ops()[F.Other])) << " scope ("
+        << ore::NV("OtherAccess", Rec.irOp(F.Other).Spelling) << ") at " << ore::NV("OtherLocation", Loc(F.Other))
+        << "; every block reaches it, so the scopes must include each other";
+    else
+      R << ", but every block reaches it; " << scopeWord(AtOp) << " scope cannot include the other blocks";
+    R << "; consider " << shortName(F.Needed) << " scope";
+    return;
+  }
 }
+} // namespace
 
 PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM) {
-  for (const CudaScopeAnalysis::KernelResult &K : AM.getResult<CudaScopeAnalysis>(M).Kernels) {
-    std::string Kernel = demangle(K.Kernel->getName().str());
-    for (const IRFinding &F : K.Findings) {
-      const Instruction *I = F.At->I;
-      OptimizationRemarkEmitter ORE(I->getFunction());
-      ORE.emit([&] {
-        OptimizationRemarkAnalysis R("cuda-scope", F.Check, userLoc(I), I->getParent());
-        if (F.Check == "cuda-scope-release-acquire") {
-          switch (F.What) {
-          case IRFinding::NoRelease:
-            R << ore::NV("Flag", F.Object) << " is published here (" << ore::NV("Access", F.At->Spelling)
-              << ", " << orderName(F.At->Ord) << ") after plain writes to " << ore::NV("Data", F.Data)
-              << " at " << ore::NV("OtherLocation", userLoc(F.Other->I))
-              << " with no release between them, and kernel " << ore::NV("Kernel", Kernel)
-              << " waits on it; a consumer can see the flag before the data; consider a release "
-                 "store, or __threadfence() before it";
-            break;
-          case IRFinding::NoAcquire:
-            R << ore::NV("Flag", F.Object) << " is received here (" << ore::NV("Access", F.At->Spelling)
-              << ", " << orderName(F.At->Ord) << ") and " << ore::NV("Data", F.Data) << " is read after it at "
-              << ore::NV("OtherLocation", userLoc(F.Other->I))
-              << " with no acquire between them; the read can return stale data; consider an acquire "
-                 "load, or __threadfence() after it";
-            break;
-          default:
-            R << "the " << ore::NV("Scope", scopeWord(*F.At)) << "-scope fence ("
-              << ore::NV("Access", F.At->Spelling) << ") orders the message through " << ore::NV("Flag", F.Object)
-              << " (at " << ore::NV("OtherLocation", userLoc(F.Other->I))
-              << ") and " << ore::NV("Data", F.Data)
-              << ", but the other side may be in another block; consider __threadfence() (device scope)";
-            break;
-          }
-          return R;
-        }
-        if (F.Check == "cuda-scope-cluster-wait") {
-          R << ore::NV("Access", F.At->Spelling) << " reads " << ore::NV("Object", F.Object)
-            << " after barrier.cluster.arrive (" << ore::NV("OtherLocation", userLoc(F.Other->I))
-            << ") but before the matching barrier.cluster.wait; the other block may not have written it "
-               "yet; consider barrier.cluster.wait (cluster.sync()) before the read";
-          return R;
-        }
-        if (F.Check == "cuda-scope-proxy-fence") {
-          R << ore::NV("Access", F.At->Spelling)
-            << " reads shared memory through the async proxy after generic-proxy writes to "
-            << ore::NV("Object", F.Object) << " with no fence.proxy.async between them";
-          if (F.Other)
-            R << "; the write is at " << ore::NV("OtherLocation", userLoc(F.Other->I));
-          R << "; consider fence.proxy.async.shared::cta after the writes";
-          return R;
-        }
-        R << ore::NV("Object", F.Object) << " is accessed with " << ore::NV("Scope", scopeWord(*F.At))
-          << " scope (" << ore::NV("Access", F.At->Spelling) << ") in kernel "
-          << ore::NV("Kernel", Kernel);
-        if (F.Other)
-          R << ", and with " << ore::NV("OtherScope", scopeWord(*F.Other)) << " scope ("
-            << ore::NV("OtherAccess", F.Other->Spelling) << ") at "
-            << ore::NV("OtherLocation", userLoc(F.Other->I))
-            << "; every block reaches it, so the scopes must include each other";
-        else
-          R << ", but every block reaches it; block scope cannot include the other blocks";
-        R << "; consider device scope";
-        return R;
-      });
-    }
+  const CudaScopeAnalysis::Result &Res = AM.getResult<CudaScopeAnalysis>(M);
+  for (const Finding &F : Res.Findings) {
+    const Instruction *I = Res.Records->irOp(F.At).I;
+    OptimizationRemarkEmitter ORE(I->getFunction());
+    ORE.emit([&] {
+      OptimizationRemarkAnalysis R("cuda-scope", checkName(F.What), userLoc(I), I->getParent());
+      word(*Res.Records, F, R);
+      return R;
+    });
   }
   return PreservedAnalyses::all();
 }
 
 PreservedAnalyses CudaScopePrinterPass::run(Module &M, ModuleAnalysisManager &AM) {
-  for (const CudaScopeAnalysis::KernelResult &K : AM.getResult<CudaScopeAnalysis>(M).Kernels) {
-    OS << "kernel " << K.Kernel->getName() << "\n";
-    for (const IROp &Op : K.Ops) {
-      OS << "  " << kindName(Op.What) << " " << orderName(Op.Ord) << " scope="
-         << (Op.ScopeQual ? shortName(*Op.ScopeQual) : StringRef("-")) << " object="
-         << (Op.Object ? describeObject(Op.Object) : std::string("-"))
-         << (Op.PerBlock ? " per-block" : "") << " [" << Op.Spelling << "]\n";
+  const CudaScopeAnalysis::Result &Res = AM.getResult<CudaScopeAnalysis>(M);
+  if (!Res.Records)
+    return PreservedAnalyses::all();
+  const IrRecords &Rec = *Res.Records;
+  for (unsigned K = 0; K < Rec.kernels().size(); ++K) {
+    OS << "kernel " << Rec.kernels()[K]->getName() << "\n";
+    for (unsigned I = 0; I < Rec.ops().size(); ++I) {
+      const MemOp &Op = Rec.ops()[I];
+      const IROp &IR = Rec.irOp(I);
+      if (Op.Context != static_cast<int>(K))
+        continue;
+      OS << "  " << opKindName(Op.What) << " " << orderName(Op.Ord) << " scope="
+         << (IR.ScopeQual ? shortName(*IR.ScopeQual) : StringRef("-")) << " object="
+         << (IR.Object ? describeObject(IR.Object) : std::string("-")) << (Op.PerBlock ? " per-block" : "")
+         << (Op.Tested ? " tested" : "") << " [" << IR.Spelling << "]\n";
     }
-    for (const IRFinding &F : K.Findings)
-      OS << "  finding " << F.Check << " at [" << F.At->Spelling << "] on " << F.Object << "\n";
+    for (const Finding &F : Res.Findings)
+      if (Rec.ops()[F.At].Context == static_cast<int>(K))
+        OS << "  finding " << checkName(F.What) << " at [" << Rec.irOp(F.At).Spelling << "]\n";
   }
   return PreservedAnalyses::all();
 }

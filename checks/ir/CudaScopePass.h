@@ -2,22 +2,18 @@
 #ifndef CUDA_SCOPE_IR_CUDASCOPEPASS_H
 #define CUDA_SCOPE_IR_CUDASCOPEPASS_H
 
-#include "ScopeRules.h"
+#include "IrRecords.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace cuda_scope {
 
-/// Every kernel's memory operations and what the rules found in them.
+/// Every kernel's memory operations and what the engine found in them.
 class CudaScopeAnalysis : public llvm::AnalysisInfoMixin<CudaScopeAnalysis> {
 public:
-  struct KernelResult {
-    const llvm::Function *Kernel;
-    std::vector<IROp> Ops;
-    std::vector<IRFinding> Findings;
-  };
   struct Result {
-    std::vector<KernelResult> Kernels;
+    std::unique_ptr<IrRecords> Records; ///< none outside device compilation
+    std::vector<Finding> Findings;
     /// At -O0 the kernels are analysed in an optimised copy of the module,
     /// which the findings point into; it lives as long as the result.
     std::shared_ptr<llvm::Module> OptimizedCopy;

@@ -22,13 +22,13 @@ namespace {
 
 struct IntrinsicRow {
   Intrinsic::ID ID;
-  IROp::Kind What;
+  OpKind What;
   Scope S;
   Order O;
 };
 const IntrinsicRow IntrinsicTable[] = {
 #define NVVM_INTRINSIC(Suffix, Kind, Sc, Ord)                                                      \
-  {Intrinsic::nvvm_##Suffix, IROp::Kind, Scope::Sc, Order::Ord},
+  {Intrinsic::nvvm_##Suffix, OpKind::Kind, Scope::Sc, Order::Ord},
 #include "model/NvvmIntrinsics.def"
 };
 
@@ -180,29 +180,10 @@ void collectAsm(const CallBase &CB, std::vector<IROp> &Out) {
     ArgOfOperand.push_back(DirectOutput ? -1 : static_cast<int>(NextArg++));
   }
   for (const PtxInstr &P : parsePtx(IA->getAsmString())) {
-    IROp Op{IROp::Load, &CB};
-    switch (P.What) {
-    case PtxInstr::Load: Op.What = IROp::Load; break;
-    case PtxInstr::Store: Op.What = IROp::Store; break;
-    case PtxInstr::Atomic:
-    case PtxInstr::Reduction: Op.What = IROp::RMW; break;
-    case PtxInstr::Fence: Op.What = IROp::Fence; break;
-    case PtxInstr::BlockBarrier: Op.What = IROp::BlockBarrier; break;
-    case PtxInstr::ClusterArrive: Op.What = IROp::ClusterArrive; break;
-    case PtxInstr::ClusterWait: Op.What = IROp::ClusterWait; break;
-    case PtxInstr::ProxyFence:
-      if (!StringRef(P.Proxy).starts_with("async"))
-        continue;
-      Op.What = IROp::ProxyFence;
-      break;
-    case PtxInstr::BulkCopy:
-      if (P.Source != MemorySpace::Shared)
-        continue;
-      Op.What = IROp::BulkReadShared;
-      break;
-    case PtxInstr::Wgmma: Op.What = IROp::BulkReadShared; break;
-    default: continue;
-    }
+    std::optional<OpKind> Kind = opKindOf(P);
+    if (!Kind)
+      continue;
+    IROp Op{*Kind, &CB};
     Op.Ord = P.Sem;
     Op.ScopeQual = P.ScopeQual;
     Op.Space = P.Space;
@@ -216,34 +197,34 @@ void collectAsm(const CallBase &CB, std::vector<IROp> &Out) {
 
 void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const Function *> &Callees) {
   for (const Instruction &I : instructions(F)) {
-    IROp Op{IROp::Load, &I};
+    IROp Op{OpKind::Load, &I};
     Op.Spelling = spell(I);
     if (const auto *L = dyn_cast<LoadInst>(&I)) {
-      Op.What = IROp::Load;
+      Op.What = OpKind::Load;
       Op.Ord = L->isVolatile() && !L->isAtomic() ? Order::Volatile : orderOf(L->getOrdering());
       Op.ScopeQual = L->isAtomic() ? scopeOf(I, L->getSyncScopeID())
                                    : (L->isVolatile() ? std::optional<Scope>(Scope::System) : std::nullopt);
       setAddress(Op, L->getPointerOperand());
     } else if (const auto *S = dyn_cast<StoreInst>(&I)) {
-      Op.What = IROp::Store;
+      Op.What = OpKind::Store;
       Op.Ord = S->isVolatile() && !S->isAtomic() ? Order::Volatile : orderOf(S->getOrdering());
       Op.ScopeQual = S->isAtomic() ? scopeOf(I, S->getSyncScopeID())
                                    : (S->isVolatile() ? std::optional<Scope>(Scope::System) : std::nullopt);
       setAddress(Op, S->getPointerOperand());
     } else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
-      Op.What = IROp::RMW;
+      Op.What = OpKind::RMW;
       Op.Ord = orderOf(RMW->getOrdering());
       Op.ScopeQual = scopeOf(I, RMW->getSyncScopeID());
       setAddress(Op, RMW->getPointerOperand());
       refineFromBuiltin(Op);
     } else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
-      Op.What = IROp::RMW;
+      Op.What = OpKind::RMW;
       Op.Ord = orderOf(CX->getSuccessOrdering());
       Op.ScopeQual = scopeOf(I, CX->getSyncScopeID());
       setAddress(Op, CX->getPointerOperand());
       refineFromBuiltin(Op);
     } else if (const auto *Fe = dyn_cast<FenceInst>(&I)) {
-      Op.What = IROp::Fence;
+      Op.What = OpKind::Fence;
       Op.Ord = orderOf(Fe->getOrdering());
       Op.ScopeQual = scopeOf(I, Fe->getSyncScopeID());
     } else if (const auto *CB = dyn_cast<CallBase>(&I)) {
@@ -259,11 +240,11 @@ void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const 
         Op.ScopeQual = R->S;
         Op.Ord = R->O;
         Op.Spelling = Callee->getName().str();
-        if (R->What == IROp::RMW || R->What == IROp::BulkReadShared)
+        if (R->What == OpKind::RMW || R->What == OpKind::AsyncSharedRead)
           for (const Value *Arg : CB->args())
             if (Arg->getType()->isPointerTy()) {
               // The bulk copy's source is its second pointer (dst, src, ...).
-              if (R->What == IROp::BulkReadShared && Arg == CB->getArgOperand(0))
+              if (R->What == OpKind::AsyncSharedRead && Arg == CB->getArgOperand(0))
                 continue;
               setAddress(Op, Arg);
               break;
@@ -304,21 +285,6 @@ std::string describeObject(const Value *Object) {
     return A->hasName() ? "kernel argument '" + A->getName().str() + "'"
                         : "kernel argument " + std::to_string(A->getArgNo());
   return "'" + Object->getName().str() + "'";
-}
-
-StringRef kindName(IROp::Kind K) {
-  switch (K) {
-  case IROp::Load: return "load";
-  case IROp::Store: return "store";
-  case IROp::RMW: return "rmw";
-  case IROp::Fence: return "fence";
-  case IROp::BlockBarrier: return "block-barrier";
-  case IROp::ClusterArrive: return "cluster-arrive";
-  case IROp::ClusterWait: return "cluster-wait";
-  case IROp::ProxyFence: return "proxy-fence";
-  case IROp::BulkReadShared: return "async-read-shared";
-  }
-  return "?";
 }
 
 } // namespace cuda_scope

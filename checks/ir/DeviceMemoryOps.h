@@ -19,12 +19,8 @@
 namespace cuda_scope {
 
 struct IROp {
-  enum Kind : uint8_t {
-    Load, Store, RMW, Fence, BlockBarrier, ClusterArrive, ClusterWait, ProxyFence,
-    BulkReadShared, ///< an async-proxy read of shared memory (bulk copy out of it, wgmma)
-  };
-  IROp(Kind What, const llvm::Instruction *I) : What(What), I(I) {}
-  Kind What;
+  IROp(OpKind What, const llvm::Instruction *I) : What(What), I(I) {}
+  OpKind What;
   const llvm::Instruction *I;
   Order Ord = Order::Plain;
   std::optional<Scope> ScopeQual;
@@ -33,8 +29,11 @@ struct IROp {
   const llvm::Value *Object = nullptr; ///< underlying object of the address
   bool PerBlock = false;               ///< the address depends on the block index
   std::string Spelling;                ///< "st.release.cta.b32", "atomicrmw add syncscope(\"block\")"
+  /// For a read: where its value decides a branch (the read itself, or the
+  /// load of a variable it was relayed through); null when nowhere.
+  const llvm::Instruction *Test = nullptr;
 
-  bool isAccess() const { return What == Load || What == Store || What == RMW; }
+  bool isAccess() const { return isAccessKind(What); }
   bool isStrongAccess() const { return isAccess() && isStrong(Ord); }
 };
 
@@ -46,8 +45,6 @@ std::vector<IROp> collectDeviceOps(const llvm::Function &Kernel);
 
 /// "flag", "kernel argument 'out'", "shared variable 'tile'".
 std::string describeObject(const llvm::Value *Object);
-
-llvm::StringRef kindName(IROp::Kind K);
 
 } // namespace cuda_scope
 

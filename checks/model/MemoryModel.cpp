@@ -161,15 +161,22 @@ bool isBlockIndexName(StringRef Name) {
          Name == "__nvvm_read_ptx_sreg_ctaid_y" || Name == "__nvvm_read_ptx_sreg_ctaid_z";
 }
 
-StringRef accessKindName(AccessKind K) {
+StringRef opKindName(OpKind K) {
   switch (K) {
-  case AccessKind::Load: return "load";
-  case AccessKind::Store: return "store";
-  case AccessKind::RMW: return "read-modify-write";
-  case AccessKind::Fence: return "fence";
-  case AccessKind::Barrier: return "barrier";
+  case OpKind::Load: return "load";
+  case OpKind::Store: return "store";
+  case OpKind::RMW: return "read-modify-write";
+  case OpKind::Fence: return "fence";
+  case OpKind::BlockBarrier: return "barrier";
+  case OpKind::GridBarrier: return "grid barrier";
+  case OpKind::ChildLaunch: return "child launch";
+  case OpKind::Call: return "call";
+  case OpKind::ClusterArrive: return "cluster arrive";
+  case OpKind::ClusterWait: return "cluster wait";
+  case OpKind::ProxyFence: return "proxy fence";
+  case OpKind::AsyncSharedRead: return "async read of shared memory";
   }
-  return "access";
+  return "operation";
 }
 
 std::optional<SyncType> parseSyncType(StringRef Name) {
@@ -198,25 +205,25 @@ std::optional<SyncMember> parseSyncMember(SyncType::Kind K, StringRef Member) {
   case SyncType::AtomicRef:
   case SyncType::Atomic:
     if (Member.starts_with("fetch_") || Member.starts_with("compare_exchange_"))
-      return SyncMember{AccessKind::RMW, Order::SeqCst};
+      return SyncMember{OpKind::RMW, Order::SeqCst};
     return StringSwitch<M>(Member)
-        .Cases({"load", "wait", "operator T"}, SyncMember{AccessKind::Load, Order::SeqCst})
-        .Cases({"store", "operator="}, SyncMember{AccessKind::Store, Order::SeqCst})
+        .Cases({"load", "wait", "operator T"}, SyncMember{OpKind::Load, Order::SeqCst})
+        .Cases({"store", "operator="}, SyncMember{OpKind::Store, Order::SeqCst})
         .Cases({"exchange", "operator++", "operator--", "operator+=", "operator-=", "operator&=",
                 "operator|=", "operator^="},
-               SyncMember{AccessKind::RMW, Order::SeqCst})
+               SyncMember{OpKind::RMW, Order::SeqCst})
         .Default(std::nullopt);
   case SyncType::Barrier:
     return StringSwitch<M>(Member)
-        .Cases({"arrive", "arrive_and_drop"}, SyncMember{AccessKind::Barrier, Order::Release})
-        .Case("wait", SyncMember{AccessKind::Barrier, Order::Acquire})
-        .Case("arrive_and_wait", SyncMember{AccessKind::Barrier, Order::AcqRel})
+        .Cases({"arrive", "arrive_and_drop"}, SyncMember{OpKind::BlockBarrier, Order::Release})
+        .Case("wait", SyncMember{OpKind::BlockBarrier, Order::Acquire})
+        .Case("arrive_and_wait", SyncMember{OpKind::BlockBarrier, Order::AcqRel})
         .Default(std::nullopt);
   case SyncType::Latch:
     return StringSwitch<M>(Member)
-        .Case("count_down", SyncMember{AccessKind::Barrier, Order::Release})
-        .Cases({"wait", "try_wait"}, SyncMember{AccessKind::Barrier, Order::Acquire})
-        .Case("arrive_and_wait", SyncMember{AccessKind::Barrier, Order::AcqRel})
+        .Case("count_down", SyncMember{OpKind::BlockBarrier, Order::Release})
+        .Cases({"wait", "try_wait"}, SyncMember{OpKind::BlockBarrier, Order::Acquire})
+        .Case("arrive_and_wait", SyncMember{OpKind::BlockBarrier, Order::AcqRel})
         .Default(std::nullopt);
   }
   return std::nullopt;
@@ -242,26 +249,26 @@ std::optional<ScopedAtomicBuiltin> parseScopedAtomicBuiltin(StringRef Name) {
   // generic forms, pointers to them); compare-exchange has a weak flag and two
   // orders, the scope after both.
   if (Name == "thread_fence")
-    return ScopedAtomicBuiltin{AccessKind::Fence, F, -1, 0, 1};
+    return ScopedAtomicBuiltin{OpKind::Fence, F, -1, 0, 1};
   if (Name == "load_n")
-    return ScopedAtomicBuiltin{AccessKind::Load, F, 0, 1, 2};
+    return ScopedAtomicBuiltin{OpKind::Load, F, 0, 1, 2};
   if (Name == "load")
-    return ScopedAtomicBuiltin{AccessKind::Load, F, 0, 2, 3};
+    return ScopedAtomicBuiltin{OpKind::Load, F, 0, 2, 3};
   if (Name == "store" || Name == "store_n")
-    return ScopedAtomicBuiltin{AccessKind::Store, F, 0, 2, 3};
+    return ScopedAtomicBuiltin{OpKind::Store, F, 0, 2, 3};
   if (Name == "exchange_n")
-    return ScopedAtomicBuiltin{AccessKind::RMW, F, 0, 2, 3};
+    return ScopedAtomicBuiltin{OpKind::RMW, F, 0, 2, 3};
   if (Name == "exchange")
-    return ScopedAtomicBuiltin{AccessKind::RMW, F, 0, 3, 4};
+    return ScopedAtomicBuiltin{OpKind::RMW, F, 0, 3, 4};
   if (Name == "compare_exchange" || Name == "compare_exchange_n")
-    return ScopedAtomicBuiltin{AccessKind::RMW, F, 0, 4, 6};
+    return ScopedAtomicBuiltin{OpKind::RMW, F, 0, 4, 6};
   static constexpr StringRef Ops[] = {"add", "sub", "and", "or", "xor", "nand", "min", "max", "uinc", "udec"};
   StringRef Op = Name;
   if (!Op.consume_front("fetch_"))
     Op.consume_back("_fetch");
   for (StringRef Known : Ops)
     if (Op == Known)
-      return ScopedAtomicBuiltin{AccessKind::RMW, F, 0, 2, 3};
+      return ScopedAtomicBuiltin{OpKind::RMW, F, 0, 2, 3};
   return std::nullopt;
 }
 

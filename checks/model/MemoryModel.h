@@ -92,9 +92,24 @@ bool isBlockIndexName(llvm::StringRef Name);
 /// element (tickets[blockIdx.y] is shared by the blocks of row y).
 inline bool separatesBlocks(char Component) { return Component == 'x'; }
 
-/// What an access to memory does, as the checks see it.
-enum class AccessKind : uint8_t { Load, Store, RMW, Fence, Barrier };
-llvm::StringRef accessKindName(AccessKind K);
+/// What an operation does, in one vocabulary for every front end.
+enum class OpKind : uint8_t {
+  Load,
+  Store,
+  RMW,
+  Fence,           ///< fence.sc, fence.acq_rel, membar, __threadfence*, atomic_thread_fence
+  BlockBarrier,    ///< __syncthreads(), bar.sync, a libcu++ barrier's arrive/wait
+  GridBarrier,     ///< cooperative groups' grid sync: orders everything before it for everything after
+  ChildLaunch,     ///< a device-side kernel launch: orders what came before it for the child grid
+  Call,            ///< a call the front end does not see into (for options that name fence functions)
+  ClusterArrive,   ///< barrier.cluster.arrive
+  ClusterWait,     ///< barrier.cluster.wait
+  ProxyFence,      ///< fence.proxy.async
+  AsyncSharedRead, ///< the async proxy reads shared memory (bulk copy out of it, wgmma)
+};
+llvm::StringRef opKindName(OpKind K);
+inline bool isAccessKind(OpKind K) { return K == OpKind::Load || K == OpKind::Store || K == OpKind::RMW; }
+
 
 /// A libcu++ or standard synchronization type, by its qualified name without
 /// inline namespaces: "cuda::atomic_ref", "cuda::std::atomic", "std::atomic_ref",
@@ -112,7 +127,7 @@ std::optional<SyncType> parseSyncType(llvm::StringRef QualifiedName);
 /// read-modify-write, "arrive" of a barrier a release. \p Member is the
 /// function's name; "operator T" stands for a conversion operator.
 struct SyncMember {
-  AccessKind What;
+  OpKind What;
   Order DefaultOrder; ///< the order when no memory_order argument is given
 };
 std::optional<SyncMember> parseSyncMember(SyncType::Kind K, llvm::StringRef Member);
@@ -130,7 +145,7 @@ std::optional<FenceFunction> parseFenceFunction(llvm::StringRef QualifiedName);
 /// __scoped_atomic_* (scope values __MEMORY_SCOPE_*). Arguments are indices;
 /// a ScopeArg past the end of a call means the default, system scope.
 struct ScopedAtomicBuiltin {
-  AccessKind What;
+  OpKind What;
   enum Family : uint8_t { Nv, Clang } From;
   int PointerArg; ///< -1 for fences
   int OrderArg;

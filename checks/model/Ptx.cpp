@@ -247,4 +247,27 @@ StringRef ptxKindName(PtxInstr::Kind K) {
   return "other";
 }
 
+std::optional<OpKind> opKindOf(const PtxInstr &P) {
+  switch (P.What) {
+  case PtxInstr::Load: return OpKind::Load;
+  case PtxInstr::Store: return OpKind::Store;
+  case PtxInstr::Atomic:
+  case PtxInstr::Reduction: return OpKind::RMW;
+  case PtxInstr::Fence: return OpKind::Fence;
+  case PtxInstr::BlockBarrier: return OpKind::BlockBarrier;
+  case PtxInstr::ClusterArrive: return OpKind::ClusterArrive;
+  case PtxInstr::ClusterWait: return OpKind::ClusterWait;
+  case PtxInstr::ProxyFence:
+    if (llvm::StringRef(P.Proxy).starts_with("async"))
+      return OpKind::ProxyFence;
+    return std::nullopt;
+  case PtxInstr::BulkCopy:
+    if (P.Source == MemorySpace::Shared)
+      return OpKind::AsyncSharedRead;
+    return std::nullopt;
+  case PtxInstr::Wgmma: return OpKind::AsyncSharedRead;
+  default: return std::nullopt;
+  }
+}
+
 } // namespace cuda_scope

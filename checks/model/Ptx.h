@@ -61,6 +61,12 @@ std::vector<PtxInstr> parsePtx(llvm::StringRef Text);
 
 llvm::StringRef ptxKindName(PtxInstr::Kind K);
 
+/// What \p P does, in the vocabulary the rules share: ld, st, atom and red,
+/// fences, bar.sync, the cluster barrier, fence.proxy.async, and the async
+/// proxy reading shared memory (a bulk copy out of it, wgmma). None for the
+/// rest.
+std::optional<OpKind> opKindOf(const PtxInstr &P);
+
 } // namespace cuda_scope
 
 #endif

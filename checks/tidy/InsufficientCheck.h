@@ -2,7 +2,7 @@
 #ifndef CUDA_SCOPE_TIDY_INSUFFICIENTCHECK_H
 #define CUDA_SCOPE_TIDY_INSUFFICIENTCHECK_H
 
-#include "ScopedAccesses.h"
+#include "AstRecords.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
 namespace cuda_scope {
@@ -20,10 +20,10 @@ public:
   void onEndOfTranslationUnit() override;
 
 private:
-  void reportAccesses();
-  void reportFences();
+  void reportAccess(const Finding &F);
+  void reportFence(const Finding &F);
 
-  std::shared_ptr<ScopedAccesses> Accesses;
+  std::shared_ptr<AstRecords> Records;
 };
 
 } // namespace cuda_scope

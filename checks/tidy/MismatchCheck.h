@@ -2,7 +2,7 @@
 #ifndef CUDA_SCOPE_TIDY_MISMATCHCHECK_H
 #define CUDA_SCOPE_TIDY_MISMATCHCHECK_H
 
-#include "ScopedAccesses.h"
+#include "AstRecords.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
 namespace cuda_scope {
@@ -22,7 +22,7 @@ public:
 
 private:
   const bool AcrossKernels; // read once with Options.get, written back in storeOptions
-  std::shared_ptr<ScopedAccesses> Accesses;
+  std::shared_ptr<AstRecords> Records;
 };
 
 } // namespace cuda_scope

@@ -1,10 +1,11 @@
 //===- ReleaseAcquireCheck.cpp - messages with no release/acquire pair ----===//
 //
-// Over the TU's messages (Messages): a flag published after data writes with
-// no release between them, received before data reads with no acquire
-// between them, or ordered only by a fence whose scope leaves out the other
-// side. Cumulativity makes __syncthreads() then one thread's fence and flag
-// enough, and a walk in program order sees exactly that.
+// The engine's message rules (model/EngineMessages.cpp) over the TU's records
+// (AstRecords): a flag published after data writes with no release between
+// them, received before data reads with no acquire between them, or ordered
+// only by a fence whose scope leaves out the other side. Cumulativity makes
+// __syncthreads() then one thread's fence and flag enough, and a walk in
+// program order sees exactly that.
 //
 //===----------------------------------------------------------------------===//
 #include "ReleaseAcquireCheck.h"
@@ -50,25 +51,29 @@ void ReleaseAcquireCheck::registerMatchers(MatchFinder *Finder) {
 
 void ReleaseAcquireCheck::check(const MatchFinder::MatchResult &Result) {
   if (Result.Nodes.getNodeAs<TranslationUnitDecl>("tu")) {
-    Found = Messages::get(*Result.Context);
+    Records = AstRecords::get(*Result.Context);
     SM = Result.SourceManager;
     LangOpts = &Result.Context->getLangOpts();
   }
 }
 
 void ReleaseAcquireCheck::onEndOfTranslationUnit() {
-  if (!Found)
+  if (!Records)
     return;
   auto IsFence = [&](const FunctionDecl *F) {
     return any_of(FenceFunctions, [&](const std::string &P) { return matchesFunctionName(F, P); });
   };
+  EngineOptions Opts;
+  Opts.AcrossKernels = AcrossKernels;
+  Opts.Rules = EngineOptions::Messages;
   std::set<std::pair<const Stmt *, int>> Reported;
-  for (const MessageFinding &F : Found->findings(AcrossKernels, IsFence)) {
-    const Stmt *At = F.What == MessageFinding::NarrowFence ? F.Fence->Site : F.Flag->Site;
-    if (Reported.insert({At, F.What == MessageFinding::NarrowFence ? -1 : int(F.What)}).second)
+  for (const Finding &F : Records->findings(Opts, IsFence)) {
+    if (F.What != Finding::NoRelease && F.What != Finding::NoAcquire && F.What != Finding::NarrowFence)
+      continue;
+    if (Reported.insert({Records->accessAt(F.At).Site, F.What == Finding::NarrowFence ? -1 : int(F.What)}).second)
       report(F);
   }
-  Found.reset();
+  Records.reset();
 }
 
 namespace {
@@ -89,25 +94,27 @@ std::string fenceFor(Scope S) {
 
 /// "relaxed store", "volatile load", "plain store".
 std::string howAccessed(const ScopedAccess &A) {
-  return (orderName(A.Ord) + " " + accessKindName(A.What)).str();
+  return (orderName(A.Ord) + " " + opKindName(A.What)).str();
 }
 } // namespace
 
-void ReleaseAcquireCheck::report(const MessageFinding &F) {
-  const ScopedAccess &Flag = *F.Flag;
+void ReleaseAcquireCheck::report(const Finding &F) {
+  const ScopedAccess &Flag = Records->accessAt(F.Flag);
+  const ScopedAccess &Data = Records->accessAt(F.Data);
+  const ScopedAccess *Other = Records->access(F.Other);
   std::string FlagName = ScopedAccesses::describe(*Flag.Object);
-  std::string DataName = ScopedAccesses::describe(*F.Data->Object);
-  bool Publish = F.Data->What == AccessKind::Store;
+  std::string DataName = ScopedAccesses::describe(*Data.Object);
+  bool Publish = Data.What == OpKind::Store;
 
-  if (F.What == MessageFinding::NarrowFence) {
-    const ScopedAccess &Fence = *F.Fence;
+  if (F.What == Finding::NarrowFence) {
+    const ScopedAccess &Fence = Records->accessAt(F.Fence);
     std::string Consider = Fence.How == ScopedAccess::DeviceBuiltin ? fenceFor(F.Needed) : libcuName(F.Needed).str();
     diag(Fence.Loc, "'%0' orders the message through %1 and %2 with %3, but %4 is on the other side; a fence's "
                     "scope must include the threads it synchronizes with; consider %5")
         << Fence.Name << FlagName << DataName << libcuName(Fence.S) << otherSide(F.Needed) << Consider;
     diag(Flag.Loc, "%0 is %1 here with a %2", DiagnosticIDs::Note)
         << FlagName << (Publish ? "published" : "received") << howAccessed(Flag);
-    diag(F.Data->Loc, "%0 is %1 here", DiagnosticIDs::Note) << DataName << (Publish ? "written" : "read");
+    diag(Data.Loc, "%0 is %1 here", DiagnosticIDs::Note) << DataName << (Publish ? "written" : "read");
     return;
   }
 
@@ -116,7 +123,7 @@ void ReleaseAcquireCheck::report(const MessageFinding &F) {
   std::optional<FixItHint> Fix;
   StringRef Wanted = Publish ? "release" : "acquire";
   if (Flag.How == ScopedAccess::LibcuType && Flag.Ord == Order::Relaxed && Flag.OrderSpelling.isValid() &&
-      Flag.What == (Publish ? AccessKind::Store : AccessKind::Load)) {
+      Flag.What == (Publish ? OpKind::Store : OpKind::Load)) {
     CharSourceRange Range = CharSourceRange::getTokenRange(Flag.OrderSpelling);
     StringRef Text = Lexer::getSourceText(Range, *SM, *LangOpts);
     if (Text == "memory_order_relaxed")
@@ -129,9 +136,9 @@ void ReleaseAcquireCheck::report(const MessageFinding &F) {
   if (Fix)
     Consider = "memory_order_" + Wanted.str() + ", or ";
   else if (Flag.How == ScopedAccess::Plain)
-    Consider = "a cuda::atomic_ref " + Wanted.str() + " " + accessKindName(Flag.What).str() + ", or ";
+    Consider = "a cuda::atomic_ref " + Wanted.str() + " " + opKindName(Flag.What).str() + ", or ";
   else if (Flag.How != ScopedAccess::DeviceBuiltin) // atomicAdd and the like take no order
-    Consider = (Publish ? "a " : "an ") + Wanted.str() + " " + accessKindName(Flag.What).str() + ", or ";
+    Consider = (Publish ? "a " : "an ") + Wanted.str() + " " + opKindName(Flag.What).str() + ", or ";
   Consider += fenceFor(F.Needed) + (Publish ? " before it" : " after it");
 
   if (Publish) {
@@ -147,10 +154,10 @@ void ReleaseAcquireCheck::report(const MessageFinding &F) {
     if (Fix)
       D << *Fix;
   }
-  diag(F.Data->Loc, "%0 is %1 here", DiagnosticIDs::Note) << DataName << (Publish ? "written" : "read");
-  if (F.Other)
-    diag(F.Other->Loc, "%0 %1 %2 here", DiagnosticIDs::Note)
-        << describeRoot(*F.Other) << (Publish ? "receives" : "publishes") << FlagName;
+  diag(Data.Loc, "%0 is %1 here", DiagnosticIDs::Note) << DataName << (Publish ? "written" : "read");
+  if (Other)
+    diag(Other->Loc, "%0 %1 %2 here", DiagnosticIDs::Note)
+        << describeRoot(*Other) << (Publish ? "receives" : "publishes") << FlagName;
 }
 
 } // namespace cuda_scope

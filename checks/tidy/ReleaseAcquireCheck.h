@@ -2,7 +2,7 @@
 #ifndef CUDA_SCOPE_TIDY_RELEASEACQUIRECHECK_H
 #define CUDA_SCOPE_TIDY_RELEASEACQUIRECHECK_H
 
-#include "Messages.h"
+#include "AstRecords.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include <string>
 #include <vector>
@@ -24,12 +24,12 @@ public:
   void onEndOfTranslationUnit() override;
 
 private:
-  void report(const MessageFinding &F);
+  void report(const Finding &F);
 
   const std::string FenceFunctionsOption, AcrossKernelsOption;
   std::vector<std::string> FenceFunctions;
   bool AcrossKernels = false;
-  std::shared_ptr<Messages> Found;
+  std::shared_ptr<AstRecords> Records;
   const clang::SourceManager *SM = nullptr;
   const clang::LangOptions *LangOpts = nullptr;
 };

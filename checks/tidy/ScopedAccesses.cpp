@@ -194,7 +194,7 @@ private:
   void launch(const CUDAKernelCallExpr *K, const Frame *Fr);
   void allocation(const CallExpr *CE);
   void record(ScopedAccess A, const Stmt *Site, const Frame *Fr, bool PlainList = false);
-  void plainAccess(const Expr *E, AccessKind K, const Stmt *Site, SourceLocation Loc, const Frame *Fr);
+  void plainAccess(const Expr *E, OpKind K, const Stmt *Site, SourceLocation Loc, const Frame *Fr);
   bool control(const Stmt *S, const Frame *Fr);
   void walkWith(const Stmt *S, const Frame *Fr, ValueUse U);
   void walkArm(const Stmt *S, const Frame *Fr, const Stmt *Owner, unsigned Arm);
@@ -808,13 +808,13 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
   } else if (Kind != ScopedAccess::Host) {
     // Plain loads and stores, after what they are computed from.
     if (const auto *IC = dyn_cast<ImplicitCastExpr>(S); IC && IC->getCastKind() == CK_LValueToRValue) {
-      plainAccess(IC->getSubExpr(), AccessKind::Load, IC, IC->getSubExpr()->getExprLoc(), Fr);
+      plainAccess(IC->getSubExpr(), OpKind::Load, IC, IC->getSubExpr()->getExprLoc(), Fr);
     } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(S)) {
-      plainAccess(CA->getLHS(), AccessKind::Load, CA, CA->getOperatorLoc(), Fr);
-      plainAccess(CA->getLHS(), AccessKind::Store, CA, CA->getOperatorLoc(), Fr);
+      plainAccess(CA->getLHS(), OpKind::Load, CA, CA->getOperatorLoc(), Fr);
+      plainAccess(CA->getLHS(), OpKind::Store, CA, CA->getOperatorLoc(), Fr);
     } else if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp()) {
-      plainAccess(UO->getSubExpr(), AccessKind::Load, UO, UO->getOperatorLoc(), Fr);
-      plainAccess(UO->getSubExpr(), AccessKind::Store, UO, UO->getOperatorLoc(), Fr);
+      plainAccess(UO->getSubExpr(), OpKind::Load, UO, UO->getOperatorLoc(), Fr);
+      plainAccess(UO->getSubExpr(), OpKind::Store, UO, UO->getOperatorLoc(), Fr);
     }
   }
 }
@@ -910,7 +910,7 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     walkWith(BO->getRHS(), Fr, U);
     walkWith(BO->getLHS(), Fr, ValueUse());
     if (Kind != ScopedAccess::Host)
-      plainAccess(BO->getLHS(), AccessKind::Store, BO, BO->getOperatorLoc(), Fr);
+      plainAccess(BO->getLHS(), OpKind::Store, BO, BO->getOperatorLoc(), Fr);
     return true;
   }
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
@@ -963,7 +963,7 @@ void ScopedAccesses::Walker::resolveRelays() {
   }
 }
 
-void ScopedAccesses::Walker::plainAccess(const Expr *E, AccessKind K, const Stmt *Site, SourceLocation Loc,
+void ScopedAccesses::Walker::plainAccess(const Expr *E, OpKind K, const Stmt *Site, SourceLocation Loc,
                                          const Frame *Fr) {
   E = E->IgnoreParens();
   if (!E->getType()->isScalarType())
@@ -989,7 +989,7 @@ void ScopedAccesses::Walker::plainAccess(const Expr *E, AccessKind K, const Stmt
   A.How = ScopedAccess::Plain;
   A.Object = std::move(O);
   A.Name = A.Ord == Order::Volatile ? "volatile " : "";
-  A.Name += K == AccessKind::Load ? "load" : "store";
+  A.Name += K == OpKind::Load ? "load" : "store";
   A.Loc = Loc;
   record(std::move(A), Site, Fr, /*PlainList=*/true);
 }
@@ -1067,7 +1067,7 @@ void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Fram
     }
   }
   A.Arms.assign(Arms.begin(), Arms.end());
-  bool Reads = A.What == AccessKind::Load || A.What == AccessKind::RMW;
+  bool Reads = A.What == OpKind::Load || A.What == OpKind::RMW;
   if (Reads && Use.Tested)
     A.TestSeq = A.Seq;
   std::vector<ScopedAccess> &List = PlainList ? Owner.Plain : Owner.All;
@@ -1173,7 +1173,7 @@ bool ScopedAccesses::Walker::libcuMember(const CallExpr *CE, const CXXMethodDecl
     writtenScope(ObjE, Type->ScopeArg, A);
   record(std::move(A), CE, Fr);
   // wait(old) returns once the value differs from old: a spin of its own.
-  if (Member == "wait" && Owner.All.back().What == AccessKind::Load)
+  if (Member == "wait" && Owner.All.back().What == OpKind::Load)
     Owner.All.back().TestSeq = Owner.All.back().Seq;
   return true;
 }
@@ -1206,7 +1206,7 @@ bool ScopedAccesses::Walker::recordCall(const CallExpr *CE, const Frame *Fr) {
     case DeviceBuiltin::AtomicRMW:
     case DeviceBuiltin::AtomicCAS:
     case DeviceBuiltin::AtomicExchange: {
-      A.What = AccessKind::RMW;
+      A.What = OpKind::RMW;
       A.Ord = Order::Relaxed;
       A.Object = pointee(Arg(0), Fr);
       A.BuiltinOperation = B->Operation;
@@ -1218,11 +1218,11 @@ bool ScopedAccesses::Walker::recordCall(const CallExpr *CE, const Frame *Fr) {
       break;
     }
     case DeviceBuiltin::Fence:
-      A.What = AccessKind::Fence;
+      A.What = OpKind::Fence;
       A.Ord = Order::SeqCst;
       break;
     case DeviceBuiltin::BlockBarrier:
-      A.What = AccessKind::Barrier;
+      A.What = OpKind::BlockBarrier;
       A.Ord = Order::AcqRel;
       break;
     case DeviceBuiltin::WarpBarrier:
@@ -1251,7 +1251,7 @@ bool ScopedAccesses::Walker::recordCall(const CallExpr *CE, const Frame *Fr) {
   }
   if (std::optional<FenceFunction> F = parseFenceFunction(plainQualifiedName(FD))) {
     A.How = ScopedAccess::ScopeArgument;
-    A.What = AccessKind::Fence;
+    A.What = OpKind::Fence;
     A.Name = plainQualifiedName(FD);
     if (std::optional<int64_t> V = constantInt(Arg(F->OrderArg), Ctx))
       if (std::optional<Order> O = orderFromC11Value(*V))
@@ -1293,15 +1293,12 @@ void ScopedAccesses::Walker::atomicExpr(const AtomicExpr *AE, const Frame *Fr) {
 void ScopedAccesses::Walker::inlineAsm(const GCCAsmStmt *Asm, const Frame *Fr) {
   for (const PtxInstr &P : parsePtx(Asm->getAsmString())) {
     ScopedAccess A;
-    switch (P.What) {
-    case PtxInstr::Load: A.What = AccessKind::Load; break;
-    case PtxInstr::Store: A.What = AccessKind::Store; break;
-    case PtxInstr::Atomic:
-    case PtxInstr::Reduction: A.What = AccessKind::RMW; break;
-    case PtxInstr::Fence: A.What = AccessKind::Fence; break;
-    case PtxInstr::BlockBarrier: A.What = AccessKind::Barrier; break;
-    default: continue;
-    }
+    // The rules of the clang-tidy checks are about accesses, fences and
+    // barriers; the async proxy and the cluster barrier are the IR pass's.
+    std::optional<OpKind> Kind = opKindOf(P);
+    if (!Kind || (!isAccessKind(*Kind) && *Kind != OpKind::Fence && *Kind != OpKind::BlockBarrier))
+      continue;
+    A.What = *Kind;
     // Plain ld and st do not synchronize.
     if (!P.ScopeQual || !isStrong(P.Sem))
       continue;
@@ -1323,7 +1320,7 @@ void ScopedAccesses::Walker::inlineAsm(const GCCAsmStmt *Asm, const Frame *Fr) {
     // The value a load or atomic reads lands in the first output: a variable
     // the code then tests relays it.
     ValueUse Saved = Use;
-    if (A.What == AccessKind::Load || A.What == AccessKind::RMW)
+    if (A.What == OpKind::Load || A.What == OpKind::RMW)
       if (Asm->getNumOutputs() > 0)
         if (const auto *DRE = dyn_cast<DeclRefExpr>(Asm->getOutputExpr(0)->IgnoreParenImpCasts()))
           if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
@@ -1391,7 +1388,7 @@ void ScopedAccesses::Walker::allocation(const CallExpr *CE) {
 }
 
 //===----------------------------------------------------------------------===//
-// Collection, launch bindings, homes and groups
+// Collection, launch bindings and homes
 //===----------------------------------------------------------------------===//
 
 namespace {
@@ -1449,13 +1446,6 @@ void ScopedAccesses::collect() {
   Allocations = std::move(W.Allocations);
   bindLaunches();
 }
-
-namespace {
-bool sharedWithHost(ObjectHome H) { return H == ObjectHome::Managed || H == ObjectHome::MappedHost; }
-bool shareable(ObjectHome H) {
-  return H == ObjectHome::Shared || H == ObjectHome::Global || sharedWithHost(H);
-}
-} // namespace
 
 ObjectHome ScopedAccesses::homeOf(const ObjectRef &O, bool FromLaunch) const {
   // What a kernel is given points to device memory unless shown otherwise.
@@ -1580,78 +1570,7 @@ bool mayPrecede(const CallSite &A, const ScopedAccess &B) {
 
 bool ScopedAccesses::runsOneBlock(const FunctionDecl *Kernel) const { return OneBlock.lookup(Kernel); }
 
-std::vector<AccessGroup> ScopedAccesses::makeGroups(bool AcrossKernels) {
-  collect();
-  MapVector<std::string, SmallVector<const ScopedAccess *, 8>, std::map<std::string, unsigned>> ByObject;
-  for (const ScopedAccess &A : All)
-    if (A.Object && A.Object->Root && shareable(A.Object->Home))
-      ByObject[A.Object->key()].push_back(&A);
-  std::vector<AccessGroup> Out;
-  for (auto &Entry : ByObject) {
-    const SmallVector<const ScopedAccess *, 8> &List = Entry.second;
-    ObjectHome Home = List.front()->Object->Home;
-    for (const ScopedAccess *A : List)
-      if (sharedWithHost(A->Object->Home))
-        Home = A->Object->Home;
-    SmallVector<const ScopedAccess *, 4> HostSide;
-    MapVector<const FunctionDecl *, SmallVector<const ScopedAccess *, 4>> DeviceSide;
-    for (const ScopedAccess *A : List) {
-      if (A->RootIs == ScopedAccess::Host)
-        HostSide.push_back(A);
-      else
-        DeviceSide[AcrossKernels ? nullptr : A->Root].push_back(A);
-    }
-    for (auto &[Root, Accesses] : DeviceSide) {
-      (void)Root;
-      AccessGroup G;
-      G.Object = &*Accesses.front()->Object;
-      G.Accesses.assign(Accesses.begin(), Accesses.end());
-      const std::string &Index = G.Object->Index;
-      G.PerBlock = all_of(Accesses, [&](const ScopedAccess *A) {
-        return A->Object->BlockDependent && A->Object->Index == Index;
-      });
-      bool OneBlockOnly = all_of(Accesses, [&](const ScopedAccess *A) {
-        return A->RootIs == ScopedAccess::Kernel && runsOneBlock(A->Root);
-      });
-      G.WithHost = sharedWithHost(Home) && !HostSide.empty();
-      if (G.WithHost)
-        G.Accesses.append(HostSide.begin(), HostSide.end());
-      G.Needed = G.WithHost ? Scope::System
-                 : Home == ObjectHome::Shared || G.PerBlock || OneBlockOnly ? Scope::Block
-                                                                           : Scope::Device;
-      Out.push_back(std::move(G));
-    }
-  }
-  return Out;
-}
-
-ArrayRef<AccessGroup> ScopedAccesses::groups(bool AcrossKernels) {
-  std::unique_ptr<std::vector<AccessGroup>> &Slot = AcrossKernels ? Merged : PerKernel;
-  if (!Slot) {
-    Slot = std::make_unique<std::vector<AccessGroup>>(makeGroups(AcrossKernels));
-    if (!AcrossKernels)
-      for (const AccessGroup &G : *Slot)
-        for (const ScopedAccess *A : G.Accesses)
-          if (A->RootIs != ScopedAccess::Host)
-            GroupOf[A] = &G;
-  }
-  return *Slot;
-}
-
-const AccessGroup *ScopedAccesses::groupOf(const ScopedAccess &A) {
-  (void)groups(false);
-  return GroupOf.lookup(&A);
-}
-
 std::string ScopedAccesses::describe(const ObjectRef &O) { return "'" + O.Spelling + "'"; }
-
-bool scopeTooNarrow(const ScopedAccess &A, const AccessGroup &G) {
-  if (includes(A.S, G.Needed))
-    return false;
-  // Within one block an element may be the thread's own (s[threadIdx.x]):
-  // thread scope is only shown too narrow where other blocks share it.
-  return A.S != Scope::Thread || includes(G.Needed, Scope::Device);
-}
 
 std::string describeRoot(const ScopedAccess &A) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(A.Root); MD && MD->getParent()->isLambda())
@@ -1662,13 +1581,13 @@ std::string describeRoot(const ScopedAccess &A) {
   return What + A.Root->getNameAsString() + "'";
 }
 
-StringRef accessVerb(AccessKind K) {
+StringRef accessVerb(OpKind K) {
   switch (K) {
-  case AccessKind::Load: return "loaded";
-  case AccessKind::Store: return "stored";
-  case AccessKind::RMW: return "updated";
-  case AccessKind::Fence: return "fenced";
-  case AccessKind::Barrier: return "used as a barrier";
+  case OpKind::Load: return "loaded";
+  case OpKind::Store: return "stored";
+  case OpKind::RMW: return "updated";
+  case OpKind::Fence: return "fenced";
+  case OpKind::BlockBarrier: return "used as a barrier";
   }
   return "accessed";
 }

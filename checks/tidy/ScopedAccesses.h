@@ -15,7 +15,7 @@
 // values returned by functions with one return, and the host variable a
 // kernel parameter is bound to at every launch.
 //
-// For the rules about messages (Messages.h), the same walk also collects
+// For the rules about messages (model/EngineMessages.cpp), the same walk also collects
 // device code's plain and volatile loads and stores of memory it does not
 // own, where each read's value decides a branch (directly, through the
 // variables it is stored to, or through a helper's return), the if and ?:
@@ -25,7 +25,7 @@
 #ifndef CUDA_SCOPE_TIDY_SCOPEDACCESSES_H
 #define CUDA_SCOPE_TIDY_SCOPEDACCESSES_H
 
-#include "model/MemoryModel.h"
+#include "model/Engine.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceLocation.h"
@@ -42,17 +42,6 @@ class ASTContext;
 } // namespace clang
 
 namespace cuda_scope {
-
-/// Where an object lives, as far as the TU shows.
-enum class ObjectHome : uint8_t {
-  Unknown,    ///< behind a pointer whose origin the TU does not show
-  Local,      ///< a thread's own variable or parameter
-  Shared,     ///< __shared__: one per block
-  Global,     ///< global memory: __device__ variables, what kernel arguments point to
-  Managed,    ///< __managed__ variables and cudaMallocManaged memory: host and device
-  MappedHost, ///< cudaMallocHost / cudaHostAlloc memory: host and device
-  Host,       ///< host memory not shown to reach the device
-};
 
 /// The object an access touches: a root declaration and the way from it.
 struct ObjectRef {
@@ -78,7 +67,7 @@ struct ObjectRef {
 
 /// One atomic access, fence or barrier operation, in one context.
 struct ScopedAccess {
-  AccessKind What = AccessKind::Load;
+  OpKind What = OpKind::Load;
   Order Ord = Order::SeqCst;
   Scope S = Scope::System;
   /// The object; none for fences and __syncthreads().
@@ -138,7 +127,7 @@ struct ScopedAccess {
 
   bool isPlain() const { return How == Plain; }
   bool isMemoryAccess() const {
-    return What == AccessKind::Load || What == AccessKind::Store || What == AccessKind::RMW;
+    return What == OpKind::Load || What == OpKind::Store || What == OpKind::RMW;
   }
   bool encloses(const clang::Stmt *S) const;
 };
@@ -158,22 +147,6 @@ struct CallSite {
 bool mayPrecede(const ScopedAccess &A, const ScopedAccess &B);
 bool mayPrecede(const ScopedAccess &A, const CallSite &B);
 bool mayPrecede(const CallSite &A, const ScopedAccess &B);
-
-/// Accesses to one object that may run at the same time, and the scope that
-/// includes every thread that may perform them.
-struct AccessGroup {
-  const ObjectRef *Object = nullptr; ///< the first access's object
-  llvm::SmallVector<const ScopedAccess *, 4> Accesses;
-  /// The narrowest scope that includes every thread that may access the
-  /// object concurrently: block for __shared__ memory, per-block elements and
-  /// kernels launched with one block; device for other global memory; system
-  /// when host code accesses it too.
-  Scope Needed = Scope::Device;
-  /// Every device access uses the same element index, and it reads blockIdx.
-  bool PerBlock = false;
-  /// Some access of the group is made by host code.
-  bool WithHost = false;
-};
 
 class ScopedAccesses {
 public:
@@ -197,15 +170,6 @@ public:
   /// The calls device code makes, in walk order.
   llvm::ArrayRef<CallSite> calls();
 
-  /// The accesses to each object that may be concurrent: those under one
-  /// kernel (or, with \p AcrossKernels, under any kernel), with the host
-  /// accesses where the memory is shared with the host. Objects whose home is
-  /// unknown or thread-local make no group.
-  llvm::ArrayRef<AccessGroup> groups(bool AcrossKernels);
-
-  /// The group (per kernel) holding \p A, if any.
-  const AccessGroup *groupOf(const ScopedAccess &A);
-
   /// Every launch of \p Kernel in the TU runs one block (<<<1, N>>>).
   bool runsOneBlock(const clang::FunctionDecl *Kernel) const;
 
@@ -219,7 +183,6 @@ public:
 
 private:
   void collect();
-  std::vector<AccessGroup> makeGroups(bool AcrossKernels);
   void bindLaunches();
   ObjectHome homeOf(const ObjectRef &O, bool FromLaunch) const;
   ObjectHome homeOfRoot(const ObjectRef &O) const;
@@ -228,25 +191,17 @@ private:
   bool Collected = false;
   std::vector<ScopedAccess> All, Plain;
   std::vector<CallSite> Calls;
-  std::unique_ptr<std::vector<AccessGroup>> PerKernel, Merged;
-  llvm::DenseMap<const ScopedAccess *, const AccessGroup *> GroupOf;
   std::vector<std::unique_ptr<Launch>> Launches;
   llvm::DenseMap<const clang::FunctionDecl *, bool> OneBlock;
   llvm::DenseMap<const clang::VarDecl *, Allocation> Allocations;
 };
-
-/// True when \p A's scope does not include every thread that may access its
-/// object concurrently (\p G's Needed). A thread-scope access is only too
-/// narrow where other blocks share the object: within one block the element
-/// may be the thread's own (s[threadIdx.x]).
-bool scopeTooNarrow(const ScopedAccess &A, const AccessGroup &G);
 
 /// "kernel 'k'", "device function 'f'", "host function 'main'": what \p A
 /// runs under.
 std::string describeRoot(const ScopedAccess &A);
 
 /// "loaded", "stored", "updated", "used as a barrier".
-llvm::StringRef accessVerb(AccessKind K);
+llvm::StringRef accessVerb(OpKind K);
 
 } // namespace cuda_scope
 

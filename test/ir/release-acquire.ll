@@ -12,10 +12,10 @@
 ; atomicAdd is relaxed at device scope in CUDA, though clang lowers it to a seq_cst atomicrmw:
 ; CHECK: remark: Inputs/release-acquire.cu:41:12: 'ticket' is published here (atomicAdd, relaxed) after plain writes to 'partial' at Inputs/release-acquire.cu:39:23
 ; CHECK: remark: Inputs/release-acquire.cu:41:12: 'ticket' is received here (atomicAdd, relaxed) and 'partial' is read after it at Inputs/release-acquire.cu:46:14
-; A spin lock with no fence: the release is an atomicExch after the critical section's writes, not a
+; (Remarks come in program order.) A spin lock with no fence: the release is an atomicExch after the critical section's writes, not a
 ; reset of the flag, since data was written after the lock was taken.
-; CHECK: remark: Inputs/release-acquire.cu:96:3: 'lock' is published here (atomicExch, relaxed) after plain writes to 'total' at Inputs/release-acquire.cu:95:9
 ; CHECK: remark: Inputs/release-acquire.cu:93:10: 'lock' is received here (atomicCAS, relaxed) and 'total' is read after it at Inputs/release-acquire.cu:95:9
+; CHECK: remark: Inputs/release-acquire.cu:96:3: 'lock' is published here (atomicExch, relaxed) after plain writes to 'total' at Inputs/release-acquire.cu:95:9
 ; cumulative, releaseAcquire, counter and fencedLock are correct: no remark.
 ; RUN: %opt -load-pass-plugin=%cuda_scope_pass -passes=cuda-scope -pass-remarks-output=%t.yaml -disable-output %s
 ; RUN: FileCheck %s --check-prefix=YAML < %t.yaml

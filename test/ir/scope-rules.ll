@@ -23,21 +23,22 @@
 ; YAML:      Name: cuda-scope-mismatch
 ; YAML:      Object: '''hits'''
 ;
-; What the pass collected, through every reader (asm, intrinsic, atomicrmw):
+; What the pass collected, through every reader (asm, intrinsic, atomicrmw), and which reads are
+; tested (their value decides a branch):
 ; RUN: %opt -load-pass-plugin=%cuda_scope_pass -passes='print<cuda-scope>' -disable-output %s 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=OPS
 ; OPS-LABEL: kernel _Z7publishPi
 ; OPS:   store release scope=block object='flag' [st.release.cta.b32]
-; OPS:   load acquire scope=device object='flag' [ld.acquire.gpu.b32]
+; OPS:   load acquire scope=device object='flag' tested [ld.acquire.gpu.b32]
 ; OPS:   store plain scope=- object=kernel argument 0 per-block [store]
 ; OPS-LABEL: kernel _Z8builtinsv
-; OPS:   rmw relaxed scope=block object='hits' [llvm.nvvm.atomic.add.gen.i.cta.i32.p0]
-; OPS:   rmw relaxed scope=device object='hits' [atomicAdd]
+; OPS:   read-modify-write relaxed scope=block object='hits' [llvm.nvvm.atomic.add.gen.i.cta.i32.p0]
+; OPS:   read-modify-write relaxed scope=device object='hits' [atomicAdd]
 ; OPS-LABEL: kernel _Z8perBlockPi
-; OPS-NEXT:   rmw relaxed scope=block object=kernel argument 0 per-block [atom.add.relaxed.cta.s32]
+; OPS-NEXT:   read-modify-write relaxed scope=block object=kernel argument 0 per-block [atom.add.relaxed.cta.s32]
 ; OPS-LABEL: kernel _Z10sharedOnlyPi
-; OPS-NEXT:   rmw relaxed scope=block object=shared variable 'sharedOnly(int*)::tile' [atom.add.relaxed.cta.s32]
-; OPS-NEXT:   block-barrier acq_rel scope=block object=- [llvm.nvvm.barrier.cta.sync.aligned.all]
+; OPS-NEXT:   read-modify-write relaxed scope=block object=shared variable 'sharedOnly(int*)::tile' [atom.add.relaxed.cta.s32]
+; OPS-NEXT:   barrier acq_rel scope=block object=- [llvm.nvvm.barrier.cta.sync.aligned.all]
 ; OPS-NOT: finding
 ; ModuleID = 'Inputs/scope-rules.cu'
 source_filename = "Inputs/scope-rules.cu"

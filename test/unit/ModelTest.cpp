@@ -249,18 +249,18 @@ TEST(SyncType, LibcuAndStandardTypes) {
 }
 
 TEST(SyncType, Members) {
-  EXPECT_EQ(parseSyncMember(SyncType::AtomicRef, "load")->What, AccessKind::Load);
-  EXPECT_EQ(parseSyncMember(SyncType::AtomicRef, "operator T")->What, AccessKind::Load);
-  EXPECT_EQ(parseSyncMember(SyncType::Atomic, "operator=")->What, AccessKind::Store);
-  EXPECT_EQ(parseSyncMember(SyncType::Atomic, "fetch_max")->What, AccessKind::RMW);
-  EXPECT_EQ(parseSyncMember(SyncType::AtomicRef, "compare_exchange_strong")->What, AccessKind::RMW);
-  EXPECT_EQ(parseSyncMember(SyncType::Atomic, "operator++")->What, AccessKind::RMW);
+  EXPECT_EQ(parseSyncMember(SyncType::AtomicRef, "load")->What, OpKind::Load);
+  EXPECT_EQ(parseSyncMember(SyncType::AtomicRef, "operator T")->What, OpKind::Load);
+  EXPECT_EQ(parseSyncMember(SyncType::Atomic, "operator=")->What, OpKind::Store);
+  EXPECT_EQ(parseSyncMember(SyncType::Atomic, "fetch_max")->What, OpKind::RMW);
+  EXPECT_EQ(parseSyncMember(SyncType::AtomicRef, "compare_exchange_strong")->What, OpKind::RMW);
+  EXPECT_EQ(parseSyncMember(SyncType::Atomic, "operator++")->What, OpKind::RMW);
   EXPECT_EQ(parseSyncMember(SyncType::AtomicRef, "store")->DefaultOrder, Order::SeqCst);
   EXPECT_FALSE(parseSyncMember(SyncType::AtomicRef, "notify_all"));
   EXPECT_FALSE(parseSyncMember(SyncType::Atomic, "is_lock_free"));
   EXPECT_EQ(parseSyncMember(SyncType::Barrier, "arrive")->DefaultOrder, Order::Release);
   EXPECT_EQ(parseSyncMember(SyncType::Barrier, "wait")->DefaultOrder, Order::Acquire);
-  EXPECT_EQ(parseSyncMember(SyncType::Barrier, "arrive_and_wait")->What, AccessKind::Barrier);
+  EXPECT_EQ(parseSyncMember(SyncType::Barrier, "arrive_and_wait")->What, OpKind::BlockBarrier);
   EXPECT_EQ(parseSyncMember(SyncType::Latch, "count_down")->DefaultOrder, Order::Release);
   EXPECT_FALSE(parseSyncMember(SyncType::Barrier, "max"));
 }
@@ -275,19 +275,19 @@ TEST(SyncType, FenceFunctions) {
 TEST(ScopedAtomicBuiltin, ArgumentPositions) {
   auto Add = parseScopedAtomicBuiltin("__nv_atomic_fetch_add");
   ASSERT_TRUE(Add);
-  EXPECT_EQ(Add->What, AccessKind::RMW);
+  EXPECT_EQ(Add->What, OpKind::RMW);
   EXPECT_EQ(Add->From, ScopedAtomicBuiltin::Nv);
   EXPECT_EQ(Add->OrderArg, 2);
   EXPECT_EQ(Add->ScopeArg, 3);
-  EXPECT_EQ(parseScopedAtomicBuiltin("__nv_atomic_add")->What, AccessKind::RMW);
+  EXPECT_EQ(parseScopedAtomicBuiltin("__nv_atomic_add")->What, OpKind::RMW);
   EXPECT_EQ(parseScopedAtomicBuiltin("__nv_atomic_load_n")->ScopeArg, 2);
   EXPECT_EQ(parseScopedAtomicBuiltin("__nv_atomic_compare_exchange")->ScopeArg, 6);
-  EXPECT_EQ(parseScopedAtomicBuiltin("__nv_atomic_thread_fence")->What, AccessKind::Fence);
+  EXPECT_EQ(parseScopedAtomicBuiltin("__nv_atomic_thread_fence")->What, OpKind::Fence);
   auto Clang = parseScopedAtomicBuiltin("__scoped_atomic_store_n");
   ASSERT_TRUE(Clang);
   EXPECT_EQ(Clang->From, ScopedAtomicBuiltin::Clang);
-  EXPECT_EQ(Clang->What, AccessKind::Store);
-  EXPECT_EQ(parseScopedAtomicBuiltin("__scoped_atomic_add_fetch")->What, AccessKind::RMW);
+  EXPECT_EQ(Clang->What, OpKind::Store);
+  EXPECT_EQ(parseScopedAtomicBuiltin("__scoped_atomic_add_fetch")->What, OpKind::RMW);
   EXPECT_FALSE(parseScopedAtomicBuiltin("__scoped_atomic_frobnicate"));
   EXPECT_FALSE(parseScopedAtomicBuiltin("__atomic_fetch_add"));
   EXPECT_EQ(scopeFromBuiltinValue(ScopedAtomicBuiltin::Nv, 1), Scope::Block);

@@ -1,0 +1,129 @@
+//===- IrOrder.cpp - program order in one function's control-flow graph ---===//
+#include "IrOrder.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/CFG.h"
+#include <queue>
+
+using namespace llvm;
+
+namespace cuda_scope {
+
+FunctionOrder::FunctionOrder(const Function &F)
+    : DT(const_cast<Function &>(F)), LI(DT) { // the analyses only read the function
+  unsigned N = 0;
+  for (const BasicBlock *BB : ReversePostOrderTraversal<const Function *>(&F))
+    RPO[BB] = N++;
+  std::vector<const BasicBlock *> Blocks;
+  order(nullptr, Blocks);
+  unsigned Pos = 0;
+  for (const BasicBlock *BB : Blocks)
+    for (const Instruction &I : *BB)
+      InstNum[&I] = Pos++;
+}
+
+void FunctionOrder::order(const Loop *L, std::vector<const BasicBlock *> &Out) {
+  // The nodes of this region: its own blocks, and each loop just inside it
+  // as one node named by its header.
+  auto NodeOf = [&](const BasicBlock *BB) -> const BasicBlock * {
+    const Loop *Inner = LI.getLoopFor(BB);
+    if (Inner == L)
+      return BB;
+    while (Inner && Inner->getParentLoop() != L)
+      Inner = Inner->getParentLoop();
+    return Inner ? Inner->getHeader() : BB;
+  };
+  auto InRegion = [&](const BasicBlock *BB) { return RPO.count(BB) && (!L || L->contains(BB)); };
+  SmallVector<const BasicBlock *, 32> Blocks;
+  if (L)
+    Blocks.assign(L->block_begin(), L->block_end());
+  else
+    for (const auto &Entry : RPO)
+      Blocks.push_back(Entry.first);
+  DenseMap<const BasicBlock *, unsigned> InDegree;
+  DenseMap<const BasicBlock *, SmallVector<const BasicBlock *, 4>> Edges;
+  for (const BasicBlock *BB : Blocks)
+    InDegree.try_emplace(NodeOf(BB), 0);
+  for (const BasicBlock *BB : Blocks)
+    for (const BasicBlock *Succ : successors(BB)) {
+      if (!InRegion(Succ) || (L && Succ == L->getHeader()))
+        continue; // leaves the region, or goes back around it
+      const BasicBlock *From = NodeOf(BB), *To = NodeOf(Succ);
+      if (From == To)
+        continue;
+      Edges[From].push_back(To);
+      ++InDegree[To];
+    }
+  // Kahn's algorithm, the earliest in reverse post-order first; what an
+  // irreducible cycle leaves is taken in reverse post-order.
+  auto Later = [&](const BasicBlock *A, const BasicBlock *B) { return RPO.lookup(A) > RPO.lookup(B); };
+  std::priority_queue<const BasicBlock *, std::vector<const BasicBlock *>, decltype(Later)> Ready(Later);
+  for (auto &Entry : InDegree)
+    if (Entry.second == 0)
+      Ready.push(Entry.first);
+  SmallPtrSet<const BasicBlock *, 32> Done;
+  while (Done.size() < InDegree.size()) {
+    if (Ready.empty()) {
+      const BasicBlock *Next = nullptr;
+      for (auto &Entry : InDegree)
+        if (!Done.count(Entry.first) && (!Next || Later(Next, Entry.first)))
+          Next = Entry.first;
+      Ready.push(Next);
+    }
+    const BasicBlock *N = Ready.top();
+    Ready.pop();
+    if (!Done.insert(N).second)
+      continue;
+    const Loop *Inner = LI.getLoopFor(N);
+    if (Inner != L && Inner && Inner->getHeader() == N) {
+      while (Inner->getParentLoop() != L)
+        Inner = Inner->getParentLoop();
+      order(Inner, Out);
+    } else {
+      Out.push_back(N);
+    }
+    for (const BasicBlock *To : Edges.lookup(N))
+      if (--InDegree[To] == 0 && !Done.count(To))
+        Ready.push(To);
+  }
+}
+
+bool FunctionOrder::mayPrecede(const Instruction *A, const Instruction *B) const {
+  if (A == B || A->getFunction() != B->getFunction())
+    return false;
+  if (A->getParent() == B->getParent())
+    return A->comesBefore(B);
+  return blockReaches(A->getParent(), B->getParent());
+}
+
+bool FunctionOrder::blockReaches(const BasicBlock *From, const BasicBlock *To) const {
+  auto Key = std::make_pair(From, To);
+  auto It = Reach.find(Key);
+  if (It != Reach.end())
+    return It->second;
+  // The loops that hold both are not followed back: no edge into their headers.
+  SmallPtrSet<const BasicBlock *, 8> Closed;
+  for (const Loop *Common = LI.getLoopFor(From); Common; Common = Common->getParentLoop())
+    if (Common->contains(To))
+      Closed.insert(Common->getHeader());
+  SmallVector<const BasicBlock *, 16> Work{From};
+  SmallPtrSet<const BasicBlock *, 32> Seen{From};
+  bool Found = false;
+  while (!Work.empty() && !Found) {
+    const BasicBlock *BB = Work.pop_back_val();
+    for (const BasicBlock *Succ : successors(BB)) {
+      if (Closed.count(Succ))
+        continue;
+      if (Succ == To) {
+        Found = true;
+        break;
+      }
+      if (Seen.insert(Succ).second)
+        Work.push_back(Succ);
+    }
+  }
+  Reach[Key] = Found;
+  return Found;
+}
+
+} // namespace cuda_scope

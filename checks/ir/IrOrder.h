@@ -1,0 +1,46 @@
+//===- IrOrder.h - program order in one function's control-flow graph -----===//
+//
+// What may run before what in one thread, as the engine asks it: B may follow
+// A when a path leads from A to B without going back around a loop that
+// holds both (an iteration's later operations do not precede its earlier
+// ones), which is how the AST front end reads program order too. Blocks are
+// numbered in a topological order of the loop nest (a loop's blocks together,
+// before what follows the loop), so that A before B implies a smaller number.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_SCOPE_IR_IRORDER_H
+#define CUDA_SCOPE_IR_IRORDER_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Function.h"
+
+namespace cuda_scope {
+
+class FunctionOrder {
+public:
+  explicit FunctionOrder(const llvm::Function &F);
+
+  /// The position of \p I in the loop-nest topological order.
+  unsigned number(const llvm::Instruction *I) const { return InstNum.lookup(I); }
+  /// \p A may run before \p B (in the same function) in one thread.
+  bool mayPrecede(const llvm::Instruction *A, const llvm::Instruction *B) const;
+
+  const llvm::DominatorTree &domTree() const { return DT; }
+  const llvm::LoopInfo &loops() const { return LI; }
+
+private:
+  void order(const llvm::Loop *L, std::vector<const llvm::BasicBlock *> &Out);
+  bool blockReaches(const llvm::BasicBlock *From, const llvm::BasicBlock *To) const;
+
+  llvm::DominatorTree DT;
+  llvm::LoopInfo LI;
+  llvm::DenseMap<const llvm::BasicBlock *, unsigned> RPO;
+  llvm::DenseMap<const llvm::Instruction *, unsigned> InstNum;
+  mutable llvm::DenseMap<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, bool> Reach;
+};
+
+} // namespace cuda_scope
+
+#endif

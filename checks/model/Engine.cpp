@@ -1,0 +1,142 @@
+//===- Engine.cpp - the engine's state, its groups, and the rules in order -===//
+#include "EngineImpl.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace llvm;
+
+namespace cuda_scope {
+
+ProgramOrder::~ProgramOrder() = default;
+
+std::optional<Strictness> strictnessFromName(StringRef Name) {
+  return StringSwitch<std::optional<Strictness>>(Name)
+      .Case("evidence", Strictness::Evidence)
+      .Case("wide", Strictness::Wide)
+      .Default(std::nullopt);
+}
+
+StringRef strictnessName(Strictness S) { return S == Strictness::Wide ? "wide" : "evidence"; }
+
+namespace engine {
+
+namespace {
+bool isSync(OpKind K) {
+  switch (K) {
+  case OpKind::Load:
+  case OpKind::Store:
+  case OpKind::RMW:
+  case OpKind::AsyncSharedRead:
+    return false;
+  default:
+    return true;
+  }
+}
+bool shareable(ObjectHome H) { return H == ObjectHome::Shared || gridMemory(H); }
+} // namespace
+
+State::State(ArrayRef<MemOp> Ops, const ProgramOrder &PO, const EngineOptions &Opts)
+    : Ops(Ops), PO(PO), Opts(Opts) {
+  DenseMap<int, bool> HostSide, WithHostHome;
+  for (unsigned I = 0; I < Ops.size(); ++I) {
+    const MemOp &Op = Ops[I];
+    All[Op.Thread].push_back(I);
+    if (isSync(Op.What))
+      Syncs[Op.Thread].push_back(I);
+    if (Op.Object >= 0 && isScoped(Op) && Op.RunBy == Runner::Host)
+      HostSide[Op.Object] = true;
+    if (Op.Object >= 0 && sharedWithHost(Op.Home))
+      WithHostHome[Op.Object] = true;
+  }
+  auto BySeq = [&](unsigned A, unsigned B) { return Ops[A].Seq < Ops[B].Seq || (Ops[A].Seq == Ops[B].Seq && A < B); };
+  for (auto &Entry : All)
+    llvm::stable_sort(Entry.second, BySeq);
+  for (auto &Entry : Syncs)
+    llvm::stable_sort(Entry.second, BySeq);
+  for (auto &Entry : HostSide)
+    if (WithHostHome.count(Entry.first))
+      HostObjects[Entry.first] = true;
+}
+
+const std::vector<Group> &State::groups(bool AcrossKernels) {
+  std::unique_ptr<std::vector<Group>> &Groups = AcrossKernels ? Merged : PerKernel;
+  if (Groups)
+    return *Groups;
+  Groups = std::make_unique<std::vector<Group>>();
+  MapVector<int, SmallVector<unsigned, 8>> ByObject;
+  for (unsigned I = 0; I < Ops.size(); ++I)
+    if (isScoped(Ops[I]) && shareable(Ops[I].Home))
+      ByObject[Ops[I].Object].push_back(I);
+  for (auto &Entry : ByObject) {
+    const SmallVector<unsigned, 8> &List = Entry.second;
+    ObjectHome Home = Ops[List.front()].Home;
+    for (unsigned I : List)
+      if (sharedWithHost(Ops[I].Home))
+        Home = Ops[I].Home;
+    SmallVector<unsigned, 4> HostSide;
+    MapVector<int, SmallVector<unsigned, 4>> DeviceSide;
+    for (unsigned I : List) {
+      if (Ops[I].RunBy == Runner::Host)
+        HostSide.push_back(I);
+      else
+        DeviceSide[AcrossKernels ? -1 : Ops[I].Context].push_back(I);
+    }
+    for (auto &[Context, Members] : DeviceSide) {
+      (void)Context;
+      Group G;
+      G.Ops.assign(Members.begin(), Members.end());
+      const MemOp &First = Ops[Members.front()];
+      // out[blockIdx.x] is per block only while every access computes the
+      // same block-indexed address; a second index lets blocks meet.
+      G.PerBlock = all_of(Members, [&](unsigned I) {
+        return Ops[I].PerBlock && Ops[I].Element >= 0 && Ops[I].Element == First.Element;
+      });
+      // One block of one grid: two kernels are two grids.
+      bool OneBlock = all_of(Members, [&](unsigned I) {
+        return Ops[I].RunBy == Runner::Kernel && Ops[I].Context == First.Context && Ops[I].OnlyBlock >= 0 &&
+               Ops[I].OnlyBlock == First.OnlyBlock;
+      });
+      G.WithHost = sharedWithHost(Home) && !HostSide.empty();
+      if (G.WithHost)
+        G.Ops.append(HostSide.begin(), HostSide.end());
+      G.Needed = G.WithHost                                                  ? Scope::System
+                 : Home == ObjectHome::Shared || G.PerBlock || OneBlock ? Scope::Block
+                                                                         : Scope::Device;
+      if (!AcrossKernels)
+        for (unsigned I : Members)
+          GroupIndex[I] = Groups->size();
+      Groups->push_back(std::move(G));
+    }
+  }
+  return *Groups;
+}
+
+const Group *State::groupOf(unsigned I) {
+  (void)groups(/*AcrossKernels=*/false);
+  auto It = GroupIndex.find(I);
+  return It == GroupIndex.end() ? nullptr : &(*PerKernel)[It->second];
+}
+
+} // namespace engine
+
+std::vector<Finding> analyse(ArrayRef<MemOp> Ops, const ProgramOrder &PO, const EngineOptions &Opts) {
+  engine::State St(Ops, PO, Opts);
+  std::vector<Finding> Out;
+  if (Opts.Rules & EngineOptions::Scopes)
+    engine::scopeRules(St, Out);
+  if (Opts.Rules & (EngineOptions::Messages | EngineOptions::Fences)) {
+    DenseMap<unsigned, bool> MessageFences;
+    std::vector<Finding> Messages;
+    engine::messageRules(St, Messages, MessageFences);
+    if (Opts.Rules & EngineOptions::Messages)
+      Out.insert(Out.end(), Messages.begin(), Messages.end());
+    if (Opts.Rules & EngineOptions::Fences)
+      engine::fenceRule(St, MessageFences, Out);
+  }
+  if (Opts.Rules & EngineOptions::Async)
+    engine::asyncRules(St, Out);
+  llvm::stable_sort(Out, [](const Finding &A, const Finding &B) { return A.At < B.At; });
+  return Out;
+}
+
+} // namespace cuda_scope

@@ -1,0 +1,156 @@
+//===- Engine.h - the memory-model rules, over abstract memory operations -===//
+//
+// One engine decides every scope and release/acquire finding, for both front
+// ends. The clang-tidy checks extract MemOps from the AST (tidy/ScopedAccesses),
+// the IR pass from device IR after inlining (ir/DeviceMemoryOps); each hands
+// the engine the operations it found and a ProgramOrder that answers what may
+// run before what in one thread, and words the Findings the engine returns.
+// A rule is written here once, in the PTX memory model's terms: a finding
+// means the model allows a stale read or a race between the operations it
+// names.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_SCOPE_MODEL_ENGINE_H
+#define CUDA_SCOPE_MODEL_ENGINE_H
+
+#include "MemoryModel.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <vector>
+
+namespace cuda_scope {
+
+/// Where an object lives, as far as a front end can tell.
+enum class ObjectHome : uint8_t {
+  Unknown,    ///< behind a pointer whose origin is not shown
+  Local,      ///< a thread's own variable or parameter
+  Shared,     ///< __shared__: one per block
+  Global,     ///< global memory: __device__ variables, what kernel arguments point to
+  Managed,    ///< __managed__ variables and cudaMallocManaged memory: host and device
+  MappedHost, ///< cudaMallocHost / cudaHostAlloc memory: host and device
+  Host,       ///< host memory not shown to reach the device
+};
+
+/// Memory that threads of every block of a grid reach.
+inline bool gridMemory(ObjectHome H) {
+  return H == ObjectHome::Global || H == ObjectHome::Managed || H == ObjectHome::MappedHost;
+}
+/// Memory that host threads and device threads both reach.
+inline bool sharedWithHost(ObjectHome H) { return H == ObjectHome::Managed || H == ObjectHome::MappedHost; }
+
+/// Who runs an operation.
+enum class Runner : uint8_t {
+  Kernel,         ///< device code reached from a kernel
+  DeviceFunction, ///< a device function no kernel of the unit reaches
+  Host,           ///< host code
+};
+
+/// One memory operation, with what the rules need to know of it.
+struct MemOp {
+  OpKind What = OpKind::Load;
+  Order Ord = Order::Plain;
+  /// The scope it is atomic or ordered at; none for plain accesses.
+  std::optional<Scope> S;
+  ObjectHome Home = ObjectHome::Unknown;
+  /// The state space the instruction names (ld.shared::cluster), if any.
+  MemorySpace Space = MemorySpace::Unknown;
+  /// The object, as an id the front end chose: equal ids, the same object.
+  /// -1: none (fences, barriers) or not known.
+  int Object = -1;
+  /// The address within the object: equal Object and Element, the same
+  /// address computation (so the same address for the same thread). -1: unknown.
+  int Element = -1;
+  /// The address keeps the blocks of a grid apart (out[blockIdx.x]).
+  bool PerBlock = false;
+  /// Only this block of its grid runs the operation (if (blockIdx.x == 0),
+  /// or a kernel launched with one block); -1 when any block may.
+  int OnlyBlock = -1;
+  /// What runs it: the kernel, device function or host function, as an id.
+  /// Operations of different contexts are concurrent only across kernels.
+  int Context = 0;
+  Runner RunBy = Runner::Kernel;
+  /// Program order: operations of different Threads never follow each other
+  /// in one thread; within one, A before B implies A.Seq < B.Seq.
+  unsigned Thread = 0;
+  unsigned Seq = 0;
+  /// A read whose value decides a branch or a loop's exit (ProgramOrder::
+  /// afterTest says what runs after that test).
+  bool Tested = false;
+  /// For Call: the callee is a fence by the user's word (an option).
+  bool FenceCall = false;
+
+  bool isAccess() const { return What == OpKind::Load || What == OpKind::Store || What == OpKind::RMW; }
+  bool isStrongAccess() const { return isAccess() && isStrong(Ord); }
+  bool writes() const { return What == OpKind::Store || What == OpKind::RMW; }
+  bool reads() const { return What == OpKind::Load || What == OpKind::RMW; }
+};
+
+/// Program order, as a front end sees it. The engine asks only about
+/// operations of one Thread.
+class ProgramOrder {
+public:
+  virtual ~ProgramOrder();
+  /// Operation \p A may run before operation \p B in one thread: loops are
+  /// not followed back, and operations in exclusive branches never precede
+  /// each other.
+  virtual bool mayPrecede(unsigned A, unsigned B) const = 0;
+  /// The value read by \p A has decided a branch (or a loop's exit) when
+  /// operation \p B may run after it.
+  virtual bool afterTest(unsigned A, unsigned B) const = 0;
+};
+
+/// How wide a net the message rules cast.
+enum class Strictness : uint8_t {
+  /// Report what the operations show: a flag the consumer waits on or
+  /// branches on, data another thread writes before it, and nothing else
+  /// that orders them.
+  Evidence,
+  /// Also report flags and data whose pairing the code does not show.
+  Wide,
+};
+std::optional<Strictness> strictnessFromName(llvm::StringRef Name);
+llvm::StringRef strictnessName(Strictness S);
+
+struct EngineOptions {
+  /// Operations of different kernels may be concurrent (kernels running at
+  /// once in different streams); by default only those of one kernel are.
+  bool AcrossKernels = false;
+  Strictness Net = Strictness::Evidence;
+  /// Which rules to apply.
+  enum RuleSet : uint8_t { Scopes = 1, Fences = 2, Messages = 4, Async = 8, AllRules = 15 };
+  uint8_t Rules = AllRules;
+};
+
+/// A finding, naming operations by their index in the list given.
+struct Finding {
+  enum Kind : uint8_t {
+    ScopeMismatch,     ///< At's scope leaves out threads that Other (wide enough) includes
+    ScopeInsufficient, ///< no access is wide enough for the threads that touch the object
+    FenceTooNarrow,    ///< At is a fence narrower than the relaxed access Other it orders
+    NoRelease,         ///< At publishes Flag after Data is written, with no release between
+    NoAcquire,         ///< At receives Flag and Data is read after, with no acquire between
+    NarrowFence,       ///< At is the widest fence between Flag and Data, too narrow for Needed
+    ProxyFence,        ///< At reads shared memory through the async proxy after write Other
+    ClusterWait,       ///< At reads another block's shared memory after arrive Other, before the wait
+  } What;
+  unsigned At = 0;
+  /// The other operation: the wider access (mismatch), the access on the
+  /// other side of host and device (insufficient), the relaxed access a fence
+  /// orders, the other side of a message (a receive of a publish's flag, a
+  /// publish for a receive), the write before an async read, the arrive.
+  int Other = -1;
+  int Flag = -1, Data = -1, Fence = -1;
+  /// The scope that includes every thread on the other side.
+  Scope Needed = Scope::Device;
+  /// Host threads access the object too.
+  bool WithHost = false;
+};
+
+/// Every finding over \p Ops, in the order of the operations they are
+/// reported at.
+std::vector<Finding> analyse(llvm::ArrayRef<MemOp> Ops, const ProgramOrder &PO, const EngineOptions &Opts);
+
+} // namespace cuda_scope
+
+#endif

@@ -1,0 +1,123 @@
+//===- EngineImpl.h - what the engine's rules share, inside the model -----===//
+//
+// The engine's working state over one list of operations: program order
+// questions asked through the front end's ProgramOrder, with the operations
+// of each thread sorted so that "what lies between A and B" is a range; the
+// concurrency groups of the scope rules. The rules live in EngineScopes.cpp,
+// EngineMessages.cpp and EngineAsync.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_SCOPE_MODEL_ENGINEIMPL_H
+#define CUDA_SCOPE_MODEL_ENGINEIMPL_H
+
+#include "Engine.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include <memory>
+
+namespace cuda_scope {
+namespace engine {
+
+/// Accesses to one object that may run at the same time, and the scope that
+/// includes every thread that may perform them.
+struct Group {
+  llvm::SmallVector<unsigned, 4> Ops;
+  /// Block for __shared__ memory, per-block elements and objects one block
+  /// uses alone; device for other global memory; system when host threads
+  /// access it too.
+  Scope Needed = Scope::Device;
+  bool PerBlock = false;
+  bool WithHost = false;
+};
+
+class State {
+public:
+  State(llvm::ArrayRef<MemOp> Ops, const ProgramOrder &PO, const EngineOptions &Opts);
+
+  llvm::ArrayRef<MemOp> Ops;
+  const ProgramOrder &PO;
+  const EngineOptions &Opts;
+
+  const MemOp &op(unsigned I) const { return Ops[I]; }
+
+  /// \p A may run before \p B in one thread.
+  bool before(unsigned A, unsigned B) const {
+    const MemOp &X = Ops[A], &Y = Ops[B];
+    return A != B && X.Thread == Y.Thread && X.Seq < Y.Seq && PO.mayPrecede(A, B);
+  }
+  /// \p B may run after the value \p A read has been tested.
+  bool afterTest(unsigned A, unsigned B) const {
+    const MemOp &X = Ops[A], &Y = Ops[B];
+    return A != B && X.Tested && X.Thread == Y.Thread && X.Seq < Y.Seq && PO.afterTest(A, B);
+  }
+  /// Whether \p Pred holds for some synchronizing operation (a fence, a
+  /// barrier, a call, a launch) that lies between \p From and \p To in
+  /// program order: a binary search, then the range.
+  template <typename Fn> bool anySyncBetween(unsigned From, unsigned To, Fn Pred) const {
+    const MemOp &X = Ops[From], &Y = Ops[To];
+    if (X.Thread != Y.Thread || X.Seq >= Y.Seq)
+      return false;
+    auto It = Syncs.find(X.Thread);
+    if (It == Syncs.end())
+      return false;
+    const llvm::SmallVector<unsigned, 16> &List = It->second;
+    auto First = llvm::upper_bound(List, X.Seq, [&](unsigned S, unsigned I) { return S < Ops[I].Seq; });
+    auto Last = llvm::lower_bound(List, Y.Seq, [&](unsigned I, unsigned S) { return Ops[I].Seq < S; });
+    for (auto I = First; I < Last; ++I)
+      if (before(From, *I) && before(*I, To) && Pred(*I))
+        return true;
+    return false;
+  }
+  /// The operations of \p Thread, by Seq.
+  llvm::ArrayRef<unsigned> threadOps(unsigned Thread) const {
+    auto It = All.find(Thread);
+    return It == All.end() ? llvm::ArrayRef<unsigned>() : llvm::ArrayRef<unsigned>(It->second);
+  }
+
+  /// The groups of the scope rules: per context (or across kernels) and object.
+  const std::vector<Group> &groups(bool AcrossKernels);
+  /// The per-kernel group holding operation \p I, if any.
+  const Group *groupOf(unsigned I);
+
+  /// Host threads access object \p Object (atomically) too, and it lives
+  /// where they can.
+  bool accessedByHost(int Object) const { return HostObjects.count(Object); }
+
+private:
+  /// Every operation, and the synchronizing ones (fences, barriers, calls,
+  /// launches, the async ones), per thread, by Seq.
+  llvm::DenseMap<unsigned, llvm::SmallVector<unsigned, 16>> All, Syncs;
+  llvm::DenseMap<int, bool> HostObjects;
+  std::unique_ptr<std::vector<Group>> PerKernel, Merged;
+  llvm::DenseMap<unsigned, unsigned> GroupIndex;
+};
+
+/// An operation that the scope rules group: atomic (or volatile) with a scope,
+/// on an object.
+inline bool isScoped(const MemOp &Op) {
+  return Op.Object >= 0 && Op.S && Op.Ord != Order::Plain &&
+         (Op.isAccess() || Op.What == OpKind::BlockBarrier);
+}
+
+/// True when \p Op's scope does not include every thread that may access its
+/// object concurrently (\p G's Needed). A thread-scope access is only too
+/// narrow where other blocks share the object: within one block the element
+/// may be the thread's own (s[threadIdx.x]).
+inline bool scopeTooNarrow(const MemOp &Op, const Group &G) {
+  if (includes(*Op.S, G.Needed))
+    return false;
+  return *Op.S != Scope::Thread || includes(G.Needed, Scope::Device);
+}
+
+void scopeRules(State &St, std::vector<Finding> &Out);
+/// \p MessageFences: the fences that order some message (the fence rule
+/// leaves those to the message rules).
+void fenceRule(State &St, const llvm::DenseMap<unsigned, bool> &MessageFences, std::vector<Finding> &Out);
+void messageRules(State &St, std::vector<Finding> &Out, llvm::DenseMap<unsigned, bool> &MessageFences);
+void asyncRules(State &St, std::vector<Finding> &Out);
+
+} // namespace engine
+} // namespace cuda_scope
+
+#endif

@@ -1,0 +1,94 @@
+//===- EngineScopes.cpp - scopes too narrow for the threads that share -----===//
+//
+// Two concurrent atomic accesses to one object race unless each one's scope
+// includes the thread doing the other (libcu++ memory model, Data Races; PTX
+// "morally strong"). Per concurrency group: an access narrower than the
+// threads that may touch the object races with one wide enough (mismatch),
+// or, when none is, with the other accesses of the narrow scope made by
+// threads outside it (insufficient). A fence narrower than the relaxed
+// access it orders (the two make a release or acquire pattern of the
+// fence's scope) is insufficient too, unless it orders a message: the
+// message rules know who is on the other side.
+//
+//===----------------------------------------------------------------------===//
+#include "EngineImpl.h"
+
+using namespace llvm;
+
+namespace cuda_scope {
+namespace engine {
+
+void scopeRules(State &St, std::vector<Finding> &Out) {
+  for (const Group &G : St.groups(St.Opts.AcrossKernels))
+    for (unsigned I : G.Ops) {
+      if (!scopeTooNarrow(St.op(I), G))
+        continue;
+      for (unsigned J : G.Ops)
+        if (J != I && includes(*St.op(J).S, G.Needed)) {
+          Out.push_back({Finding::ScopeMismatch, I, static_cast<int>(J), -1, -1, -1, G.Needed, G.WithHost});
+          break;
+        }
+    }
+  // With one access wide enough, the narrow ones are mismatches; with none,
+  // every narrow one is insufficient. Kernels apart: what one kernel does
+  // alone must be right for its own blocks.
+  for (const Group &G : St.groups(/*AcrossKernels=*/false)) {
+    if (any_of(G.Ops, [&](unsigned J) { return includes(*St.op(J).S, G.Needed); }))
+      continue;
+    for (unsigned I : G.Ops) {
+      if (!scopeTooNarrow(St.op(I), G))
+        continue;
+      int Other = -1;
+      if (G.WithHost)
+        for (unsigned J : G.Ops)
+          if ((St.op(J).RunBy == Runner::Host) != (St.op(I).RunBy == Runner::Host)) {
+            Other = J;
+            break;
+          }
+      Out.push_back({Finding::ScopeInsufficient, I, Other, -1, -1, -1, G.Needed, G.WithHost});
+    }
+  }
+}
+
+void fenceRule(State &St, const DenseMap<unsigned, bool> &MessageFences, std::vector<Finding> &Out) {
+  // A release fence then a relaxed write, or a relaxed read then an acquire
+  // fence, make a pattern of the fence's scope: the nearest atomic access on either
+  // side of the fence in its thread is the one it orders.
+  for (unsigned F = 0; F < St.Ops.size(); ++F) {
+    const MemOp &Fence = St.op(F);
+    if (Fence.What != OpKind::Fence || !Fence.S || *Fence.S == Scope::Thread || Fence.RunBy == Runner::Host ||
+        MessageFences.count(F))
+      continue;
+    ArrayRef<unsigned> Thread = St.threadOps(Fence.Thread);
+    auto Pos = llvm::find(Thread, F);
+    auto Check = [&](unsigned A, bool Release) {
+      const MemOp &Access = St.op(A);
+      if (!Access.isAccess() || Access.Ord != Order::Relaxed || Access.Object < 0)
+        return false;
+      if (Release ? Access.What == OpKind::Load : Access.What == OpKind::Store)
+        return false;
+      if (Release ? !St.before(F, A) : !St.before(A, F))
+        return false;
+      const Group *G = St.groupOf(A);
+      if (!G || includes(*Fence.S, G->Needed))
+        return false;
+      Out.push_back({Finding::FenceTooNarrow, F, static_cast<int>(A), -1, -1, -1, G->Needed, G->WithHost});
+      return true;
+    };
+    // The nearest atomic access after it, then before it: plain accesses
+    // between them change nothing.
+    auto After = std::find_if(Pos + 1, Thread.end(), [&](unsigned A) { return St.op(A).isStrongAccess(); });
+    if (After != Thread.end() && Check(*After, /*Release=*/true))
+      continue;
+    for (auto It = Pos; It != Thread.begin();) {
+      --It;
+      if (St.op(*It).isStrongAccess()) {
+        Check(*It, /*Release=*/false);
+        break;
+      }
+    }
+  }
+}
+
+} // namespace engine
+} // namespace cuda_scope

@@ -1,0 +1,126 @@
+//===- AstRecords.cpp - the TU's accesses as the engine's records ----------===//
+#include "AstRecords.h"
+#include "PerTU.h"
+#include "clang/AST/Attr.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace cuda_scope {
+
+/// Program order as the AST walk saw it.
+class AstRecords::Order : public ProgramOrder {
+public:
+  explicit Order(const AstRecords &R) : R(R) {}
+  bool mayPrecede(unsigned A, unsigned B) const override {
+    const ScopedAccess *X = R.access(A), *Y = R.access(B);
+    const CallSite *CX = R.call(A), *CY = R.call(B);
+    if (X && Y)
+      return cuda_scope::mayPrecede(*X, *Y);
+    if (X && CY)
+      return cuda_scope::mayPrecede(*X, *CY);
+    if (CX && Y)
+      return cuda_scope::mayPrecede(*CX, *Y);
+    return false;
+  }
+  bool afterTest(unsigned A, unsigned B) const override {
+    const ScopedAccess *X = R.access(A);
+    if (!X || !X->TestSeq || !mayPrecede(A, B))
+      return false;
+    const ScopedAccess *Y = R.access(B);
+    const CallSite *CY = R.call(B);
+    unsigned SeqB = Y ? Y->Seq : CY->Seq;
+    return SeqB >= *X->TestSeq;
+  }
+
+private:
+  const AstRecords &R;
+};
+
+std::shared_ptr<AstRecords> AstRecords::get(ASTContext &Ctx) { return sharedPerTU<AstRecords>(Ctx); }
+
+AstRecords::AstRecords(ASTContext &Ctx) : Accesses(ScopedAccesses::get(Ctx)) {}
+AstRecords::~AstRecords() = default;
+
+const ScopedAccess *AstRecords::access(int I) const {
+  return I >= 0 && static_cast<size_t>(I) < AccessOf.size() ? AccessOf[I] : nullptr;
+}
+const CallSite *AstRecords::call(int I) const {
+  return I >= 0 && static_cast<size_t>(I) < CallOf.size() ? CallOf[I] : nullptr;
+}
+
+ArrayRef<MemOp> AstRecords::ops() {
+  build();
+  return Ops;
+}
+
+namespace {
+Runner runnerOf(ScopedAccess::RootKind K) {
+  return K == ScopedAccess::Host ? Runner::Host : K == ScopedAccess::Kernel ? Runner::Kernel : Runner::DeviceFunction;
+}
+} // namespace
+
+void AstRecords::build() {
+  if (Built)
+    return;
+  Built = true;
+  // Roots are contexts and threads: each is walked once, in its own Seq.
+  DenseMap<const FunctionDecl *, int> RootId;
+  auto Root = [&](const FunctionDecl *F) { return RootId.try_emplace(F, RootId.size()).first->second; };
+  StringMap<int> ObjectId, ElementId;
+  auto Add = [&](const ScopedAccess &A) {
+    MemOp Op;
+    Op.What = A.What;
+    Op.Ord = A.Ord;
+    if (A.Ord != cuda_scope::Order::Plain)
+      Op.S = A.S;
+    if (A.Object && A.Object->Root) {
+      std::string Key = A.Object->key();
+      Op.Object = ObjectId.try_emplace(Key, ObjectId.size()).first->second;
+      Op.Element = ElementId.try_emplace(Key + '\0' + A.Object->Index, ElementId.size()).first->second;
+      Op.Home = A.Object->Home;
+      Op.PerBlock = A.Object->BlockDependent;
+    }
+    Op.Context = Root(A.Root);
+    Op.Thread = Op.Context;
+    Op.Seq = A.Seq;
+    Op.RunBy = runnerOf(A.RootIs);
+    if (A.RootIs == ScopedAccess::Kernel && Accesses->runsOneBlock(A.Root))
+      Op.OnlyBlock = 0;
+    Op.Tested = A.TestSeq.has_value();
+    Ops.push_back(Op);
+    AccessOf.push_back(&A);
+    CallOf.push_back(nullptr);
+  };
+  for (const ScopedAccess &A : Accesses->accesses())
+    Add(A);
+  for (const ScopedAccess &A : Accesses->plainAccesses())
+    Add(A);
+  for (const CallSite &C : Accesses->calls()) {
+    MemOp Op;
+    Op.What = OpKind::Call;
+    Op.Context = Root(C.Root);
+    Op.Thread = Op.Context;
+    Op.Seq = C.Seq;
+    Op.RunBy = C.Root && C.Root->hasAttr<CUDAGlobalAttr>() ? Runner::Kernel : Runner::DeviceFunction;
+    Ops.push_back(Op);
+    AccessOf.push_back(nullptr);
+    CallOf.push_back(&C);
+  }
+  PO = std::make_unique<Order>(*this);
+}
+
+std::vector<Finding> AstRecords::findings(const EngineOptions &Opts,
+                                          function_ref<bool(const FunctionDecl *)> IsFence) {
+  build();
+  if (!IsFence)
+    return analyse(Ops, *PO, Opts);
+  std::vector<MemOp> WithFences = Ops;
+  for (unsigned I = 0; I < WithFences.size(); ++I)
+    if (const CallSite *C = CallOf[I])
+      WithFences[I].FenceCall = IsFence(C->Callee);
+  return analyse(WithFences, *PO, Opts);
+}
+
+} // namespace cuda_scope
