@@ -78,9 +78,17 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
   case Finding::NarrowFence: {
     std::string Flag = describeObject(Rec.irOp(F.Flag).Object);
     std::string Data = describeObject(Rec.irOp(F.Data).Object);
-    if (F.What == Finding::NoRelease)
+    if (F.What == Finding::NoRelease && F.Via >= 0)
       R << ore::NV("Flag", Flag) << " is published here (" << ore::NV("Access", At.Spelling) << ", "
-        << orderName(At.Ord) << ") after plain writes to " << ore::NV("Data", Data) << " at "
+        << orderName(At.Ord) << ") after " << ore::NV("Via", describeObject(Rec.irOp(F.Via).Object))
+        << " was received at " << ore::NV("ViaLocation", Loc(F.Via)) << ", which carries " << ore::NV("Data", Data)
+        << " (written at " << ore::NV("OtherLocation", Loc(F.Data))
+        << "), with no release between them; a consumer can see the flag before the data; consider a release "
+           "store, or __threadfence() before it";
+    else if (F.What == Finding::NoRelease)
+      R << ore::NV("Flag", Flag) << " is published here (" << ore::NV("Access", At.Spelling) << ", "
+        << orderName(At.Ord) << ") after " << orderName(Rec.irOp(F.Data).Ord) << " writes to "
+        << ore::NV("Data", Data) << " at "
         << ore::NV("OtherLocation", Loc(F.Data)) << " with no release between them, and kernel "
         << ore::NV("Kernel", Kernel)
         << " waits on it; a consumer can see the flag before the data; consider a release store, or "

@@ -195,7 +195,55 @@ void collectAsm(const CallBase &CB, std::vector<IROp> &Out) {
   }
 }
 
-void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const Function *> &Callees) {
+/// What cooperative groups' grid sync (and the like: model/gridBarrierScope)
+/// is made of, once inlined: a release and an acquire on the barrier's own
+/// word. Its operations are the barrier, not a flag of the user's.
+class BarrierFunctions {
+public:
+  std::optional<Scope> ofFunction(const Function &F) { return lookup(F.getSubprogram(), F.getName()); }
+  /// The grid barrier \p I was inlined from, if any.
+  std::optional<Scope> inlinedFrom(const Instruction &I) {
+    for (const DILocation *L = I.getDebugLoc().get(); L; L = L->getInlinedAt())
+      if (const DISubprogram *SP = L->getScope() ? L->getScope()->getSubprogram() : nullptr)
+        if (std::optional<Scope> S = lookup(SP, StringRef()))
+          return S;
+    return std::nullopt;
+  }
+
+private:
+  std::optional<Scope> lookup(const DISubprogram *SP, StringRef Mangled) {
+    const void *Key = SP ? static_cast<const void *>(SP) : Mangled.data();
+    auto It = Known.find(Key);
+    if (It != Known.end())
+      return It->second;
+    StringRef Linkage = SP && !SP->getLinkageName().empty() ? SP->getLinkageName() : Mangled;
+    std::optional<Scope> S;
+    if (!Linkage.empty())
+      S = gridBarrierScope(demangle(Linkage));
+    // Line tables alone (-gline-tables-only, or the locations -Rpass keeps)
+    // name a function without its namespaces: cooperative groups' file says
+    // whose it is.
+    else if (SP && SP->getFilename().contains("cooperative_groups"))
+      S = gridBarrierScope(("cooperative_groups::details::" + SP->getName()).str());
+    Known[Key] = S;
+    return S;
+  }
+  DenseMap<const void *, std::optional<Scope>> Known;
+};
+
+void becomeGridBarrier(IROp &Op, Scope S) {
+  Op.What = OpKind::GridBarrier;
+  Op.Ord = Order::AcqRel;
+  Op.ScopeQual = S;
+  Op.Object = Op.Address = nullptr;
+  Op.Space = MemorySpace::Unknown;
+  Op.PerBlock = false;
+  Op.Spelling = "grid sync";
+}
+
+void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const Function *> &Callees,
+                     BarrierFunctions &Barriers) {
+  const size_t First = Out.size();
   for (const Instruction &I : instructions(F)) {
     IROp Op{OpKind::Load, &I};
     Op.Spelling = spell(I);
@@ -249,6 +297,8 @@ void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const 
               setAddress(Op, Arg);
               break;
             }
+      } else if (std::optional<Scope> S = Barriers.ofFunction(*Callee)) {
+        becomeGridBarrier(Op, *S); // not inlined: the call is the barrier
       } else {
         if (!Callee->isDeclaration())
           Callees.insert(Callee);
@@ -259,6 +309,10 @@ void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const 
     }
     Out.push_back(std::move(Op));
   }
+  for (size_t I = First; I < Out.size(); ++I)
+    if (Out[I].What != OpKind::GridBarrier)
+      if (std::optional<Scope> S = Barriers.inlinedFrom(*Out[I].I))
+        becomeGridBarrier(Out[I], *S);
 }
 
 } // namespace
@@ -271,8 +325,9 @@ std::vector<IROp> collectDeviceOps(const Function &Kernel) {
   std::vector<IROp> Out;
   SetVector<const Function *> Functions;
   Functions.insert(&Kernel);
+  BarrierFunctions Barriers;
   for (unsigned I = 0; I < Functions.size(); ++I)
-    collectFunction(*Functions[I], Out, Functions);
+    collectFunction(*Functions[I], Out, Functions, Barriers);
   return Out;
 }
 

@@ -1,8 +1,14 @@
 //===- IrRecords.cpp - a module's device operations as the engine's records ===//
 #include "IrRecords.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/IR/PatternMatch.h"
 
 using namespace llvm;
 
@@ -56,10 +62,106 @@ bool feedsBranch(const Value *I, SmallVectorImpl<const Value *> *StoredTo = null
   return false;
 }
 
+/// The address as canonical text: the same text, the same computation (so
+/// the same address for the same thread), whichever instructions compute it;
+/// what cannot be followed is named by its own identity. The AST front end
+/// reads its indices the same way.
+std::string canonical(const Value *V, unsigned Depth = 0) {
+  if (!V)
+    return "?";
+  V = V->stripPointerCasts();
+  if (Depth > 24)
+    return "@" + utohexstr(reinterpret_cast<uintptr_t>(V));
+  if (const auto *C = dyn_cast<ConstantInt>(V))
+    return std::to_string(C->getSExtValue());
+  if (const auto *GEP = dyn_cast<GEPOperator>(V)) {
+    std::string Text = canonical(GEP->getPointerOperand(), Depth + 1) + "{" +
+                       std::to_string(GEP->getSourceElementType()->getTypeID()) + "}";
+    for (const Use &Index : GEP->indices())
+      Text += "[" + canonical(Index.get(), Depth + 1) + "]";
+    return Text;
+  }
+  if (const auto *Cast = dyn_cast<CastInst>(V))
+    return canonical(Cast->getOperand(0), Depth + 1);
+  if (const auto *BO = dyn_cast<BinaryOperator>(V))
+    return "(" + std::string(BO->getOpcodeName()) + " " + canonical(BO->getOperand(0), Depth + 1) + " " +
+           canonical(BO->getOperand(1), Depth + 1) + ")";
+  if (const auto *Call = dyn_cast<CallBase>(V))
+    if (const Function *F = Call->getCalledFunction(); F && F->isIntrinsic() && Call->arg_empty() &&
+                                                       Call->doesNotAccessMemory())
+      return F->getName().str(); // llvm.nvvm.read.ptx.sreg.ctaid.x
+  if (V->hasName() && (isa<GlobalValue>(V) || isa<Argument>(V)))
+    return V->getName().str();
+  return "@" + utohexstr(reinterpret_cast<uintptr_t>(V));
+}
+
+bool isBlockIndexX(const Value *V) {
+  while (const auto *Cast = dyn_cast<CastInst>(V))
+    V = Cast->getOperand(0);
+  const auto *II = dyn_cast<IntrinsicInst>(V);
+  return II && II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_ctaid_x;
+}
+
+/// The one block whose threads see \p Cond come out \p WhenTrue, as the AST
+/// front end reads if (blockIdx.x == C) and its negations.
+std::optional<int64_t> pinnedBlock(const Value *Cond, bool WhenTrue, unsigned Depth = 0) {
+  if (Depth > 8)
+    return std::nullopt;
+  using namespace PatternMatch;
+  const Value *A, *B;
+  if (match(Cond, m_LogicalAnd(m_Value(A), m_Value(B))) || match(Cond, m_LogicalOr(m_Value(A), m_Value(B)))) {
+    bool And = match(Cond, m_LogicalAnd(m_Value(), m_Value()));
+    if (And != WhenTrue)
+      return std::nullopt;
+    if (std::optional<int64_t> C = pinnedBlock(A, WhenTrue, Depth + 1))
+      return C;
+    return pinnedBlock(B, WhenTrue, Depth + 1);
+  }
+  if (match(Cond, m_Not(m_Value(A))))
+    return pinnedBlock(A, !WhenTrue, Depth + 1);
+  const auto *Cmp = dyn_cast<ICmpInst>(Cond);
+  if (!Cmp)
+    return std::nullopt;
+  CmpInst::Predicate P = Cmp->getPredicate();
+  const Value *L = Cmp->getOperand(0), *R = Cmp->getOperand(1);
+  if (!isBlockIndexX(L)) {
+    std::swap(L, R);
+    P = CmpInst::getSwappedPredicate(P);
+  }
+  const auto *C = dyn_cast<ConstantInt>(R);
+  if (!isBlockIndexX(L) || !C || C->isNegative())
+    return std::nullopt;
+  int64_t V = C->getSExtValue();
+  switch (P) {
+  case CmpInst::ICMP_EQ: return WhenTrue ? std::optional<int64_t>(V) : std::nullopt;
+  case CmpInst::ICMP_NE: return WhenTrue ? std::nullopt : std::optional<int64_t>(V);
+  case CmpInst::ICMP_UGT: return !WhenTrue && V == 0 ? std::optional<int64_t>(0) : std::nullopt;
+  case CmpInst::ICMP_ULT: return WhenTrue && V == 1 ? std::optional<int64_t>(0) : std::nullopt;
+  default: return std::nullopt;
+  }
+}
+
+/// The one block that runs \p I: a branch on blockIdx.x that dominates it.
+int onlyBlock(const Instruction *I, const FunctionOrder &O) {
+  const DominatorTree &DT = O.domTree();
+  const DomTreeNode *N = DT.getNode(I->getParent());
+  for (const DomTreeNode *Up = N ? N->getIDom() : nullptr; Up; Up = Up->getIDom()) {
+    const auto *Br = dyn_cast<BranchInst>(Up->getBlock()->getTerminator());
+    if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
+      continue;
+    for (unsigned Succ = 0; Succ < 2; ++Succ)
+      if (DT.dominates(BasicBlockEdge(Up->getBlock(), Br->getSuccessor(Succ)), I->getParent()))
+        if (std::optional<int64_t> C = pinnedBlock(Br->getCondition(), Succ == 0))
+          return static_cast<int>(*C);
+  }
+  return -1;
+}
+
 } // namespace
 
 IrRecords::IrRecords(const Module &M) {
-  DenseMap<const Value *, int> ObjectId, ElementId;
+  DenseMap<const Value *, int> ObjectId;
+  StringMap<int> ElementId;
   DenseMap<std::pair<unsigned, const Function *>, unsigned> ThreadId;
   for (const Function &F : M) {
     if (!isKernel(F))
@@ -86,9 +188,10 @@ IrRecords::IrRecords(const Module &M) {
       R.Home = homeOf(Op);
       if (Op.Object) {
         R.Object = ObjectId.try_emplace(Op.Object, ObjectId.size()).first->second;
-        R.Element = ElementId.try_emplace(Op.Address, ElementId.size()).first->second;
+        R.Element = ElementId.try_emplace(canonical(Op.Address), ElementId.size()).first->second;
       }
       R.PerBlock = Op.PerBlock;
+      R.OnlyBlock = onlyBlock(Op.I, orderOf(Fn));
       R.Context = Context;
       R.RunBy = Runner::Kernel;
       R.Thread = ThreadId.try_emplace({Context, Fn}, ThreadId.size()).first->second;

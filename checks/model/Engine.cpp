@@ -43,6 +43,8 @@ State::State(ArrayRef<MemOp> Ops, const ProgramOrder &PO, const EngineOptions &O
     All[Op.Thread].push_back(I);
     if (isSync(Op.What))
       Syncs[Op.Thread].push_back(I);
+    if (Op.reads() && hasAcquire(Op.Ord))
+      Acquires[Op.Thread].push_back(I);
     if (Op.Object >= 0 && isScoped(Op) && Op.RunBy == Runner::Host)
       HostSide[Op.Object] = true;
     if (Op.Object >= 0 && sharedWithHost(Op.Home))
@@ -52,6 +54,8 @@ State::State(ArrayRef<MemOp> Ops, const ProgramOrder &PO, const EngineOptions &O
   for (auto &Entry : All)
     llvm::stable_sort(Entry.second, BySeq);
   for (auto &Entry : Syncs)
+    llvm::stable_sort(Entry.second, BySeq);
+  for (auto &Entry : Acquires)
     llvm::stable_sort(Entry.second, BySeq);
   for (auto &Entry : HostSide)
     if (WithHostHome.count(Entry.first))

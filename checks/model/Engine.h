@@ -141,6 +141,9 @@ struct Finding {
   /// publish for a receive), the write before an async read, the arrive.
   int Other = -1;
   int Flag = -1, Data = -1, Fence = -1;
+  /// NoRelease through a relay: the receive of another flag that brought
+  /// Data (written by another thread) to the publisher.
+  int Via = -1;
   /// The scope that includes every thread on the other side.
   Scope Needed = Scope::Device;
   /// Host threads access the object too.

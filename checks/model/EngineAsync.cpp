@@ -24,7 +24,7 @@ void asyncRules(State &St, std::vector<Finding> &Out) {
         if (Write.What != OpKind::Store || Write.Space != MemorySpace::Shared || !St.before(W, R))
           continue;
         if (!St.anySyncBetween(W, R, [&](unsigned F) { return St.op(F).What == OpKind::ProxyFence; })) {
-          Out.push_back({Finding::ProxyFence, R, static_cast<int>(W), -1, -1, -1, Scope::Block, false});
+          Out.push_back(finding(Finding::ProxyFence, R, static_cast<int>(W), Scope::Block, false));
           break;
         }
       }
@@ -33,7 +33,7 @@ void asyncRules(State &St, std::vector<Finding> &Out) {
         if (St.op(A).What != OpKind::ClusterArrive || !St.before(A, R))
           continue;
         if (!St.anySyncBetween(A, R, [&](unsigned W) { return St.op(W).What == OpKind::ClusterWait; })) {
-          Out.push_back({Finding::ClusterWait, R, static_cast<int>(A), -1, -1, -1, Scope::Cluster, false});
+          Out.push_back(finding(Finding::ClusterWait, R, static_cast<int>(A), Scope::Cluster, false));
           break;
         }
       }

@@ -55,19 +55,12 @@ public:
   /// barrier, a call, a launch) that lies between \p From and \p To in
   /// program order: a binary search, then the range.
   template <typename Fn> bool anySyncBetween(unsigned From, unsigned To, Fn Pred) const {
-    const MemOp &X = Ops[From], &Y = Ops[To];
-    if (X.Thread != Y.Thread || X.Seq >= Y.Seq)
-      return false;
-    auto It = Syncs.find(X.Thread);
-    if (It == Syncs.end())
-      return false;
-    const llvm::SmallVector<unsigned, 16> &List = It->second;
-    auto First = llvm::upper_bound(List, X.Seq, [&](unsigned S, unsigned I) { return S < Ops[I].Seq; });
-    auto Last = llvm::lower_bound(List, Y.Seq, [&](unsigned I, unsigned S) { return Ops[I].Seq < S; });
-    for (auto I = First; I < Last; ++I)
-      if (before(From, *I) && before(*I, To) && Pred(*I))
-        return true;
-    return false;
+    return anyBetween(Syncs, From, To, Pred);
+  }
+  /// The same for the accesses with acquire semantics (acquire loads and
+  /// read-modify-writes).
+  template <typename Fn> bool anyAcquireBetween(unsigned From, unsigned To, Fn Pred) const {
+    return anyBetween(Acquires, From, To, Pred);
   }
   /// The operations of \p Thread, by Seq.
   llvm::ArrayRef<unsigned> threadOps(unsigned Thread) const {
@@ -85,13 +78,42 @@ public:
   bool accessedByHost(int Object) const { return HostObjects.count(Object); }
 
 private:
+  template <typename Fn>
+  bool anyBetween(const llvm::DenseMap<unsigned, llvm::SmallVector<unsigned, 16>> &Lists, unsigned From, unsigned To,
+                  Fn Pred) const {
+    const MemOp &X = Ops[From], &Y = Ops[To];
+    if (X.Thread != Y.Thread || X.Seq >= Y.Seq)
+      return false;
+    auto It = Lists.find(X.Thread);
+    if (It == Lists.end())
+      return false;
+    const llvm::SmallVector<unsigned, 16> &List = It->second;
+    auto First = llvm::upper_bound(List, X.Seq, [&](unsigned S, unsigned I) { return S < Ops[I].Seq; });
+    auto Last = llvm::lower_bound(List, Y.Seq, [&](unsigned I, unsigned S) { return Ops[I].Seq < S; });
+    for (auto I = First; I < Last; ++I)
+      if (before(From, *I) && before(*I, To) && Pred(*I))
+        return true;
+    return false;
+  }
+
   /// Every operation, and the synchronizing ones (fences, barriers, calls,
   /// launches, the async ones), per thread, by Seq.
-  llvm::DenseMap<unsigned, llvm::SmallVector<unsigned, 16>> All, Syncs;
+  llvm::DenseMap<unsigned, llvm::SmallVector<unsigned, 16>> All, Syncs, Acquires;
   llvm::DenseMap<int, bool> HostObjects;
   std::unique_ptr<std::vector<Group>> PerKernel, Merged;
   llvm::DenseMap<unsigned, unsigned> GroupIndex;
 };
+
+/// A finding at \p At, with the other operation and the scope needed.
+inline Finding finding(Finding::Kind K, unsigned At, int Other, Scope Needed, bool WithHost = false) {
+  Finding F;
+  F.What = K;
+  F.At = At;
+  F.Other = Other;
+  F.Needed = Needed;
+  F.WithHost = WithHost;
+  return F;
+}
 
 /// An operation that the scope rules group: atomic (or volatile) with a scope,
 /// on an object.

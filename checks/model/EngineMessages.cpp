@@ -4,17 +4,24 @@
 // value decides a branch), then the data read. PTX: a release pattern
 // synchronizes with an acquire pattern when a write of the one is observed
 // by a read of the other, and only then are the writes before the release
-// visible to the reads after the acquire. Found per kernel (or across
-// kernels) over the operations on memory every block reaches:
+// visible to the reads after the acquire (ptx-memory-synchronization.md,
+// item 4). Found per kernel (or across kernels) over memory every block
+// reaches:
 // - a flag is an object that some access treats as shared (atomic or
 //   volatile), that is published (written) and received (read, the value
 //   tested);
-// - its data are the other objects written and read with plain accesses:
-//   what a kernel only reads is its input, what it only writes its output;
-// - a publish after a data write with no release between them (a release
-//   publish, or a release fence wide enough between), or a receive before a
-//   data read with no acquire, is reported; so is a fence of the right kind
-//   whose scope leaves out the other side.
+// - its data are the other objects the kernel both writes and reads with
+//   plain or volatile accesses: what a kernel only reads is its input, what
+//   it only writes its output, and neither travels;
+// - a publish after a data write, with no release pattern between them, or
+//   a receive before a data read with no acquire pattern, is reported; so is
+//   the fence of the right kind whose scope leaves out the other side.
+// What orders them besides (base causality order is transitive): a barrier
+// every side passes (__syncthreads() within a block, a grid sync across the
+// grid), a release pattern on the flag that the relaxed publish follows, an
+// acquire on another flag that carries the same data (a ticket lock's
+// turn word). A thread that receives one flag and publishes another passes
+// the first one's data on, and needs a release to do so (ISA2).
 //
 //===----------------------------------------------------------------------===//
 #include "EngineImpl.h"
@@ -27,11 +34,14 @@ namespace engine {
 
 namespace {
 
-bool isPlainData(const MemOp &Op) { return Op.isAccess() && Op.Ord == Order::Plain; }
+/// An access that may carry data: plain, or volatile (relaxed, which orders nothing).
+bool isData(const MemOp &Op) { return Op.isAccess() && (Op.Ord == Order::Plain || Op.Ord == Order::Volatile); }
 
 struct Flag {
   int Object = -1;
   SmallVector<unsigned, 4> Publishes, Receives;
+  /// Every read of the flag, tested or not (for acquire patterns).
+  SmallVector<unsigned, 4> Reads;
   /// Publishes that only reset the flag after receiving it.
   SmallVector<unsigned, 2> Resets;
   Scope Needed = Scope::Device;
@@ -40,10 +50,255 @@ struct Flag {
 /// The messages of one kernel (or, across kernels, of the unit).
 struct MessageGroup {
   std::vector<Flag> Flags;
-  /// Plain writes and reads of data objects.
+  /// Writes and reads of data objects.
   SmallVector<unsigned, 8> DataStores, DataLoads;
-  SmallVector<unsigned, 8> Fences;
+  DenseMap<int, SmallVector<unsigned, 4>> StoresOf;
+  SmallVector<unsigned, 8> Fences, Barriers;
 };
+
+class Messages {
+public:
+  Messages(State &St, MessageGroup &G) : St(St), G(G) {}
+
+  void findResets(Flag &F);
+  void noteFences(const Flag &F, DenseMap<unsigned, bool> &MessageFences);
+  void publishes(const Flag &F, std::vector<Finding> &Out);
+  void receives(const Flag &F, std::vector<Finding> &Out);
+
+private:
+  /// A fence (or what acts as one) of the wanted kind whose scope includes
+  /// \p Needed.
+  bool orders(const MemOp &Op, bool Release, Scope Needed) const {
+    switch (Op.What) {
+    case OpKind::Fence:
+      return Op.S && includes(*Op.S, Needed) && (Release ? hasRelease(Op.Ord) : hasAcquire(Op.Ord));
+    case OpKind::Call:
+      return Op.FenceCall;
+    case OpKind::GridBarrier:
+      return Op.S && includes(*Op.S, Needed);
+    case OpKind::BlockBarrier:
+      // __syncthreads() orders the block's threads for each other.
+      return Op.Object < 0 && Needed == Scope::Block;
+    default:
+      return false;
+    }
+  }
+  /// Something between \p From and \p To orders them for \p Needed; if not,
+  /// \p Widest is the widest fence of the kind between them (-1: none).
+  bool fenced(unsigned From, unsigned To, bool Release, Scope Needed, int &Widest) const {
+    if (St.anySyncBetween(From, To, [&](unsigned I) { return orders(St.op(I), Release, Needed); }))
+      return true;
+    Widest = -1;
+    St.anySyncBetween(From, To, [&](unsigned I) {
+      const MemOp &Op = St.op(I);
+      if (Op.What == OpKind::Fence && Op.S && (Release ? hasRelease(Op.Ord) : hasAcquire(Op.Ord)) &&
+          (Widest < 0 || *St.op(Widest).S < *Op.S))
+        Widest = I;
+      return false;
+    });
+    return false;
+  }
+  bool fenced(unsigned From, unsigned To, bool Release, Scope Needed) const {
+    int Widest;
+    return fenced(From, To, Release, Needed, Widest);
+  }
+  /// A release pattern: a release write of the flag between \p D and \p P,
+  /// which the strong write \p P follows.
+  bool releasePattern(const Flag &F, unsigned D, unsigned P) const {
+    return any_of(F.Publishes, [&](unsigned Q) {
+      return hasRelease(St.op(Q).Ord) && St.before(D, Q) && St.before(Q, P);
+    });
+  }
+  /// An acquire pattern: an acquire read of the flag after the strong read
+  /// \p R and before \p L.
+  bool acquirePattern(const Flag &F, unsigned R, unsigned L) const {
+    return any_of(F.Reads, [&](unsigned A) {
+      return hasAcquire(St.op(A).Ord) && St.before(R, A) && St.before(A, L);
+    });
+  }
+  /// The flag \p Object is published with a release after a write of data
+  /// \p Data: the data travels through it.
+  bool carries(int Object, int Data) const;
+  /// An acquire of another flag that carries \p L's data, between \p R and \p L.
+  bool acquiredElsewhere(const Flag &F, unsigned R, unsigned L) const {
+    return St.anyAcquireBetween(R, L, [&](unsigned A) {
+      const MemOp &Op = St.op(A);
+      return Op.Object >= 0 && Op.Object != F.Object && carries(Op.Object, St.op(L).Object);
+    });
+  }
+  /// A barrier that \p D comes before and every receive of \p F after.
+  bool barrierBeforeReceives(const Flag &F, unsigned D) const {
+    return any_of(G.Barriers, [&](unsigned B) {
+      return orders(St.op(B), true, F.Needed) && St.before(D, B) &&
+             all_of(F.Receives, [&](unsigned R) { return St.before(B, R); });
+    });
+  }
+  /// A barrier that \p L comes after and every write of its data before.
+  bool barrierAfterWrites(const Flag &F, unsigned L) const {
+    const SmallVector<unsigned, 4> &Stores = G.StoresOf.find(St.op(L).Object)->second;
+    return any_of(G.Barriers, [&](unsigned B) {
+      return orders(St.op(B), false, F.Needed) && St.before(B, L) &&
+             all_of(Stores, [&](unsigned D) { return St.before(D, B); });
+    });
+  }
+  /// The other side of a message: a receive of the flag for a publish, a
+  /// publish (not a reset) for a receive.
+  int otherThan(const Flag &F, ArrayRef<unsigned> List, unsigned Self) const {
+    for (unsigned A : List)
+      if (A != Self && !is_contained(F.Resets, A))
+        return A;
+    return -1;
+  }
+  const Flag *flagOf(int Object) const {
+    for (const Flag &F : G.Flags)
+      if (F.Object == Object)
+        return &F;
+    return nullptr;
+  }
+
+  State &St;
+  MessageGroup &G;
+  mutable DenseMap<std::pair<int, int>, bool> Carries;
+};
+
+bool Messages::carries(int Object, int Data) const {
+  auto Key = std::make_pair(Object, Data);
+  auto It = Carries.find(Key);
+  if (It != Carries.end())
+    return It->second;
+  bool Result = false;
+  auto Stores = G.StoresOf.find(Data);
+  if (const Flag *Z = flagOf(Object); Z && Stores != G.StoresOf.end())
+    Result = any_of(Z->Publishes, [&](unsigned P) {
+      return any_of(Stores->second, [&](unsigned D) {
+        return St.before(D, P) && (hasRelease(St.op(P).Ord) || fenced(D, P, /*Release=*/true, Z->Needed));
+      });
+    });
+  Carries[Key] = Result;
+  return Result;
+}
+
+void Messages::findResets(Flag &F) {
+  // A store after this thread has received the flag, with no data written in
+  // between, hands nothing over: it resets the flag (the ticket set back to 0
+  // for the next launch). With data written in between it hands the flag on
+  // (a lock released after its section).
+  for (unsigned P : F.Publishes) {
+    int Latest = -1;
+    for (unsigned Rc : F.Receives)
+      if (Rc != P && St.afterTest(Rc, P) && (Latest < 0 || St.op(Latest).Seq < St.op(Rc).Seq))
+        Latest = Rc;
+    if (Latest >= 0 && none_of(G.DataStores, [&](unsigned D) {
+          return St.op(D).Object != F.Object && St.before(Latest, D) && St.before(D, P);
+        }))
+      F.Resets.push_back(P);
+  }
+}
+
+void Messages::noteFences(const Flag &F, DenseMap<unsigned, bool> &MessageFences) {
+  // The fences between the data and the flag of a message, ordered or not:
+  // the fence rule leaves them to this one.
+  for (unsigned Fence : G.Fences) {
+    auto AnyData = [&](ArrayRef<unsigned> List, bool Before) {
+      return any_of(List, [&](unsigned A) {
+        return St.op(A).Object != F.Object && (Before ? St.before(A, Fence) : St.before(Fence, A));
+      });
+    };
+    auto AnySide = [&](ArrayRef<unsigned> List, bool Before) {
+      return any_of(List, [&](unsigned A) { return Before ? St.before(A, Fence) : St.before(Fence, A); });
+    };
+    if ((AnyData(G.DataStores, true) && AnySide(F.Publishes, false)) ||
+        (AnySide(F.Receives, true) && AnyData(G.DataLoads, false)))
+      MessageFences[Fence] = true;
+  }
+}
+
+void Messages::publishes(const Flag &F, std::vector<Finding> &Out) {
+  for (unsigned P : F.Publishes) {
+    // A release of narrow scope is the scope rules' finding: the order is there.
+    if (hasRelease(St.op(P).Ord) || is_contained(F.Resets, P))
+      continue;
+    bool Reported = false;
+    for (unsigned D : G.DataStores) {
+      if (St.op(D).Object == F.Object || !St.before(D, P))
+        continue;
+      int Fence = -1;
+      if (fenced(D, P, /*Release=*/true, F.Needed, Fence) || releasePattern(F, D, P) ||
+          barrierBeforeReceives(F, D))
+        continue;
+      Finding Fd = finding(Fence >= 0 ? Finding::NarrowFence : Finding::NoRelease, Fence >= 0 ? unsigned(Fence) : P,
+                           otherThan(F, F.Receives, P), F.Needed, F.Needed == Scope::System);
+      Fd.Flag = P;
+      Fd.Data = D;
+      Fd.Fence = Fence;
+      Out.push_back(Fd);
+      Reported = true;
+      break;
+    }
+    if (Reported)
+      continue;
+    // A relay: this thread received another flag, which carries data some
+    // receiver of this one reads; publishing this one passes the data on.
+    for (const Flag &X : G.Flags) {
+      if (X.Object == F.Object)
+        continue;
+      for (unsigned RX : X.Receives) {
+        if (!St.before(RX, P) || fenced(RX, P, /*Release=*/true, F.Needed) || releasePattern(F, RX, P))
+          continue;
+        for (unsigned L : G.DataLoads) {
+          const int Data = St.op(L).Object;
+          if (Data == F.Object || Data == X.Object || !carries(X.Object, Data) ||
+              none_of(F.Receives, [&](unsigned R) { return St.afterTest(R, L); }))
+            continue;
+          const SmallVector<unsigned, 4> &Stores = G.StoresOf.find(Data)->second;
+          auto D = find_if(Stores, [&](unsigned S) {
+            return any_of(X.Publishes, [&](unsigned PX) { return St.before(S, PX); });
+          });
+          Finding Fd = finding(Finding::NoRelease, P, otherThan(F, F.Receives, P), F.Needed, F.Needed == Scope::System);
+          Fd.Flag = P;
+          Fd.Data = *D;
+          Fd.Via = RX;
+          Out.push_back(Fd);
+          Reported = true;
+          break;
+        }
+        if (Reported)
+          break;
+      }
+      if (Reported)
+        break;
+    }
+  }
+}
+
+void Messages::receives(const Flag &F, std::vector<Finding> &Out) {
+  for (unsigned Rc : F.Receives) {
+    if (hasAcquire(St.op(Rc).Ord))
+      continue;
+    for (unsigned L : G.DataLoads) {
+      const MemOp &Load = St.op(L);
+      if (Load.Object == F.Object || !St.afterTest(Rc, L))
+        continue;
+      // A thread reading back the element it wrote itself reads its own
+      // write, which program order gives it.
+      if (Load.Element >= 0 && any_of(G.StoresOf.find(Load.Object)->second, [&](unsigned D) {
+            return St.op(D).Element == Load.Element && St.before(D, L);
+          }))
+        continue;
+      int Fence = -1;
+      if (fenced(Rc, L, /*Release=*/false, F.Needed, Fence) || acquirePattern(F, Rc, L) ||
+          acquiredElsewhere(F, Rc, L) || barrierAfterWrites(F, L))
+        continue;
+      Finding Fd = finding(Fence >= 0 ? Finding::NarrowFence : Finding::NoAcquire, Fence >= 0 ? unsigned(Fence) : Rc,
+                           otherThan(F, F.Publishes, Rc), F.Needed, F.Needed == Scope::System);
+      Fd.Flag = Rc;
+      Fd.Data = L;
+      Fd.Fence = Fence;
+      Out.push_back(Fd);
+      break;
+    }
+  }
+}
 
 } // namespace
 
@@ -63,12 +318,15 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
     for (auto &Entry : Objects) {
       const int Object = Entry.first;
       const SmallVector<unsigned, 8> &List = Entry.second;
-      bool Written = any_of(List, [&](unsigned I) { return isPlainData(St.op(I)) && St.op(I).What == OpKind::Store; });
-      bool Read = any_of(List, [&](unsigned I) { return isPlainData(St.op(I)) && St.op(I).What == OpKind::Load; });
+      bool Written = any_of(List, [&](unsigned I) { return isData(St.op(I)) && St.op(I).What == OpKind::Store; });
+      bool Read = any_of(List, [&](unsigned I) { return isData(St.op(I)) && St.op(I).What == OpKind::Load; });
       if (Written && Read)
         for (unsigned I : List)
-          if (isPlainData(St.op(I)))
+          if (isData(St.op(I))) {
             (St.op(I).What == OpKind::Store ? G.DataStores : G.DataLoads).push_back(I);
+            if (St.op(I).What == OpKind::Store)
+              G.StoresOf[Object].push_back(I);
+          }
       // A flag: published, received, and shared on purpose by some access.
       if (none_of(List, [&](unsigned I) { return St.op(I).Ord != Order::Plain; }))
         continue;
@@ -77,8 +335,11 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
       for (unsigned I : List) {
         if (St.op(I).writes())
           F.Publishes.push_back(I);
-        if (St.op(I).reads() && St.op(I).Tested)
-          F.Receives.push_back(I);
+        if (St.op(I).reads()) {
+          F.Reads.push_back(I);
+          if (St.op(I).Tested)
+            F.Receives.push_back(I);
+        }
       }
       if (F.Publishes.empty() || F.Receives.empty())
         continue;
@@ -97,7 +358,6 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
       F.Needed = St.accessedByHost(Object) ? Scope::System : PerBlock || OneBlock ? Scope::Block : Scope::Device;
       G.Flags.push_back(std::move(F));
     }
-    (void)Context;
     if (G.Flags.empty())
       continue;
     GroupOf[Context] = Groups.size();
@@ -105,116 +365,27 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
   }
   for (unsigned I = 0; I < St.Ops.size(); ++I) {
     const MemOp &Op = St.op(I);
-    if ((Op.What == OpKind::Fence || Op.What == OpKind::Call) && Op.RunBy != Runner::Host) {
-      auto It = GroupOf.find(Across ? -1 : Op.Context);
-      if (It != GroupOf.end() && Op.What == OpKind::Fence)
-        Groups[It->second].Fences.push_back(I);
-    }
+    if (Op.RunBy == Runner::Host)
+      continue;
+    auto It = GroupOf.find(Across ? -1 : Op.Context);
+    if (It == GroupOf.end())
+      continue;
+    if (Op.What == OpKind::Fence)
+      Groups[It->second].Fences.push_back(I);
+    else if ((Op.What == OpKind::BlockBarrier && Op.Object < 0) || Op.What == OpKind::GridBarrier)
+      Groups[It->second].Barriers.push_back(I);
   }
 
-  for (MessageGroup &G : Groups)
-    for (Flag &F : G.Flags) {
-      // A store after this thread has received the flag, with no data
-      // written in between, hands nothing over: it resets the flag (the
-      // ticket set back to 0 for the next launch). With data written in
-      // between it hands the flag on (a lock released after its section).
-      for (unsigned P : F.Publishes) {
-        int Latest = -1;
-        for (unsigned Rc : F.Receives)
-          if (Rc != P && St.afterTest(Rc, P) && (Latest < 0 || St.op(Latest).Seq < St.op(Rc).Seq))
-            Latest = Rc;
-        if (Latest >= 0 && none_of(G.DataStores, [&](unsigned D) {
-              return St.op(D).Object != F.Object && St.before(Latest, D) && St.before(D, P);
-            }))
-          F.Resets.push_back(P);
-      }
-      // The fences between the data and the flag of a message, ordered or
-      // not: the fence rule leaves them to this one.
-      if (Across)
-        continue;
-      for (unsigned Fence : G.Fences) {
-        auto AnyData = [&](ArrayRef<unsigned> List, bool Before) {
-          return any_of(List, [&](unsigned A) {
-            return St.op(A).Object != F.Object && (Before ? St.before(A, Fence) : St.before(Fence, A));
-          });
-        };
-        auto AnySide = [&](ArrayRef<unsigned> List, bool Before) {
-          return any_of(List, [&](unsigned A) { return Before ? St.before(A, Fence) : St.before(Fence, A); });
-        };
-        if ((AnyData(G.DataStores, true) && AnySide(F.Publishes, false)) ||
-            (AnySide(F.Receives, true) && AnyData(G.DataLoads, false)))
-          MessageFences[Fence] = true;
-      }
-    }
-
   for (MessageGroup &G : Groups) {
-    // Whether the order is there: a fence of the wanted kind and a scope that
-    // includes the other side, or a call the user names a fence, between the
-    // two operations. Otherwise the widest fence of the kind between them, if
-    // any (-1: none).
-    auto Ordered = [&](unsigned From, unsigned To, bool Release, Scope Needed, int &Widest) {
-      auto Kind = [&](const MemOp &Op) {
-        return Op.What == OpKind::Fence && Op.S && (Release ? hasRelease(Op.Ord) : hasAcquire(Op.Ord));
-      };
-      if (St.anySyncBetween(From, To, [&](unsigned I) {
-            const MemOp &Op = St.op(I);
-            return (Kind(Op) && includes(*Op.S, Needed)) || (Op.What == OpKind::Call && Op.FenceCall);
-          }))
-        return true;
-      Widest = -1;
-      St.anySyncBetween(From, To, [&](unsigned I) {
-        const MemOp &Op = St.op(I);
-        if (Kind(Op) && (Widest < 0 || *St.op(Widest).S < *Op.S))
-          Widest = I;
-        return false;
-      });
-      return false;
-    };
+    Messages M(St, G);
+    for (Flag &F : G.Flags) {
+      M.findResets(F);
+      if (!Across)
+        M.noteFences(F, MessageFences);
+    }
     for (const Flag &F : G.Flags) {
-      auto OtherThan = [&](ArrayRef<unsigned> List, unsigned Self) -> int {
-        for (unsigned A : List)
-          if (A != Self && !is_contained(F.Resets, A))
-            return A;
-        return -1;
-      };
-      for (unsigned P : F.Publishes) {
-        // A release of narrow scope is the scope rules' finding: the order is there.
-        if (hasRelease(St.op(P).Ord) || is_contained(F.Resets, P))
-          continue;
-        for (unsigned D : G.DataStores) {
-          if (St.op(D).Object == F.Object || !St.before(D, P))
-            continue;
-          int Fence = -1;
-          if (Ordered(D, P, /*Release=*/true, F.Needed, Fence))
-            continue;
-          Out.push_back({Fence >= 0 ? Finding::NarrowFence : Finding::NoRelease, Fence >= 0 ? unsigned(Fence) : P,
-                         OtherThan(F.Receives, P), static_cast<int>(P), static_cast<int>(D), Fence, F.Needed,
-                         F.Needed == Scope::System});
-          break;
-        }
-      }
-      for (unsigned Rc : F.Receives) {
-        if (hasAcquire(St.op(Rc).Ord))
-          continue;
-        for (unsigned L : G.DataLoads) {
-          const MemOp &Load = St.op(L);
-          if (Load.Object == F.Object || !St.afterTest(Rc, L))
-            continue;
-          // A thread reading back the element it wrote itself reads its own
-          // write, which program order gives it.
-          if (Load.Element >= 0 && any_of(G.DataStores, [&](unsigned D) {
-                return St.op(D).Object == Load.Object && St.op(D).Element == Load.Element && St.before(D, L);
-              }))
-            continue;
-          int Fence = -1;
-          if (Ordered(Rc, L, /*Release=*/false, F.Needed, Fence))
-            continue;
-          Out.push_back({Fence >= 0 ? Finding::NarrowFence : Finding::NoAcquire, Fence >= 0 ? unsigned(Fence) : Rc,
-                         OtherThan(F.Publishes, Rc), static_cast<int>(Rc), static_cast<int>(L), Fence, F.Needed,
-                         F.Needed == Scope::System});
-          break;
-        }
-      }
+      M.publishes(F, Out);
+      M.receives(F, Out);
     }
   }
 }

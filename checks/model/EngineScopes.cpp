@@ -25,7 +25,7 @@ void scopeRules(State &St, std::vector<Finding> &Out) {
         continue;
       for (unsigned J : G.Ops)
         if (J != I && includes(*St.op(J).S, G.Needed)) {
-          Out.push_back({Finding::ScopeMismatch, I, static_cast<int>(J), -1, -1, -1, G.Needed, G.WithHost});
+          Out.push_back(finding(Finding::ScopeMismatch, I, static_cast<int>(J), G.Needed, G.WithHost));
           break;
         }
     }
@@ -45,7 +45,7 @@ void scopeRules(State &St, std::vector<Finding> &Out) {
             Other = J;
             break;
           }
-      Out.push_back({Finding::ScopeInsufficient, I, Other, -1, -1, -1, G.Needed, G.WithHost});
+      Out.push_back(finding(Finding::ScopeInsufficient, I, Other, G.Needed, G.WithHost));
     }
   }
 }
@@ -72,7 +72,7 @@ void fenceRule(State &St, const DenseMap<unsigned, bool> &MessageFences, std::ve
       const Group *G = St.groupOf(A);
       if (!G || includes(*Fence.S, G->Needed))
         return false;
-      Out.push_back({Finding::FenceTooNarrow, F, static_cast<int>(A), -1, -1, -1, G->Needed, G->WithHost});
+      Out.push_back(finding(Finding::FenceTooNarrow, F, static_cast<int>(A), G->Needed, G->WithHost));
       return true;
     };
     // The nearest atomic access after it, then before it: plain accesses

@@ -1,6 +1,9 @@
 //===- MemoryModel.cpp - scopes and orders, read from every CUDA spelling -===//
 #include "MemoryModel.h"
 #include "CudaApi.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace llvm;
@@ -154,6 +157,55 @@ std::optional<std::string> deviceBuiltinName(StringRef Operation, Scope S) {
   if (S != Scope::Block && S != Scope::Device && S != Scope::System)
     return std::nullopt;
   return Operation.str() + row(S).BuiltinSuffix.str();
+}
+
+std::optional<Scope> gridBarrierScope(StringRef QualifiedName) {
+  // cooperative_groups.h (CUDA 13): grid_group::sync() calls details::grid::sync,
+  // which is sync_grids_arrive then sync_grids_wait (details/sync.h), a release
+  // and an acquire on the grid's barrier word. The namespace __v1 inside
+  // cooperative_groups is not inline: plainFunctionName drops it.
+  std::string Name = plainFunctionName(QualifiedName);
+  return StringSwitch<std::optional<Scope>>(Name)
+      .Cases({"cooperative_groups::grid_group::sync", "cooperative_groups::details::grid::sync",
+              "cooperative_groups::details::sync_grids", "cooperative_groups::details::sync_grids_arrive",
+              "cooperative_groups::details::sync_grids_wait"},
+             Scope::Device)
+      .Cases({"cooperative_groups::multi_grid_group::sync", "cooperative_groups::details::multi_grid::sync"},
+             Scope::System)
+      .Default(std::nullopt);
+}
+
+std::string plainFunctionName(StringRef Demangled) {
+  // Drop what is inside <> and () at any depth, keep the last word at depth 0
+  // (the return type comes first), then the inline namespaces.
+  std::string Flat;
+  int Angle = 0, Paren = 0;
+  for (char C : Demangled) {
+    if (C == '<')
+      ++Angle;
+    else if (C == '>' && Angle > 0)
+      --Angle;
+    else if (C == '(')
+      ++Paren;
+    else if (C == ')' && Paren > 0)
+      --Paren;
+    else if (Angle == 0 && Paren == 0)
+      Flat += C;
+  }
+  StringRef Name = StringRef(Flat).trim();
+  if (size_t Space = Name.rfind(' '); Space != StringRef::npos)
+    Name = Name.drop_front(Space + 1);
+  SmallVector<StringRef, 8> Parts;
+  Name.split(Parts, "::");
+  std::string Out;
+  for (StringRef P : Parts) {
+    if (P.starts_with("__v") && P.size() > 3 && all_of(P.drop_front(3), isDigit))
+      continue;
+    if (!Out.empty())
+      Out += "::";
+    Out += P.str();
+  }
+  return Out;
 }
 
 bool isBlockIndexName(StringRef Name) {

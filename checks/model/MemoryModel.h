@@ -86,6 +86,19 @@ std::optional<std::string> deviceBuiltinName(llvm::StringRef Operation, Scope S)
 /// %ctaid registers ("__nvvm_read_ptx_sreg_ctaid_x").
 bool isBlockIndexName(llvm::StringRef Name);
 
+/// A function that is a barrier for every thread of a grid (cooperative
+/// groups' grid_group::sync and what implements it), or of every grid of a
+/// multi-device launch: the scope of the threads it orders. \p QualifiedName
+/// as demangled or printed ("cooperative_groups::__v1::grid_group::sync"):
+/// plainFunctionName makes it plain.
+std::optional<Scope> gridBarrierScope(llvm::StringRef QualifiedName);
+
+/// "cooperative_groups::details::grid::sync" from a demangled name such as
+/// "void cooperative_groups::__v1::details::grid::sync<int>(unsigned int*)":
+/// without the return type, inline namespaces (__v1), template arguments and
+/// parameters.
+std::string plainFunctionName(llvm::StringRef Demangled);
+
 /// Whether an address computed from block-index component \p Component ('x',
 /// 'y' or 'z') keeps the blocks of a grid apart: blockIdx.x does in the usual
 /// one-dimensional grid; .y or .z alone leaves every block of a row on one

@@ -1,5 +1,6 @@
 //===- AstRecords.cpp - the TU's accesses as the engine's records ----------===//
 #include "AstRecords.h"
+#include "CheckUtils.h"
 #include "PerTU.h"
 #include "clang/AST/Attr.h"
 #include "llvm/ADT/StringMap.h"
@@ -56,6 +57,18 @@ ArrayRef<MemOp> AstRecords::ops() {
 }
 
 namespace {
+/// The scope of the grid barrier a call is (grid.sync(), cg::sync(grid)), if any.
+std::optional<Scope> gridBarrierOf(const CallSite &C) {
+  std::string Name = plainQualifiedName(C.Callee);
+  if (std::optional<Scope> S = gridBarrierScope(Name))
+    return S;
+  // cg::sync(g) calls g.sync() for the group it is given.
+  if (Name == "cooperative_groups::sync" && C.Call->getNumArgs() == 1)
+    if (const auto *RD = C.Call->getArg(0)->getType()->getAsCXXRecordDecl())
+      return gridBarrierScope(plainQualifiedName(RD) + "::sync");
+  return std::nullopt;
+}
+
 Runner runnerOf(ScopedAccess::RootKind K) {
   return K == ScopedAccess::Host ? Runner::Host : K == ScopedAccess::Kernel ? Runner::Kernel : Runner::DeviceFunction;
 }
@@ -86,7 +99,9 @@ void AstRecords::build() {
     Op.Thread = Op.Context;
     Op.Seq = A.Seq;
     Op.RunBy = runnerOf(A.RootIs);
-    if (A.RootIs == ScopedAccess::Kernel && Accesses->runsOneBlock(A.Root))
+    if (A.OnlyBlock >= 0)
+      Op.OnlyBlock = static_cast<int>(A.OnlyBlock);
+    else if (A.RootIs == ScopedAccess::Kernel && Accesses->runsOneBlock(A.Root))
       Op.OnlyBlock = 0;
     Op.Tested = A.TestSeq.has_value();
     Ops.push_back(Op);
@@ -100,6 +115,11 @@ void AstRecords::build() {
   for (const CallSite &C : Accesses->calls()) {
     MemOp Op;
     Op.What = OpKind::Call;
+    if (std::optional<Scope> S = gridBarrierOf(C)) {
+      Op.What = OpKind::GridBarrier;
+      Op.Ord = cuda_scope::Order::AcqRel;
+      Op.S = S;
+    }
     Op.Context = Root(C.Root);
     Op.Thread = Op.Context;
     Op.Seq = C.Seq;

@@ -141,10 +141,20 @@ void ReleaseAcquireCheck::report(const Finding &F) {
     Consider = (Publish ? "a " : "an ") + Wanted.str() + " " + opKindName(Flag.What).str() + ", or ";
   Consider += fenceFor(F.Needed) + (Publish ? " before it" : " after it");
 
-  if (Publish) {
-    auto D = diag(Flag.Loc, "%0 is published here with a %1 after plain writes to %2, with no release between "
-                            "them; %3 that sees the flag may still read the old data; consider %4")
-             << FlagName << howAccessed(Flag) << DataName << otherSide(F.Needed) << Consider;
+  const ScopedAccess *Via = Records->access(F.Via);
+  if (Publish && Via) {
+    // A relay: the data reached this thread through another flag.
+    std::string ViaName = ScopedAccesses::describe(*Via->Object);
+    auto D = diag(Flag.Loc, "%0 is published here with a %1 after %2 was received, which carries %3, with no "
+                            "release between them; %4 that sees %0 may still read the old data; consider %5")
+             << FlagName << howAccessed(Flag) << ViaName << DataName << otherSide(F.Needed) << Consider;
+    if (Fix)
+      D << *Fix;
+    diag(Via->Loc, "%0 is received here", DiagnosticIDs::Note) << ViaName;
+  } else if (Publish) {
+    auto D = diag(Flag.Loc, "%0 is published here with a %1 after %2 writes to %3, with no release between "
+                            "them; %4 that sees the flag may still read the old data; consider %5")
+             << FlagName << howAccessed(Flag) << orderName(Data.Ord) << DataName << otherSide(F.Needed) << Consider;
     if (Fix)
       D << *Fix;
   } else {

@@ -150,6 +150,7 @@ public:
     Budget = WalkBudget;
     Enclosing.clear();
     Blocks.clear();
+    OnlyBlock = -1;
     Chain.clear();
     Arms.clear();
     Use = ValueUse();
@@ -196,6 +197,7 @@ private:
   void record(ScopedAccess A, const Stmt *Site, const Frame *Fr, bool PlainList = false);
   void plainAccess(const Expr *E, OpKind K, const Stmt *Site, SourceLocation Loc, const Frame *Fr);
   bool control(const Stmt *S, const Frame *Fr);
+  std::optional<int64_t> pinnedBlock(const Expr *Cond, bool WhenTrue) const;
   void walkWith(const Stmt *S, const Frame *Fr, ValueUse U);
   void walkArm(const Stmt *S, const Frame *Fr, const Stmt *Owner, unsigned Arm);
   void resolveRelays();
@@ -228,6 +230,8 @@ private:
   SmallVector<BlockPos, 16> Blocks;
   SmallVector<const Expr *, 4> Chain;
   SmallVector<std::pair<const Stmt *, unsigned>, 8> Arms;
+  /// The one block that runs what is walked now, under if (blockIdx.x == C); -1: any.
+  int64_t OnlyBlock = -1;
   ValueUse Use;
   /// Accesses whose value is stored to a variable: which list, which entry, which variable.
   struct Relay {
@@ -762,6 +766,74 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, bool &
 // The walk
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// blockIdx.x, as the builtin variable (a member, or the toolkit's property)
+/// or the NVVM builtin that reads %ctaid.x.
+bool isBlockIndexX(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    E = PO->getSyntacticForm()->IgnoreParenImpCasts();
+  auto IsBlockIdx = [](const Expr *Base) {
+    Base = Base->IgnoreParenImpCasts();
+    if (const auto *OV = dyn_cast<OpaqueValueExpr>(Base); OV && OV->getSourceExpr())
+      Base = OV->getSourceExpr()->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+    return DRE && identifierOf(DRE->getDecl()) == "blockIdx";
+  };
+  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E))
+    return IsBlockIdx(MP->getBaseExpr()) && identifierOf(MP->getPropertyDecl()) == "x";
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return IsBlockIdx(ME->getBase()) && identifierOf(ME->getMemberDecl()) == "x";
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    return CE->getDirectCallee() && identifierOf(CE->getDirectCallee()) == "__nvvm_read_ptx_sreg_ctaid_x";
+  return false;
+}
+
+/// A statement that leaves the function: return, or a block ending in one.
+bool returns(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return !CS->body_empty() && returns(CS->body_back());
+  return isa_and_nonnull<ReturnStmt>(S);
+}
+} // namespace
+
+/// The one block whose threads see \p Cond come out \p WhenTrue:
+/// blockIdx.x == C (or C == blockIdx.x) when it holds, blockIdx.x != C or
+/// blockIdx.x > 0 when it fails, and the same through !, && and ||.
+std::optional<int64_t> ScopedAccesses::Walker::pinnedBlock(const Expr *Cond, bool WhenTrue) const {
+  if (!Cond)
+    return std::nullopt;
+  Cond = Cond->IgnoreParenImpCasts();
+  if (isBlockIndexX(Cond)) // if (blockIdx.x) fails in block 0 alone
+    return WhenTrue ? std::nullopt : std::optional<int64_t>(0);
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot)
+    return pinnedBlock(UO->getSubExpr(), !WhenTrue);
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO)
+    return std::nullopt;
+  if (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr) {
+    // Both sides of && hold when it does; both of || fail when it does.
+    if ((BO->getOpcode() == BO_LAnd) != WhenTrue)
+      return std::nullopt;
+    if (std::optional<int64_t> C = pinnedBlock(BO->getLHS(), WhenTrue))
+      return C;
+    return pinnedBlock(BO->getRHS(), WhenTrue);
+  }
+  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  if (!isBlockIndexX(L))
+    std::swap(L, R);
+  std::optional<int64_t> C = constantInt(R, Ctx);
+  if (!isBlockIndexX(L) || !C || *C < 0)
+    return std::nullopt;
+  switch (BO->getOpcode()) {
+  case BO_EQ: return WhenTrue ? C : std::nullopt;
+  case BO_NE: return WhenTrue ? std::nullopt : C;
+  case BO_GT: // blockIdx.x > 0 fails in block 0 alone (written either way round)
+    return !WhenTrue && *C == 0 && BO->getLHS()->IgnoreParenImpCasts() == L ? C : std::nullopt;
+  default: return std::nullopt;
+  }
+}
+
 void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
   if (!S || Budget == 0)
     return;
@@ -777,13 +849,19 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
   }
   if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
     unsigned Index = 0;
+    const int64_t Saved = OnlyBlock;
     for (const Stmt *Child : CS->body()) {
       Blocks.push_back({CS, Index++});
       Enclosing.push_back(Child);
       walk(Child, Fr);
       Enclosing.pop_back();
       Blocks.pop_back();
+      // if (blockIdx.x != C) return; what follows runs in block C alone.
+      if (const auto *If = dyn_cast<IfStmt>(Child); If && !If->getElse() && returns(If->getThen()))
+        if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/false))
+          OnlyBlock = *C;
     }
+    OnlyBlock = Saved;
     return;
   }
   if (const auto *K = dyn_cast<CUDAKernelCallExpr>(S)) {
@@ -863,8 +941,15 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     walk(If->getInit(), Fr);
     walk(If->getConditionVariableDeclStmt(), Fr);
     walkWith(If->getCond(), Fr, Test);
+    const int64_t Saved = OnlyBlock;
+    if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/true))
+      OnlyBlock = *C;
     walkArm(If->getThen(), Fr, If, 0);
+    OnlyBlock = Saved;
+    if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/false))
+      OnlyBlock = *C;
     walkArm(If->getElse(), Fr, If, 1);
+    OnlyBlock = Saved;
     return true;
   }
   if (const auto *W = dyn_cast<WhileStmt>(S)) {
@@ -1067,6 +1152,7 @@ void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Fram
     }
   }
   A.Arms.assign(Arms.begin(), Arms.end());
+  A.OnlyBlock = OnlyBlock;
   bool Reads = A.What == OpKind::Load || A.What == OpKind::RMW;
   if (Reads && Use.Tested)
     A.TestSeq = A.Seq;
@@ -1588,8 +1674,8 @@ StringRef accessVerb(OpKind K) {
   case OpKind::RMW: return "updated";
   case OpKind::Fence: return "fenced";
   case OpKind::BlockBarrier: return "used as a barrier";
+  default: return "accessed";
   }
-  return "accessed";
 }
 
 } // namespace cuda_scope

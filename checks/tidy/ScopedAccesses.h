@@ -99,6 +99,9 @@ struct ScopedAccess {
   /// The if and ?: arms (and the calls) on the way from Root to the access:
   /// two accesses in different arms of one statement never follow each other.
   llvm::SmallVector<std::pair<const clang::Stmt *, unsigned>, 2> Arms;
+  /// The one block that runs it, where a branch on blockIdx.x says so
+  /// (if (blockIdx.x == 0) ...); -1 when any block may.
+  int64_t OnlyBlock = -1;
   /// For a load or read-modify-write whose value decides a branch (the
   /// condition of an if, a loop, ?:, && or ||), directly or through the
   /// variables it is stored to (t = atomicAdd(...); last = t == n; if (last)),

@@ -1,0 +1,56 @@
+// Locks: taking a lock is an acquire pattern on its word, releasing it a release pattern; the
+// data of the critical section travels from one holder to the next through the lock word.
+#include <cuda/atomic>
+
+using Dev = cuda::atomic_ref<int, cuda::thread_scope_device>;
+constexpr auto relaxed = cuda::memory_order_relaxed;
+constexpr auto release = cuda::memory_order_release;
+constexpr auto acquire = cuda::memory_order_acquire;
+
+// LITMUS: forbidden
+// The legacy spin lock: atomicCAS, a fence after taking it and before handing it on.
+__global__ void spinLockFenced(int *lock, int *total) {
+  if (threadIdx.x == 0) {
+    while (atomicCAS(lock, 0, 1) != 0) {
+    }
+    __threadfence();
+    *total += 1;
+    __threadfence();
+    atomicExch(lock, 0);
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Without the fences the next holder can read the old total, and the update can be lost.
+__global__ void spinLockRelaxed(int *lock, int *total) {
+  if (threadIdx.x == 0) {
+    while (atomicCAS(lock, 0, 1) != 0) {
+    }
+    *total += 1;
+    atomicExch(lock, 0);
+  }
+}
+
+// LITMUS: forbidden
+// libcu++: an acquire exchange takes it, a release store hands it on.
+__global__ void libcuLock(int *lock, int *total) {
+  if (threadIdx.x == 0) {
+    while (Dev(*lock).exchange(1, acquire) != 0) {
+    }
+    *total += 1;
+    Dev(*lock).store(0, release);
+  }
+}
+
+// LITMUS: forbidden
+// A ticket lock: the ticket counter is relaxed (it carries no data); the acquire on the word that
+// says whose turn it is orders the critical section, and its release store hands it on.
+__global__ void ticketLock(int *next, int *serving, int *total) {
+  if (threadIdx.x == 0) {
+    int mine = Dev(*next).fetch_add(1, relaxed);
+    while (Dev(*serving).load(acquire) != mine) {
+    }
+    *total += 1;
+    Dev(*serving).store(mine + 1, release);
+  }
+}

@@ -1,0 +1,199 @@
+// Message passing (MP), the first litmus test of the PTX memory model: a producer in one block
+// writes data, then a flag; a consumer in another block waits on the flag, then reads the data.
+// The data is only received when a release pattern on the producer's side synchronizes with an
+// acquire pattern on the consumer's (shared/seeds/ptx-memory-synchronization.md, item 4), and
+// both are morally strong: each scope includes the other thread.
+#include <cuda/atomic>
+
+using Dev = cuda::atomic_ref<int, cuda::thread_scope_device>;
+using Blk = cuda::atomic_ref<int, cuda::thread_scope_block>;
+constexpr auto relaxed = cuda::memory_order_relaxed;
+constexpr auto release = cuda::memory_order_release;
+constexpr auto acquire = cuda::memory_order_acquire;
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Relaxed on both sides: no release pattern, no acquire pattern.
+__global__ void mpRelaxed(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    Dev(*flag).store(1, relaxed);
+  } else {
+    while (Dev(*flag).load(relaxed) == 0) {
+    }
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// A release store synchronizes with the acquire load that reads it.
+__global__ void mpReleaseAcquire(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    Dev(*flag).store(1, release);
+  } else {
+    while (Dev(*flag).load(acquire) == 0) {
+    }
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// A fence then a relaxed write is a release pattern; a relaxed read then a fence an acquire one.
+__global__ void mpFences(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    __threadfence();
+    Dev(*flag).store(1, relaxed);
+  } else {
+    while (Dev(*flag).load(relaxed) == 0) {
+    }
+    __threadfence();
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// The same with libcu++ fences of device scope.
+__global__ void mpThreadFences(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    cuda::atomic_thread_fence(release, cuda::thread_scope_device);
+    Dev(*flag).store(1, relaxed);
+  } else {
+    while (Dev(*flag).load(relaxed) == 0) {
+    }
+    cuda::atomic_thread_fence(acquire, cuda::thread_scope_device);
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Block-scope fences: the patterns are not morally strong with a thread of another block.
+__global__ void mpBlockFences(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    __threadfence_block();
+    Dev(*flag).store(1, relaxed);
+  } else {
+    while (Dev(*flag).load(relaxed) == 0) {
+    }
+    __threadfence_block();
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: allowed cuda-scope-mismatch
+// A block-scope release: the store and the load are not morally strong.
+__global__ void mpNarrowRelease(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    Blk(*flag).store(1, release);
+  } else {
+    while (Dev(*flag).load(acquire) == 0) {
+    }
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: allowed cuda-scope-mismatch
+// A block-scope acquire, likewise (on an H100 it can spin forever on its SM's stale copy).
+__global__ void mpNarrowAcquire(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    Dev(*flag).store(1, release);
+  } else {
+    while (Blk(*flag).load(acquire) == 0) {
+    }
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Legacy CUDA: a volatile flag is a relaxed system-scope access, no release or acquire.
+__global__ void mpVolatile(int *data, volatile int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    *flag = 1;
+  } else {
+    while (*flag == 0) {
+    }
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// The volatile flag with __threadfence() on both sides: the patterns of legacy CUDA code.
+__global__ void mpVolatileFenced(int *data, volatile int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    __threadfence();
+    *flag = 1;
+  } else {
+    while (*flag == 0) {
+    }
+    __threadfence();
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// A release pattern: a release store followed by a strong write to the same location still
+// releases what came before the first (the consumer waits for the second value).
+__global__ void mpReleasePattern(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    Dev(*flag).store(1, release);
+    Dev(*flag).store(2, relaxed);
+  } else {
+    while (Dev(*flag).load(acquire) != 2) {
+    }
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// An acquire pattern: a strong read followed by an acquire read of the same location.
+__global__ void mpAcquirePattern(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    Dev(*flag).store(1, release);
+  } else {
+    while (Dev(*flag).load(relaxed) == 0) {
+    }
+    (void)Dev(*flag).load(acquire);
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// One flag per block, set by thread 0 and waited on by the block's other threads: every thread on
+// either side is in the block, so block-scope fences are morally strong.
+__global__ void mpPerBlockFlag(int *data, int *flags, int *out) {
+  if (threadIdx.x == 0) {
+    data[blockIdx.x] = 1;
+    __threadfence_block();
+    Blk(flags[blockIdx.x]).store(1, relaxed);
+  } else {
+    while (Blk(flags[blockIdx.x]).load(relaxed) == 0) {
+    }
+    __threadfence_block();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = data[blockIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// Block 0 alone, its thread 0 publishing to its other threads: block scope is enough.
+__global__ void mpInBlockZero(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    if (threadIdx.x == 0) {
+      data[0] = 1;
+      __threadfence_block();
+      Blk(*flag).store(1, relaxed);
+    } else {
+      while (Blk(*flag).load(relaxed) == 0) {
+      }
+      __threadfence_block();
+      out[threadIdx.x] = data[0];
+    }
+  }
+}

@@ -1,0 +1,53 @@
+// Scopes: two atomic operations on one object are morally strong only when each one's scope
+// includes the other thread. An object every block reaches needs device scope; one a block owns
+// (shared memory, its own element, or a branch only one block takes) needs block scope.
+#include <cuda/atomic>
+
+// LITMUS: allowed cuda-scope-insufficient
+// Every block counts on one global counter with block scope.
+__global__ void blockScopeCounter(unsigned *count) { atomicAdd_block(count, 1u); }
+
+// LITMUS: forbidden
+__global__ void deviceScopeCounter(unsigned *count) { atomicAdd(count, 1u); }
+
+// LITMUS: forbidden
+// Each block counts in its own element.
+__global__ void perBlockCounter(unsigned *counts) { atomicAdd_block(&counts[blockIdx.x], 1u); }
+
+// LITMUS: forbidden
+// Shared memory: every accessor is in the block.
+__global__ void sharedCounter(unsigned *out) {
+  __shared__ unsigned count;
+  if (threadIdx.x == 0)
+    count = 0;
+  __syncthreads();
+  atomicAdd_block(&count, 1u);
+  __syncthreads();
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = count;
+}
+
+// LITMUS: forbidden
+// Only block 0 takes the branch: its threads are all in one block.
+__global__ void blockZeroCounter(unsigned *count) {
+  if (blockIdx.x == 0)
+    atomicAdd_block(count, 1u);
+}
+
+// LITMUS: allowed cuda-scope-insufficient
+// Blocks 0 and 1 both count: two blocks.
+__global__ void twoBlockCounter(unsigned *count) {
+  if (blockIdx.x == 0)
+    atomicAdd_block(count, 1u);
+  else if (blockIdx.x == 1)
+    atomicAdd_block(count, 2u);
+}
+
+// LITMUS: allowed cuda-scope-mismatch
+// Block-scope updates beside device-scope ones: the block-scope ones race with the others.
+__global__ void mixedCounter(unsigned *count) {
+  if (threadIdx.x == 0)
+    atomicAdd(count, 1u);
+  else
+    atomicAdd_block(count, 1u);
+}

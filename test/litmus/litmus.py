@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Runs the litmus programs through both front ends and compares their verdicts with the model's.
+
+USAGE: litmus.py --tidy CLANG_TIDY --module TIDY_MODULE --clang CLANG --pass PASS_PLUGIN
+                 --cuda CUDA_PATH FILE.cu...
+
+Each kernel of a litmus program is one test, labelled on the comment line above it:
+    // LITMUS: allowed <rule>...   the model allows the weak outcome: the rules must report it
+    // LITMUS: forbidden           the model forbids it: no finding
+The clang-tidy checks (device side) and the IR pass (-O2) each give a verdict per kernel: the
+rules and line:column of their findings in it. Both must report the same findings, and the
+verdict must match the label (an allowed test names the rules it expects). Prints one line per
+kernel and exits 1 on any disagreement.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+RULES = ("cuda-scope-mismatch", "cuda-scope-insufficient", "cuda-scope-release-acquire")
+
+
+def labels(path):
+    """(first line, kernel name, label, expected rules) per kernel, in file order."""
+    out = []
+    pending = None
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            m = re.match(r"\s*// LITMUS: (allowed|forbidden)\b(.*)", line)
+            if m:
+                pending = (m.group(1), set(m.group(2).split()))
+                continue
+            k = re.match(r"\s*__global__\s+void\s+(\w+)", line)
+            if k and pending:
+                out.append((n, k.group(1), pending[0], pending[1]))
+                pending = None
+    return out
+
+
+def tidy_findings(args, path, flags):
+    r = subprocess.run([args.tidy, f"-load={args.module}", "--quiet", "-checks=-*," + ",".join(RULES), path,
+                        "--", "-x", "cuda", "--cuda-device-only", *flags], capture_output=True, text=True)
+    found = set()
+    for m in re.finditer(r"^(.*?):(\d+):(\d+): warning: .*\[(cuda-scope-[a-z-]+)\]$", r.stdout, re.M):
+        if os.path.samefile(m.group(1), path):
+            found.add((m.group(4), int(m.group(2)), int(m.group(3))))
+    errors = [l for l in (r.stdout + r.stderr).splitlines() if " error: " in l]
+    return found, errors
+
+
+def pass_findings(args, path, flags):
+    with tempfile.TemporaryDirectory() as tmp:
+        record = os.path.join(tmp, "remarks.yaml")
+        r = subprocess.run([args.clang, "-x", "cuda", "--cuda-device-only", *flags, "-O2",
+                            f"-fpass-plugin={args.pass_plugin}", "-fsave-optimization-record",
+                            f"-foptimization-record-file={record}", "-S", "-o", os.devnull, path],
+                           capture_output=True, text=True)
+        text = open(record).read() if os.path.exists(record) else ""
+    found = set()
+    for m in re.finditer(r"Name: +(cuda-scope-[a-z-]+)\nDebugLoc: +\{ File: '?([^,']+)'?, Line: (\d+), Column: (\d+)",
+                         text):
+        if m.group(1) in RULES and os.path.basename(m.group(2)) == os.path.basename(path):
+            found.add((m.group(1), int(m.group(3)), int(m.group(4))))
+    errors = [l for l in r.stderr.splitlines() if " error: " in l]
+    return found, errors
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tidy", required=True)
+    ap.add_argument("--module", required=True)
+    ap.add_argument("--clang", required=True)
+    ap.add_argument("--pass", dest="pass_plugin", required=True)
+    ap.add_argument("--cuda", required=True)
+    ap.add_argument("files", nargs="+")
+    args = ap.parse_args()
+    flags = ["--cuda-gpu-arch=sm_90", f"--cuda-path={args.cuda}", f"-I{args.cuda}/include/cccl",
+             "-Wno-unknown-cuda-version", "-std=c++17"]
+    failed = 0
+    for path in args.files:
+        tests = labels(path)
+        tidy, tidy_errors = tidy_findings(args, path, flags)
+        ir, ir_errors = pass_findings(args, path, flags)
+        for e in tidy_errors + ir_errors:
+            print(f"error: {e}")
+            failed += 1
+        bounds = [t[0] for t in tests] + [10**9]
+        for i, (first, kernel, label, expected) in enumerate(tests):
+            inside = lambda fs: {f for f in fs if first <= f[1] < bounds[i + 1]}
+            t, p = inside(tidy), inside(ir)
+            rules = {f[0] for f in t}
+            problems = []
+            if t != p:
+                problems.append("front ends disagree: tidy %s, pass %s" % (sorted(t - p), sorted(p - t)))
+            if label == "forbidden" and t:
+                problems.append("the model forbids the weak outcome, but tidy reports %s" % sorted(t))
+            if label == "forbidden" and p:
+                problems.append("the model forbids the weak outcome, but the pass reports %s" % sorted(p))
+            if label == "allowed" and rules != expected:
+                problems.append("expected %s, tidy reports %s" % (sorted(expected), sorted(rules)))
+            status = "FAIL" if problems else "ok"
+            failed += bool(problems)
+            print(f"{status} {os.path.basename(path)} {kernel}: {label}"
+                  + ("" if not t else " " + " ".join(sorted({f[0][11:] for f in t}))))
+            for pr in problems:
+                print(f"  {pr}")
+    print(f"{'FAILED' if failed else 'PASSED'}: {failed} problem(s)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
