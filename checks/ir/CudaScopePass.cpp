@@ -6,11 +6,24 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
 namespace cuda_scope {
+
+// The IR pass's options, as the clang-tidy checks' (docs/ir-pass.md): with opt,
+// after -load-pass-plugin; with clang, -Xclang -load -Xclang <plugin> makes
+// them known to -mllvm.
+static cl::opt<Strictness> StrictnessOption(
+    "cuda-scope-strictness", cl::desc("How wide a net the release/acquire rules cast"),
+    cl::values(clEnumValN(Strictness::Evidence, "evidence", "what the code shows is a message (default)"),
+               clEnumValN(Strictness::Wide, "wide", "also flags and data whose pairing the code does not show")),
+    cl::init(Strictness::Evidence));
+static cl::opt<bool> AcrossKernelsOption("cuda-scope-across-kernels",
+                                         cl::desc("Accesses of different kernels may run at once"),
+                                         cl::init(false));
 
 AnalysisKey CudaScopeAnalysis::Key;
 
@@ -48,7 +61,10 @@ CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManage
     Analysed = R.OptimizedCopy.get();
   }
   R.Records = std::make_unique<IrRecords>(*Analysed);
-  R.Findings = analyse(R.Records->ops(), *R.Records, EngineOptions());
+  EngineOptions Opts;
+  Opts.Net = StrictnessOption;
+  Opts.AcrossKernels = AcrossKernelsOption;
+  R.Findings = analyse(R.Records->ops(), *R.Records, Opts);
   return R;
 }
 

@@ -247,6 +247,13 @@ bool IrRecords::afterTest(unsigned A, unsigned B) const {
   return X.Test != Y.I && orderOf(X.I->getFunction()).mayPrecede(X.Test, Y.I);
 }
 
+bool IrRecords::alwaysBefore(unsigned A, unsigned B) const {
+  const IROp &X = IROps[A], &Y = IROps[B];
+  if (!mayPrecede(A, B))
+    return false;
+  return X.I == Y.I || orderOf(X.I->getFunction()).domTree().dominates(X.I, Y.I);
+}
+
 StringRef checkName(Finding::Kind K) {
   switch (K) {
   case Finding::ScopeMismatch: return "cuda-scope-mismatch";

@@ -98,6 +98,8 @@ public:
   /// The value read by \p A has decided a branch (or a loop's exit) when
   /// operation \p B may run after it.
   virtual bool afterTest(unsigned A, unsigned B) const = 0;
+  /// Every thread that runs \p B has run \p A before it (A dominates B).
+  virtual bool alwaysBefore(unsigned A, unsigned B) const = 0;
 };
 
 /// How wide a net the message rules cast.

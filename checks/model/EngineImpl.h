@@ -46,6 +46,10 @@ public:
     const MemOp &X = Ops[A], &Y = Ops[B];
     return A != B && X.Thread == Y.Thread && X.Seq < Y.Seq && PO.mayPrecede(A, B);
   }
+  /// Every thread that runs \p B has run \p A before it.
+  bool alwaysBefore(unsigned A, unsigned B) const {
+    return before(A, B) && PO.alwaysBefore(A, B);
+  }
   /// \p B may run after the value \p A read has been tested.
   bool afterTest(unsigned A, unsigned B) const {
     const MemOp &X = Ops[A], &Y = Ops[B];

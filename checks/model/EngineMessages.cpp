@@ -149,6 +149,37 @@ private:
         return A;
     return -1;
   }
+  /// Evidence of the receiving side: some receive of \p F is followed, after
+  /// its test, by a read of \p Data that is not the reader's own write.
+  bool someoneReads(const Flag &F, int Data) const {
+    if (St.Opts.Net == Strictness::Wide)
+      return true;
+    return any_of(F.Receives, [&](unsigned R) {
+      return any_of(G.DataLoads, [&](unsigned L) {
+        return St.op(L).Object == Data && St.afterTest(R, L) && !readsOwnWrite(L);
+      });
+    });
+  }
+  /// Evidence of the publishing side: some publish of \p F (not a reset)
+  /// follows a write of \p Data.
+  bool someoneWrote(const Flag &F, int Data) const {
+    if (St.Opts.Net == Strictness::Wide)
+      return true;
+    auto Stores = G.StoresOf.find(Data);
+    return Stores != G.StoresOf.end() && any_of(F.Publishes, [&](unsigned P) {
+             return !is_contained(F.Resets, P) &&
+                    any_of(Stores->second, [&](unsigned D) { return St.before(D, P); });
+           });
+  }
+  /// A thread reading back the element it wrote itself reads its own write,
+  /// which program order gives it: the same address computation, written on
+  /// every path to the read.
+  bool readsOwnWrite(unsigned L) const {
+    const MemOp &Load = St.op(L);
+    return Load.Element >= 0 && any_of(G.StoresOf.find(Load.Object)->second, [&](unsigned D) {
+             return St.op(D).Element == Load.Element && St.alwaysBefore(D, L);
+           });
+  }
   const Flag *flagOf(int Object) const {
     for (const Flag &F : G.Flags)
       if (F.Object == Object)
@@ -220,7 +251,7 @@ void Messages::publishes(const Flag &F, std::vector<Finding> &Out) {
       continue;
     bool Reported = false;
     for (unsigned D : G.DataStores) {
-      if (St.op(D).Object == F.Object || !St.before(D, P))
+      if (St.op(D).Object == F.Object || !St.before(D, P) || !someoneReads(F, St.op(D).Object))
         continue;
       int Fence = -1;
       if (fenced(D, P, /*Release=*/true, F.Needed, Fence) || releasePattern(F, D, P) ||
@@ -277,13 +308,8 @@ void Messages::receives(const Flag &F, std::vector<Finding> &Out) {
       continue;
     for (unsigned L : G.DataLoads) {
       const MemOp &Load = St.op(L);
-      if (Load.Object == F.Object || !St.afterTest(Rc, L))
-        continue;
-      // A thread reading back the element it wrote itself reads its own
-      // write, which program order gives it.
-      if (Load.Element >= 0 && any_of(G.StoresOf.find(Load.Object)->second, [&](unsigned D) {
-            return St.op(D).Element == Load.Element && St.before(D, L);
-          }))
+      if (Load.Object == F.Object || !St.afterTest(Rc, L) || readsOwnWrite(L) ||
+          !someoneWrote(F, Load.Object))
         continue;
       int Fence = -1;
       if (fenced(Rc, L, /*Release=*/false, F.Needed, Fence) || acquirePattern(F, Rc, L) ||

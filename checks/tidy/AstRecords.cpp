@@ -35,6 +35,14 @@ public:
     return SeqB >= *X->TestSeq;
   }
 
+  bool alwaysBefore(unsigned A, unsigned B) const override {
+    // Not inside an if or ?: arm that B is not inside (loops aside).
+    const ScopedAccess *X = R.access(A), *Y = R.access(B);
+    if (!X || !Y || !mayPrecede(A, B) || X->Arms.size() > Y->Arms.size())
+      return false;
+    return std::equal(X->Arms.begin(), X->Arms.end(), Y->Arms.begin());
+  }
+
 private:
   const AstRecords &R;
 };

@@ -22,13 +22,20 @@ namespace cuda_scope {
 
 ReleaseAcquireCheck::ReleaseAcquireCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
     : ClangTidyCheck(Name, Ctx), FenceFunctionsOption(Options.get("FenceFunctions", "").str()),
-      AcrossKernelsOption(Options.get("AcrossKernels", "false").str()) {
+      AcrossKernelsOption(Options.get("AcrossKernels", "false").str()),
+      StrictnessOption(Options.get("Strictness", "evidence").str()) {
   std::optional<bool> Across = parseBoolOption(AcrossKernelsOption);
   if (!Across)
     configurationDiag("invalid value '%0' for option 'AcrossKernels' of check '%1': expected 'true' or 'false'",
                       DiagnosticIDs::Error)
         << AcrossKernelsOption << Name;
   AcrossKernels = Across.value_or(false);
+  std::optional<Strictness> Parsed = strictnessFromName(StrictnessOption);
+  if (!Parsed)
+    configurationDiag("invalid value '%0' for option 'Strictness' of check '%1': expected 'evidence' or 'wide'",
+                      DiagnosticIDs::Error)
+        << StrictnessOption << Name;
+  Net = Parsed.value_or(Strictness::Evidence);
   for (const std::string &P : splitList(FenceFunctionsOption)) {
     if (isFunctionPattern(P))
       FenceFunctions.push_back(P);
@@ -43,6 +50,7 @@ ReleaseAcquireCheck::ReleaseAcquireCheck(StringRef Name, tidy::ClangTidyContext 
 void ReleaseAcquireCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "FenceFunctions", FenceFunctionsOption);
   Options.store(Opts, "AcrossKernels", AcrossKernels ? "true" : "false");
+  Options.store(Opts, "Strictness", strictnessName(Net));
 }
 
 void ReleaseAcquireCheck::registerMatchers(MatchFinder *Finder) {
@@ -65,6 +73,7 @@ void ReleaseAcquireCheck::onEndOfTranslationUnit() {
   };
   EngineOptions Opts;
   Opts.AcrossKernels = AcrossKernels;
+  Opts.Net = Net;
   Opts.Rules = EngineOptions::Messages;
   std::set<std::pair<const Stmt *, int>> Reported;
   for (const Finding &F : Records->findings(Opts, IsFence)) {

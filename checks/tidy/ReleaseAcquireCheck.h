@@ -26,9 +26,10 @@ public:
 private:
   void report(const Finding &F);
 
-  const std::string FenceFunctionsOption, AcrossKernelsOption;
+  const std::string FenceFunctionsOption, AcrossKernelsOption, StrictnessOption;
   std::vector<std::string> FenceFunctions;
   bool AcrossKernels = false;
+  Strictness Net = Strictness::Evidence;
   std::shared_ptr<AstRecords> Records;
   const clang::SourceManager *SM = nullptr;
   const clang::LangOptions *LangOpts = nullptr;

@@ -11,6 +11,14 @@
 // RUN: %cuda_scope_tidy -checks='-*,cuda-scope-release-acquire' \
 // RUN:   -config="{CheckOptions: {cuda-scope-release-acquire.AcrossKernels: true}}" \
 // RUN:   %s -- %cuda_device_flags | FileCheck %s --check-prefix=ACROSS --implicit-check-not='{{warning|note}}:'
+// Strictness: evidence (the default) reports one side of a message only when the code shows the
+// other; wide reports each side alone.
+// RUN: %cuda_scope_tidy -checks='-*,cuda-scope-release-acquire' \
+// RUN:   -config="{CheckOptions: {cuda-scope-release-acquire.Strictness: evidence}}" \
+// RUN:   %s -- %cuda_device_flags | FileCheck %s --check-prefix=DEFAULT --implicit-check-not='{{warning|note}}:'
+// RUN: %cuda_scope_tidy -checks='-*,cuda-scope-release-acquire' \
+// RUN:   -config="{CheckOptions: {cuda-scope-release-acquire.Strictness: wide}}" \
+// RUN:   %s -- %cuda_device_flags | FileCheck %s --check-prefixes=DEFAULT,WIDE --implicit-check-not='{{warning|note}}:'
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
@@ -68,3 +76,21 @@ void run(int *Data, int *Flag, int *Out, cudaStream_t A, cudaStream_t B) {
   producer<<<1, 1, 0, A>>>(Data, Flag);
   consumer<<<1, 1, 0, B>>>(Data, Flag, Out);
 }
+
+// Block 0 writes Data and sets the flag; the other blocks wait on the flag but read nothing Data
+// holds (Data is read before the flag, by block 0 itself): with evidence, no message the code shows.
+__global__ void halfMessage(int *Data, int *Flag, int *Out) {
+  if (blockIdx.x == 0) {
+    int Old = Data[threadIdx.x];
+    Data[threadIdx.x] = Old + 1;
+    DeviceRef(*Flag).store(1, cuda::memory_order_relaxed);
+    // WIDE: :[[@LINE-1]]:22: warning: 'Flag' is published here with a relaxed store after plain writes to 'Data', {{.*}} [cuda-scope-release-acquire]
+    // WIDE: :[[@LINE-3]]:23: note: 'Data' is written here
+    // WIDE: :[[@LINE+2]]:29: note: kernel 'halfMessage' receives 'Flag' here
+  } else {
+    while (DeviceRef(*Flag).load(cuda::memory_order_relaxed) == 0) {
+    }
+    Out[blockIdx.x] = 1;
+  }
+}
+

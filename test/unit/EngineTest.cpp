@@ -28,6 +28,7 @@ public:
            !(Arms[A] && Arms[B] && Arms[A] != Arms[B]);
   }
   bool afterTest(unsigned A, unsigned B) const override { return Ops[A].Tested && mayPrecede(A, B); }
+  bool alwaysBefore(unsigned A, unsigned B) const override { return mayPrecede(A, B) && !Arms[A]; }
 
   std::vector<Finding> run(EngineOptions Opts = EngineOptions()) const { return analyse(Ops, *this, Opts); }
 
