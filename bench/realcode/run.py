@@ -1,0 +1,582 @@
+#!/usr/bin/env python3
+"""Runs every cuda-scope clang-tidy check and the device-IR pass over the real-code corpus (corpus.json).
+
+USAGE: bench/realcode/run.py [--src DIR] [--plugin-dir DIR] [-j N] [--project NAME] [--file REGEX]
+       [-o results.json] [--no-times] [--print-commands] | --summary results.json
+
+Each project of corpus.json is one public CUDA project, extracted (not built) under --src at its pinned
+commit (README.md says how). For each project a compile_commands.json of the project's own nvcc
+command lines is written to a temporary directory, read back with tools/cuda-scope's database
+loader and nvcc translator (imported, not re-implemented), and every translation unit is analysed
+three times: clang-tidy-22 with all cuda-scope-* checks on the host side and on the device side
+(the newest architecture the command builds for, as tools/cuda-scope does), and clang++-22 -O2
+with libCudaScopePass.so on the device side. The JSON records, per TU, whether each side parsed
+(with its first errors), the tidy findings and the pass remarks (the remark's name is its check,
+read from -fsave-optimization-record), and wall times. Paths are relative to the project root
+(${SRC}/... for dependencies outside it, ${BUILD}/... for generated headers, ${CUDA}/... for the
+toolkit) and everything is sorted, so two runs diff cleanly (--no-times drops the timings).
+--summary prints, per project: TUs, how many parse on each side, how many the pass ran on,
+findings per check per front end, and the most common clang errors with an example of each.
+Standard library only.
+"""
+import argparse
+import collections
+import concurrent.futures
+import glob
+import importlib.machinery
+import importlib.util
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CORPUS = os.path.join(HERE, "corpus.json")
+CUDA = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+CRASH = re.compile(r"PLEASE submit a bug report|Stack dump:")
+MAX_ERRORS = 10
+DRIVER_ERROR = re.compile(r"^\S*clang(?:\+\+|-tidy)?(?:-\d+)?: (?:fatal )?error: (.*)$", re.M)
+NOT_AN_ERROR = ("too many errors emitted, stopping now",)
+NO_LOCATION = "note: could not determine the original source location"
+REMARK_SUFFIX = re.compile(r" \[-Rpass-analysis=[^\]]*\]$")
+
+
+def load_tool():
+    """tools/cuda-scope as a module: its compile-database loader, nvcc translator and output parser."""
+    sys.dont_write_bytecode = True  # leave no __pycache__ in the checkout
+    path = os.path.join(ROOT, "tools", "cuda-scope")
+    loader = importlib.machinery.SourceFileLoader("cuda_scope_tool", path)
+    spec = importlib.util.spec_from_loader("cuda_scope_tool", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+cs = load_tool()
+
+
+# ---------------------------------------------------------------------------------------------
+# The corpus: projects, their nvcc commands, the compile databases
+# ---------------------------------------------------------------------------------------------
+
+def tu_entries(project):
+    """(group, file relative to the project root, extra nvcc words, note) for every TU."""
+    for group in project["groups"]:
+        for tu in group["tus"]:
+            if isinstance(tu, str):
+                tu = {"file": tu}
+            yield group, tu["file"], tu.get("extra", []), tu.get("note")
+
+
+def expand(words, src, build):
+    return [w.replace("${SRC}", src).replace("${BUILD}", build) for w in words]
+
+
+def nvcc_command(project, group, file, extra, src="${SRC}", build="${BUILD}"):
+    """The nvcc command line the project's build runs for one TU, run from the group's directory."""
+    cwd = os.path.dirname(file) if group.get("dir") == "<tu>" else group.get("dir", ".")
+    rel = os.path.relpath(file, cwd)
+    obj = os.path.splitext(os.path.basename(file))[0] + ".o"
+    words = [project.get("compiler", "nvcc")] + project.get("flags", []) + group.get("flags", []) + extra
+    words += ([] if {"-dc", "--device-c"} & set(words) else ["-c"]) + [rel, "-o", obj]
+    return cwd, expand(words, src, build)
+
+
+def generate(project, root, build):
+    """What the project's build writes before it compiles: headers made by plain text substitution
+    (configure_file, sed) and headers it exports into its build directory (copies)."""
+    for gen in project.get("generate", []):
+        out = expand([gen["file"]], "", build)[0]
+        if "copy" in gen:
+            base = os.path.join(root, gen["base"])
+            for pattern in gen["copy"]:
+                for path in sorted(glob.glob(os.path.join(base, pattern), recursive=True)):
+                    dest = os.path.join(out, os.path.relpath(path, base))
+                    os.makedirs(os.path.dirname(dest), exist_ok=True)
+                    shutil.copyfile(path, dest)
+            continue
+        with open(os.path.join(root, gen["from"]), encoding="utf-8") as fh:
+            text = fh.read()
+        for old, new in gen.get("replace", {}).items():
+            text = text.replace(old, new)
+        for pattern, new in gen.get("regex", []):
+            text = re.sub(pattern, new, text, flags=re.M)
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        with open(out, "w", encoding="utf-8") as fh:
+            fh.write(text)
+
+
+def write_database(project, root, src, build, dbdir, wanted):
+    entries = []
+    for group, file, extra, _ in tu_entries(project):
+        if not wanted(project["name"], file):
+            continue
+        cwd, words = nvcc_command(project, group, file, extra, src, build)
+        entries.append({"directory": os.path.normpath(os.path.join(root, cwd)),
+                        "arguments": words, "file": os.path.relpath(file, cwd)})
+    os.makedirs(dbdir, exist_ok=True)
+    with open(os.path.join(dbdir, "compile_commands.json"), "w", encoding="utf-8") as fh:
+        json.dump(entries, fh, indent=1)
+    return len(entries)
+
+
+# ---------------------------------------------------------------------------------------------
+# Paths and messages that do not depend on where things were extracted
+# ---------------------------------------------------------------------------------------------
+
+class Paths:
+    def __init__(self, root, src, build):
+        cuda_real = os.path.realpath(CUDA)
+        self.prefixes = [(os.path.realpath(build), "${BUILD}"), (build, "${BUILD}"),
+                         (os.path.realpath(root), ""), (root, ""),
+                         (os.path.realpath(src), "${SRC}"), (src, "${SRC}"),
+                         (cuda_real, "${CUDA}"), (CUDA, "${CUDA}")]
+        self.prefixes = [(p.rstrip("/") + "/", r) for p, r in self.prefixes]
+        self.root = os.path.realpath(root)
+
+    def rel(self, path, cwd):
+        if not path:
+            return path
+        p = os.path.normpath(os.path.join(cwd, path))
+        for prefix, repl in self.prefixes:
+            if p.startswith(prefix):
+                return (repl + "/" if repl else "") + p[len(prefix):]
+        return p
+
+    def where(self, relpath):
+        if relpath is None:
+            return "none"
+        if relpath.startswith("${CUDA}/"):
+            return "toolkit"
+        if relpath.startswith("/") or relpath.startswith("${"):
+            return "other"
+        return "project"
+
+    def text(self, msg):
+        for prefix, repl in self.prefixes:
+            msg = msg.replace(prefix, repl + "/" if repl else "")
+        return msg
+
+
+# ---------------------------------------------------------------------------------------------
+# Running one side of one TU
+# ---------------------------------------------------------------------------------------------
+
+def run(argv, cwd, timeout):
+    start = time.perf_counter()
+    try:
+        p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, errors="replace", timeout=timeout)
+        rc, out, err = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        rc = "timeout"
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+    return rc, out, err, time.perf_counter() - start
+
+
+def crash_of(rc, err):
+    if rc == "timeout":
+        return "timed out"
+    if (isinstance(rc, int) and rc < 0) or CRASH.search(err):
+        tail = [l for l in err.splitlines() if l.strip()][-3:]
+        return f"exit status {rc}: " + " | ".join(tail)
+    return None
+
+
+def errors_of(diags, err, paths, cwd):
+    """(number of errors, the first MAX_ERRORS of them as 'file:line:col: message'). clang-tidy prints
+    its diagnostics sorted by place, so 'first' is by place, not by time. Errors of the driver itself
+    (an unknown argument) have no place and come first."""
+    shown = [paths.text(m) for m in DRIVER_ERROR.findall(err)]
+    errs = [d for d in diags if d.is_error and d.message not in NOT_AN_ERROR]
+    for d in errs:
+        loc = f"{paths.rel(d.file, cwd)}:{d.line}:{d.col}: " if d.file else ""
+        text = loc + paths.text(d.message)
+        if text not in shown:
+            shown.append(text)
+    return len(shown), shown[:MAX_ERRORS]
+
+
+def finding(d, paths, cwd, check):
+    f = paths.rel(d.file, cwd)
+    out = {"file": f, "line": d.line, "column": d.col, "check": check, "message": paths.text(d.message),
+           "where": paths.where(f)}
+    if d.notes:
+        out["notes"] = [{"file": paths.rel(n.file, cwd), "line": n.line, "column": n.col,
+                         "message": paths.text(n.message)} for n in d.notes]
+    return out
+
+
+def tidy_side(job, cwd, paths, timeout):
+    rc, out, err, secs = run(job.argv, cwd, timeout)
+    diags = cs.parse_output(out)
+    n, shown = errors_of(diags, err, paths, cwd)
+    res = {"parsed": n == 0 and rc != "timeout", "error_count": n, "errors": shown, "seconds": secs}
+    crash = crash_of(rc, err)
+    if crash:
+        res["parsed"] = False
+        res["crash"] = paths.text(crash)
+    elif isinstance(rc, int) and rc not in (0, 1) and n == 0:
+        res["parsed"] = False
+        res["crash"] = paths.text(f"exit status {rc}: " + " | ".join(l for l in err.splitlines() if l.strip())[-400:])
+    found = [finding(d, paths, cwd, d.check) for d in diags
+             if not d.is_error and d.check and d.check.startswith("cuda-scope-")]
+    return res, found
+
+
+YAML_DOC = re.compile(r"^--- !", re.M)
+YAML_NAME = re.compile(r"^Name:\s*(\S+)", re.M)
+YAML_LOC = re.compile(r"^DebugLoc:\s*\{\s*File:\s*(?:'((?:[^']|'')*)'|([^,]*)),\s*Line:\s*(\d+),\s*Column:\s*(\d+)\s*\}",
+                      re.M | re.S)
+
+
+def remark_names(yaml_path):
+    """[(line, column, name)] of the pass's remarks, in the order they were emitted."""
+    try:
+        with open(yaml_path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+    except OSError:
+        return []
+    names = []
+    for doc in YAML_DOC.split(text)[1:]:
+        m, loc = YAML_NAME.search(doc), YAML_LOC.search(doc)
+        if m:
+            names.append((int(loc.group(3)) if loc else 0, int(loc.group(4)) if loc else 0, m.group(1)))
+    return names
+
+
+def pass_side(job, cwd, paths, plugin, clangxx, tmp, timeout):
+    flags = job.argv[job.argv.index("--") + 1:]
+    yaml_path = os.path.join(tmp, f"remarks-{threading.get_ident()}-{time.monotonic_ns()}.yaml")
+    argv = [clangxx] + flags + ["-O2", f"-fpass-plugin={plugin}", "-Rpass-analysis=cuda-scope",
+                                "-fsave-optimization-record", f"-foptimization-record-file={yaml_path}",
+                                "-foptimization-record-passes=cuda-scope", "-S", "-o", os.devnull, job.t.file]
+    rc, out, err, secs = run(argv, cwd, timeout)
+    # A remark without a debug location is preceded by this note and placed at its function.
+    lines, noloc, pending = [], [], False
+    for line in err.splitlines():
+        if NO_LOCATION in line:
+            pending = True
+            continue
+        m = cs.HEADER.match(line)
+        if m and m.group("level") == "remark":
+            noloc.append(pending)
+            pending = False
+        lines.append(line)
+    diags = cs.parse_output("\n".join(lines))
+    n, shown = errors_of(diags, err, paths, cwd)
+    res = {"ran": rc == 0 and n == 0, "error_count": n, "errors": shown, "seconds": secs}
+    crash = crash_of(rc, err)
+    if crash:
+        res["ran"] = False
+        res["crash"] = paths.text(crash)
+    elif rc != 0 and n == 0:
+        tail = [l for l in err.splitlines() if l.strip()][-3:]
+        res["error_count"], res["errors"] = 1, [paths.text(f"exit status {rc}: " + " | ".join(tail))]
+    records = remark_names(yaml_path)
+    try:
+        os.remove(yaml_path)
+    except OSError:
+        pass
+    remarks = [d for d in diags if d.level == "remark"]
+    # The record file and the remarks come from one emission, in the same order; pair them in
+    # order when they agree, else by place.
+    in_order = len(records) == len(remarks) and all(
+        (r[0], r[1]) in ((d.line, d.col), (0, 0)) for r, d in zip(records, remarks))
+    found = []
+    for k, d in enumerate(remarks):
+        check = "cuda-scope"
+        if in_order:
+            check = records[k][2]
+        else:
+            for j, (line, col, name) in enumerate(records):
+                if (line, col) == (d.line, d.col) or (noloc[k] and line == 0):
+                    check = name
+                    del records[j]
+                    break
+        d.message = REMARK_SUFFIX.sub("", d.message)
+        f = finding(d, paths, cwd, check)
+        if noloc[k]:
+            f["no_debug_location"] = True
+        found.append(f)
+    return res, found
+
+
+# ---------------------------------------------------------------------------------------------
+# Main
+# ---------------------------------------------------------------------------------------------
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    default_src = os.environ.get("CUDA_SCOPE_CORPUS") or os.path.join(os.path.dirname(ROOT), "corpus-src")
+    ap.add_argument("--src", default=default_src,
+                    help="where the projects are extracted (default: $CUDA_SCOPE_CORPUS, else ../corpus-src next to the repo)")
+    ap.add_argument("--plugin-dir", default=os.path.join(ROOT, "build", "plugin"),
+                    help="directory holding libCudaScopeTidy.so and libCudaScopePass.so (default: build/plugin)")
+    ap.add_argument("--corpus", default=CORPUS, help="the corpus description (default: corpus.json beside this script)")
+    ap.add_argument("-j", "--jobs", type=int, default=2, help="analyser runs at once (default 2)")
+    ap.add_argument("--project", action="append", default=[], help="only these projects (repeatable, or comma-separated)")
+    ap.add_argument("--file", action="append", default=[], metavar="REGEX",
+                    help="only TUs whose path (relative to the project root) matches (repeatable)")
+    ap.add_argument("-o", "--output", help="write the results here (default: stdout)")
+    ap.add_argument("--timeout", type=int, default=1200, help="seconds allowed to one analyser run (default 1200)")
+    ap.add_argument("--no-times", action="store_true", help="leave the wall times out, for diffing two runs")
+    ap.add_argument("--keep-db", metavar="DIR", help="write each project's compile_commands.json under DIR/<project>/")
+    ap.add_argument("--print-commands", action="store_true",
+                    help="print each TU's nvcc command and the three analyser commands, then stop")
+    ap.add_argument("--summary", metavar="RESULTS", help="print the summary of a results file and stop")
+    ap.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
+    return ap.parse_args(argv)
+
+
+def selector(args):
+    projects = {p for arg in args.project for p in arg.split(",") if p}
+    files = [re.compile(f) for f in args.file]
+
+    def wanted(project, file):
+        return (not projects or project in projects) and (not files or any(f.search(file) for f in files))
+    return projects, wanted
+
+
+def main(argv):
+    args = parse_args(argv)
+    if args.summary:
+        with open(args.summary, encoding="utf-8") as fh:
+            summary(json.load(fh), sys.stdout)
+        return 0
+    with open(args.corpus, encoding="utf-8") as fh:
+        corpus = json.load(fh)
+    src = os.path.abspath(args.src)
+    tidy_module = os.path.abspath(os.path.join(args.plugin_dir, "libCudaScopeTidy.so"))
+    pass_plugin = os.path.abspath(os.path.join(args.plugin_dir, "libCudaScopePass.so"))
+    for p in (tidy_module, pass_plugin):
+        if not os.path.isfile(p):
+            sys.exit(f"run.py: {p} not found (--plugin-dir)")
+    tidy = cs.find_clang_tidy(None)
+    clangxx = shutil.which("clang++-22") or "/usr/lib/llvm-22/bin/clang++"
+    projects, wanted = selector(args)
+    unknown = projects - {p["name"] for p in corpus["projects"]}
+    if unknown:
+        sys.exit(f"run.py: no such project in the corpus: {', '.join(sorted(unknown))}")
+
+    tmp = tempfile.mkdtemp(prefix="cuda-scope-realcode-")
+    opts = argparse.Namespace(checks="cuda-scope-*", header_filter=".*", fix=False, all_archs=False,
+                              host_only=False, default_arch=cs.DEFAULT_ARCH,
+                              tidy_arg=["--system-headers", "--config={}"])
+    tasks, results, order = [], {}, []
+    try:
+        for project in corpus["projects"]:
+            name = project["name"]
+            if projects and name not in projects:
+                continue
+            root = os.path.join(src, project.get("extract", name))
+            if not os.path.isdir(root):
+                sys.exit(f"run.py: {root} is missing: extract {project['repo']} at {project['commit']} there "
+                         f"(bench/realcode/README.md)")
+            build = os.path.join(tmp, name, "build")
+            dbdir = os.path.join(args.keep_db, name) if args.keep_db else os.path.join(tmp, name)
+            os.makedirs(build, exist_ok=True)
+            generate(project, root, build)
+            if not write_database(project, root, src, build, dbdir, wanted):
+                continue
+            if args.print_commands:
+                for group, file, extra, _ in tu_entries(project):
+                    if wanted(name, file):
+                        cwd, words = nvcc_command(project, group, file, extra)
+                        print(f"[{name}] (cd {cwd} && {shlex.join(words)})")
+            entries, problems = cs.load_database(dbdir)
+            if problems:
+                sys.exit("run.py: " + "; ".join(problems))
+            notes = {file: note for _, file, _, note in tu_entries(project) if note}
+            tr = cs.Translator(set())
+            paths = Paths(root, src, build)
+            for e in entries:
+                t = cs.translate_entry(tr, e["file"], e["directory"], e["words"], e["origin"])
+                jobs, missing = cs.build_jobs(opts, [t], tidy, tidy_module, None)
+                if missing:
+                    sys.exit(f"run.py: no CUDA toolkit for {e['file']}")
+                host = next(j for j in jobs if j.side == "host")
+                device = next(j for j in jobs if j.side == "device")
+                key = (name, paths.rel(e["file"], e["directory"]))
+                order.append(key)
+                results[key] = {"file": key[1], "arch": device.arch, "untranslated": sorted(t.untranslated)}
+                if notes.get(key[1]):
+                    results[key]["note"] = notes[key[1]]
+                if args.print_commands:
+                    print("  host:   " + shlex.join(host.argv))
+                    print("  device: " + shlex.join(device.argv))
+                    continue
+                tasks.append((key, "host", host, e["directory"], paths))
+                tasks.append((key, "device", device, e["directory"], paths))
+                tasks.append((key, "pass", device, e["directory"], paths))
+        if args.print_commands:
+            return 0
+
+        lock = threading.Lock()
+        done = [0]
+        start = time.perf_counter()
+
+        def work(task):
+            key, side, job, cwd, paths = task
+            if side == "pass":
+                res, found = pass_side(job, cwd, paths, pass_plugin, clangxx, tmp, args.timeout)
+            else:
+                res, found = tidy_side(job, cwd, paths, args.timeout)
+            with lock:
+                done[0] += 1
+                if not args.quiet:
+                    ok = res.get("parsed", res.get("ran"))
+                    print(f"[{done[0]}/{len(tasks)}] {key[0]}/{key[1]} ({side}) {'ok' if ok else 'FAILED'} "
+                          f"{len(found)} finding(s) {res['seconds']:.1f}s", file=sys.stderr, flush=True)
+            return task, res, found
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            for task, res, found in pool.map(work, tasks):
+                key, side = task[0], task[1]
+                results[key][side] = res
+                results[key].setdefault("_found", {})[side] = found
+        wall = time.perf_counter() - start
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    doc = {"corpus": os.path.relpath(args.corpus, ROOT),
+           "plugins": {"tidy": os.path.basename(tidy_module), "pass": os.path.basename(pass_plugin)},
+           "clang_tidy": os.path.basename(tidy), "clang": os.path.basename(clangxx),
+           "projects": []}
+    if not args.no_times:
+        doc["wall_seconds"] = round(wall, 1)
+        doc["jobs"] = args.jobs
+    for project in corpus["projects"]:
+        keys = sorted(k for k in order if k[0] == project["name"])
+        if not keys:
+            continue
+        tus = []
+        for key in keys:
+            r = results[key]
+            found = r.pop("_found", {})
+            merged = {}
+            for side in ("host", "device"):
+                for f in found.get(side, []):
+                    k = (f["file"], f["line"], f["column"], f["check"], f["message"])
+                    if k in merged:
+                        merged[k]["sides"].append(side)
+                    else:
+                        merged[k] = dict(f, sides=[side])
+            r["tidy_findings"] = [merged[k] for k in sorted(merged)]
+            r["pass_findings"] = sorted(found.get("pass", []),
+                                        key=lambda f: (f["file"], f["line"], f["column"], f["check"], f["message"]))
+            if args.no_times:
+                for side in ("host", "device", "pass"):
+                    r[side].pop("seconds", None)
+            else:
+                for side in ("host", "device", "pass"):
+                    r[side]["seconds"] = round(r[side]["seconds"], 2)
+            tus.append(r)
+        doc["projects"].append({"name": project["name"], "repo": project["repo"], "commit": project["commit"],
+                                "tus": tus})
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    json.dump(doc, out, indent=1, sort_keys=False)
+    out.write("\n")
+    if out is not sys.stdout:
+        out.close()
+        summary(doc, sys.stderr if args.quiet else sys.stdout)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Summary
+# ---------------------------------------------------------------------------------------------
+
+KEEP_NAME = ("no matching function for call to", "use of undeclared identifier", "unknown argument", "unknown type name",
+             "no member named", "no template named", "no type named")
+
+
+def error_kind(text):
+    """An error line without its location and with quoted names blanked: one line per kind of error."""
+    msg = re.sub(r"^\S+:\d+:\d+: ", "", text)
+    if msg.startswith(KEEP_NAME):
+        return msg
+    return re.sub(r"'[^']*'", "'…'", msg)
+
+
+def summary(doc, out):
+    checks = sorted({f["check"] for p in doc["projects"] for t in p["tus"]
+                     for f in t["tidy_findings"] + t["pass_findings"]})
+    w = max([len(p["name"]) for p in doc["projects"]] + [8])
+    print(f"{'project':<{w}} {'TUs':>4} {'host ok':>7} {'dev ok':>6} {'pass ok':>7} {'crash':>5} {'seconds':>8}", file=out)
+    tot = collections.Counter()
+    for p in doc["projects"]:
+        tus = p["tus"]
+        c = collections.Counter(
+            tus=len(tus), host=sum(t["host"]["parsed"] for t in tus), device=sum(t["device"]["parsed"] for t in tus),
+            ran=sum(t["pass"]["ran"] for t in tus),
+            crash=sum(1 for t in tus for s in ("host", "device", "pass") if "crash" in t[s]))
+        secs = sum(t[s].get("seconds", 0) for t in tus for s in ("host", "device", "pass"))
+        tot.update(c)
+        tot["seconds"] += secs
+        print(f"{p['name']:<{w}} {c['tus']:>4} {c['host']:>7} {c['device']:>6} {c['ran']:>7} {c['crash']:>5} {secs:>8.0f}",
+              file=out)
+    print(f"{'total':<{w}} {tot['tus']:>4} {tot['host']:>7} {tot['device']:>6} {tot['ran']:>7} {tot['crash']:>5} "
+          f"{tot['seconds']:>8.0f}", file=out)
+    if "wall_seconds" in doc:
+        print(f"wall time: {doc['wall_seconds']:.0f} s with -j {doc.get('jobs')}", file=out)
+
+    print("\nfindings in the projects' own files (tidy-host / tidy-device: a finding on both sides counts "
+          "in each; tidy: distinct; tidy-w/errors: of those, reported by a side that had errors; ir: pass remarks); "
+          "toolkit/other: findings of either front end outside the project", file=out)
+    cols = ["tidy-host", "tidy-device", "tidy", "tidy-w/errors", "ir", "toolkit", "other"]
+    print(f"{'project':<{w}} {'check':<28} " + " ".join(f"{c:>13}" for c in cols), file=out)
+    grand = collections.Counter()
+    for p in doc["projects"]:
+        for check in checks:
+            c = collections.Counter()
+            for t in p["tus"]:
+                for f in t["tidy_findings"]:
+                    if f["check"] != check:
+                        continue
+                    if f["where"] != "project":
+                        c[f["where"]] += 1
+                        continue
+                    c["tidy"] += 1
+                    for s in f["sides"]:
+                        c[f"tidy-{s}"] += 1
+                    if not all(t[s]["parsed"] for s in f["sides"]):
+                        c["tidy-w/errors"] += 1
+                for f in t["pass_findings"]:
+                    if f["check"] != check:
+                        continue
+                    c["ir" if f["where"] == "project" else f["where"]] += 1
+            if c:
+                grand.update({(check, k): v for k, v in c.items()})
+                print(f"{p['name']:<{w}} {check:<28} " + " ".join(f"{c[k]:>13}" for k in cols), file=out)
+    for check in checks:
+        print(f"{'total':<{w}} {check:<28} " + " ".join(f"{grand[(check, k)]:>13}" for k in cols), file=out)
+
+    kinds = collections.OrderedDict()
+    for p in doc["projects"]:
+        for t in p["tus"]:
+            for side in ("host", "device"):
+                for e in t[side]["errors"]:
+                    k = error_kind(e)
+                    entry = kinds.setdefault(k, {"tus": set(), "example": f"{p['name']}/{e}"})
+                    entry["tus"].add((p["name"], t["file"], side))
+    if kinds:
+        print("\nclang errors by kind (TU sides that show it among their first errors; an example):", file=out)
+        for k, v in sorted(kinds.items(), key=lambda kv: (-len(kv[1]["tus"]), kv[0]))[:25]:
+            print(f"{len(v['tus']):>4}  {k[:150]}\n      e.g. {v['example'][:220]}", file=out)
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(1)
