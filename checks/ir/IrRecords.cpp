@@ -39,34 +39,54 @@ ObjectHome homeOf(const IROp &Op) {
   }
 }
 
-/// The value an operation reads decides a branch: the spin of a wait loop, the
-/// test of a flag or of a ticket. \p StoredTo collects the objects it is
-/// stored to on the way (a relay).
-bool feedsBranch(const Value *I, SmallVectorImpl<const Value *> *StoredTo = nullptr) {
-  SmallVector<const Value *, 8> Work{I};
+/// How the value an operation reads decides a branch (the spin of a wait
+/// loop, the test of a flag or of a ticket): through equality, a bound, or
+/// not at all. \p StoredTo collects the objects it is stored to on the way
+/// (a relay), with the comparison made before the store.
+std::optional<ValueTest> testOf(const Value *I,
+                                SmallVectorImpl<std::pair<const Value *, ValueTest>> *StoredTo = nullptr) {
+  SmallVector<std::pair<const Value *, ValueTest>, 8> Work{{I, ValueTest::None}};
   SmallPtrSet<const Value *, 16> Seen;
+  std::optional<ValueTest> Found;
   while (!Work.empty() && Seen.size() < 32) {
-    const Value *V = Work.pop_back_val();
+    auto [V, Compare] = Work.pop_back_val();
     if (!Seen.insert(V).second)
       continue;
     for (const User *U : V->users()) {
-      if (isa<BranchInst>(U) || isa<SwitchInst>(U) || isa<SelectInst>(U))
-        return true;
+      if (isa<BranchInst>(U) || isa<SwitchInst>(U) || isa<SelectInst>(U)) {
+        ValueTest T = Compare == ValueTest::None ? ValueTest::Equality : Compare;
+        // Equality wins: a flag tested for its value somewhere is a flag.
+        if (!Found || T == ValueTest::Equality)
+          Found = T;
+        continue;
+      }
       if (const auto *St = dyn_cast<StoreInst>(U); St && StoredTo && St->getValueOperand() == V)
-        StoredTo->push_back(getUnderlyingObject(St->getPointerOperand()));
-      if (isa<CmpInst>(U) || isa<BinaryOperator>(U) || isa<CastInst>(U) || isa<ExtractValueInst>(U) ||
-          isa<PHINode>(U))
-        Work.push_back(U);
+        StoredTo->push_back({getUnderlyingObject(St->getPointerOperand()), Compare});
+      if (const auto *Cmp = dyn_cast<CmpInst>(U)) {
+        if (Compare == ValueTest::None)
+          Work.push_back({U, Cmp->isEquality() ? ValueTest::Equality : ValueTest::Bound});
+        else
+          Work.push_back({U, Compare});
+        continue;
+      }
+      if (isa<BinaryOperator>(U) || isa<CastInst>(U) || isa<ExtractValueInst>(U) || isa<PHINode>(U))
+        Work.push_back({U, Compare});
     }
   }
-  return false;
+  return Found;
 }
+
+/// What the address computation reads of the thread's identity: blockIdx.x
+/// and threadIdx.x, through operations that keep distinct values apart.
+struct IndexDeps {
+  bool Block = false, Thread = false;
+};
 
 /// The address as canonical text: the same text, the same computation (so
 /// the same address for the same thread), whichever instructions compute it;
 /// what cannot be followed is named by its own identity. The AST front end
 /// reads its indices the same way.
-std::string canonical(const Value *V, unsigned Depth = 0) {
+std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth = 0) {
   if (!V)
     return "?";
   V = V->stripPointerCasts();
@@ -75,17 +95,31 @@ std::string canonical(const Value *V, unsigned Depth = 0) {
   if (const auto *C = dyn_cast<ConstantInt>(V))
     return std::to_string(C->getSExtValue());
   if (const auto *GEP = dyn_cast<GEPOperator>(V)) {
-    std::string Text = canonical(GEP->getPointerOperand(), Depth + 1) + "{" +
+    std::string Text = canonical(GEP->getPointerOperand(), Deps, Depth + 1) + "{" +
                        std::to_string(GEP->getSourceElementType()->getTypeID()) + "}";
     for (const Use &Index : GEP->indices())
-      Text += "[" + canonical(Index.get(), Depth + 1) + "]";
+      Text += "[" + canonical(Index.get(), Deps, Depth + 1) + "]";
     return Text;
   }
   if (const auto *Cast = dyn_cast<CastInst>(V))
-    return canonical(Cast->getOperand(0), Depth + 1);
-  if (const auto *BO = dyn_cast<BinaryOperator>(V))
-    return "(" + std::string(BO->getOpcodeName()) + " " + canonical(BO->getOperand(0), Depth + 1) + " " +
-           canonical(BO->getOperand(1), Depth + 1) + ")";
+    return canonical(Cast->getOperand(0), Deps, Depth + 1);
+  if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
+    // +, -, * and << keep distinct blocks (threads) on distinct elements.
+    unsigned Op = BO->getOpcode();
+    bool Injective = Op == Instruction::Add || Op == Instruction::Sub || Op == Instruction::Mul ||
+                     Op == Instruction::Shl || (Op == Instruction::Or && cast<PossiblyDisjointInst>(BO)->isDisjoint());
+    IndexDeps Ignored;
+    IndexDeps &D = Injective ? Deps : Ignored;
+    return "(" + std::string(BO->getOpcodeName()) + " " + canonical(BO->getOperand(0), D, Depth + 1) + " " +
+           canonical(BO->getOperand(1), D, Depth + 1) + ")";
+  }
+  if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_x: Deps.Block = true; break;
+    case Intrinsic::nvvm_read_ptx_sreg_tid_x: Deps.Thread = true; break;
+    default: break;
+    }
+  }
   if (const auto *Call = dyn_cast<CallBase>(V))
     if (const Function *F = Call->getCalledFunction(); F && F->isIntrinsic() && Call->arg_empty() &&
                                                        Call->doesNotAccessMemory())
@@ -93,6 +127,31 @@ std::string canonical(const Value *V, unsigned Depth = 0) {
   if (V->hasName() && (isa<GlobalValue>(V) || isa<Argument>(V)))
     return V->getName().str();
   return "@" + utohexstr(reinterpret_cast<uintptr_t>(V));
+}
+
+/// The field of its object that an address names: the constant offset past
+/// the last variable index, when smaller than the element that index steps
+/// over (p[k].w), or into a global variable of struct type; -1 for none (an
+/// array element, or the whole object), as the AST front end reads fields.
+int64_t fieldOffset(const Value *Ptr, const DataLayout &DL) {
+  int64_t Offset = 0;
+  const Value *V = Ptr->stripPointerCasts();
+  for (unsigned Step = 0; Step < 16; ++Step) {
+    if (const auto *GEP = dyn_cast<GEPOperator>(V)) {
+      APInt Constant(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+      if (GEP->accumulateConstantOffset(DL, Constant)) {
+        Offset += Constant.getSExtValue();
+        V = GEP->getPointerOperand()->stripPointerCasts();
+        continue;
+      }
+      uint64_t Stride = DL.getTypeAllocSize(GEP->getResultElementType());
+      return Offset >= 0 && static_cast<uint64_t>(Offset) < Stride && GEP->getNumIndices() == 1 ? Offset : -1;
+    }
+    if (const auto *GV = dyn_cast<GlobalVariable>(V))
+      return GV->getValueType()->isStructTy() ? Offset : -1;
+    return -1;
+  }
+  return -1;
 }
 
 bool isBlockIndexX(const Value *V) {
@@ -160,7 +219,7 @@ int onlyBlock(const Instruction *I, const FunctionOrder &O) {
 } // namespace
 
 IrRecords::IrRecords(const Module &M) {
-  DenseMap<const Value *, int> ObjectId;
+  DenseMap<std::pair<const Value *, int64_t>, int> ObjectId;
   StringMap<int> ElementId;
   DenseMap<std::pair<unsigned, const Function *>, unsigned> ThreadId;
   for (const Function &F : M) {
@@ -174,10 +233,11 @@ IrRecords::IrRecords(const Module &M) {
     const unsigned Last = IROps.size();
     const Instruction *Previous = nullptr;
     unsigned Within = 0;
+    std::vector<ValueTest> Tests(Last - First, ValueTest::None);
     for (unsigned I = First; I < Last; ++I) {
       IROp &Op = IROps[I];
       if (Op.What == OpKind::Load || Op.What == OpKind::RMW)
-        Op.Test = testedAt(First, Last, Op);
+        std::tie(Op.Test, Tests[I - First]) = testedAt(First, Last, Op);
       const Function *Fn = Op.I->getFunction();
       MemOp R;
       R.What = Op.What;
@@ -187,8 +247,11 @@ IrRecords::IrRecords(const Module &M) {
       R.Space = Op.Space;
       R.Home = homeOf(Op);
       if (Op.Object) {
-        R.Object = ObjectId.try_emplace(Op.Object, ObjectId.size()).first->second;
-        R.Element = ElementId.try_emplace(canonical(Op.Address), ElementId.size()).first->second;
+        int64_t Field = Op.Address ? fieldOffset(Op.Address, M.getDataLayout()) : -1;
+        R.Object = ObjectId.try_emplace({Op.Object, Field}, ObjectId.size()).first->second;
+        IndexDeps Deps;
+        R.Element = ElementId.try_emplace(canonical(Op.Address, Deps), ElementId.size()).first->second;
+        R.ThreadPrivate = Deps.Block && Deps.Thread;
       }
       R.PerBlock = Op.PerBlock;
       R.OnlyBlock = onlyBlock(Op.I, orderOf(Fn));
@@ -200,6 +263,8 @@ IrRecords::IrRecords(const Module &M) {
       Previous = Op.I;
       R.Seq = orderOf(Fn).number(Op.I) * 256 + std::min(Within, 255u);
       R.Tested = Op.Test != nullptr;
+      R.Test = Tests[I - First];
+      R.Counts = Op.What == OpKind::RMW && countsArrivals(Op.Spelling);
       Ops.push_back(R);
     }
   }
@@ -214,21 +279,22 @@ const FunctionOrder &IrRecords::orderOf(const Function *F) const {
   return *Slot;
 }
 
-const Instruction *IrRecords::testedAt(unsigned First, unsigned Last, const IROp &Op) const {
+std::pair<const Instruction *, ValueTest> IrRecords::testedAt(unsigned First, unsigned Last, const IROp &Op) const {
   // At the read itself, or, when the value is relayed through memory (the
   // last-block ticket stores it to a __shared__ bool, then every thread tests
   // it after __syncthreads()), at the load of the relay that decides a branch.
-  SmallVector<const Value *, 2> Relays;
-  if (feedsBranch(Op.I, &Relays))
-    return Op.I;
-  for (const Value *Relay : Relays)
+  SmallVector<std::pair<const Value *, ValueTest>, 2> Relays;
+  if (std::optional<ValueTest> T = testOf(Op.I, &Relays))
+    return {Op.I, *T};
+  for (auto [Relay, Compare] : Relays)
     for (unsigned I = First; I < Last; ++I) {
       const IROp &L = IROps[I];
-      if (L.What == OpKind::Load && L.Object == Relay && orderOf(Op.I->getFunction()).mayPrecede(Op.I, L.I) &&
-          feedsBranch(L.I))
-        return L.I;
+      if (L.What != OpKind::Load || L.Object != Relay || !orderOf(Op.I->getFunction()).mayPrecede(Op.I, L.I))
+        continue;
+      if (std::optional<ValueTest> T = testOf(L.I))
+        return {L.I, Compare != ValueTest::None ? Compare : *T};
     }
-  return nullptr;
+  return {nullptr, ValueTest::None};
 }
 
 bool IrRecords::mayPrecede(unsigned A, unsigned B) const {

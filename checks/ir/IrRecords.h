@@ -35,7 +35,7 @@ public:
 
 private:
   const FunctionOrder &orderOf(const llvm::Function *F) const;
-  const llvm::Instruction *testedAt(unsigned First, unsigned Last, const IROp &Op) const;
+  std::pair<const llvm::Instruction *, ValueTest> testedAt(unsigned First, unsigned Last, const IROp &Op) const;
 
   std::vector<IROp> IROps;
   std::vector<MemOp> Ops;

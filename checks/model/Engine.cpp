@@ -1,6 +1,7 @@
 //===- Engine.cpp - the engine's state, its groups, and the rules in order -===//
 #include "EngineImpl.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace llvm;
@@ -14,6 +15,31 @@ std::optional<Strictness> strictnessFromName(StringRef Name) {
       .Case("evidence", Strictness::Evidence)
       .Case("wide", Strictness::Wide)
       .Default(std::nullopt);
+}
+
+bool countsArrivals(StringRef OperationName) {
+  std::string Name = OperationName.lower();
+  if (size_t At = StringRef(Name).find("operator"); At != StringRef::npos) {
+    StringRef Op = StringRef(Name).drop_front(At + strlen("operator")).trim();
+    return Op == "++" || Op == "--" || Op == "+=" || Op == "-=";
+  }
+  // The words of the name: "atom.add.relaxed.gpu.u32", "__nv_atomic_fetch_add".
+  for (size_t I = 0; I < Name.size();) {
+    if (!isAlpha(Name[I])) {
+      ++I;
+      continue;
+    }
+    size_t End = I;
+    while (End < Name.size() && isAlpha(Name[End]))
+      ++End;
+    StringRef W = StringRef(Name).slice(I, End);
+    I = End;
+    W.consume_front("atomic");
+    if (W == "add" || W == "sub" || W == "inc" || W == "dec" || W == "fadd" || W == "fsub" || W == "uinc" ||
+        W == "udec")
+      return true;
+  }
+  return false;
 }
 
 StringRef strictnessName(Strictness S) { return S == Strictness::Wide ? "wide" : "evidence"; }

@@ -46,6 +46,16 @@ enum class Runner : uint8_t {
   Host,           ///< host code
 };
 
+/// How a read's value decides a branch: compared for equality (==, !=, a
+/// switch, a truth test: a flag, the last ticket), or only against a bound
+/// (<, >=: a work cursor checked against its end, a slot against capacity).
+enum class ValueTest : uint8_t { None, Equality, Bound };
+
+/// "atomicAdd", "fetch_sub", "atom.inc", "atomicrmw add", "red.add": an
+/// update that counts (adds to or takes from the old value), as opposed to one
+/// that swaps (exchange, compare-and-swap) or combines bits and extremes.
+bool countsArrivals(llvm::StringRef OperationName);
+
 /// One memory operation, with what the rules need to know of it.
 struct MemOp {
   OpKind What = OpKind::Load;
@@ -75,8 +85,14 @@ struct MemOp {
   unsigned Thread = 0;
   unsigned Seq = 0;
   /// A read whose value decides a branch or a loop's exit (ProgramOrder::
-  /// afterTest says what runs after that test).
+  /// afterTest says what runs after that test), and how it is compared.
   bool Tested = false;
+  ValueTest Test = ValueTest::None;
+  /// A read-modify-write that counts (countsArrivals).
+  bool Counts = false;
+  /// The element is the thread's own: its index keeps both the grid's blocks
+  /// and a block's threads apart (out[blockIdx.x * blockDim.x + threadIdx.x]).
+  bool ThreadPrivate = false;
   /// For Call: the callee is a fence by the user's word (an option).
   bool FenceCall = false;
 

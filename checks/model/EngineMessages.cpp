@@ -37,6 +37,16 @@ namespace {
 /// An access that may carry data: plain, or volatile (relaxed, which orders nothing).
 bool isData(const MemOp &Op) { return Op.isAccess() && (Op.Ord == Order::Plain || Op.Ord == Order::Volatile); }
 
+/// A read that receives: its value decides a branch. A counting update
+/// (atomicAdd) that is only checked against a bound (idx < capacity) claims a
+/// slot or a work item, and says nothing of what other threads did before
+/// theirs: with evidence, it must be tested for a value (== gridDim.x - 1).
+bool isReceive(const State &St, const MemOp &Op) {
+  if (!Op.Tested)
+    return false;
+  return St.Opts.Net == Strictness::Wide || Op.Test != ValueTest::Bound || !Op.Counts;
+}
+
 struct Flag {
   int Object = -1;
   SmallVector<unsigned, 4> Publishes, Receives;
@@ -160,15 +170,19 @@ private:
       });
     });
   }
-  /// Evidence of the publishing side: some publish of \p F (not a reset)
-  /// follows a write of \p Data.
-  bool someoneWrote(const Flag &F, int Data) const {
+  /// Evidence of the publishing side for the read \p L: some publish of \p F
+  /// (not a reset) follows a write of its data; or comes before a write of it
+  /// in a branch the reader does not take (a slot claimed, then filled: the
+  /// reader can see the claim before the data).
+  bool someoneWrote(const Flag &F, unsigned L) const {
     if (St.Opts.Net == Strictness::Wide)
       return true;
-    auto Stores = G.StoresOf.find(Data);
+    auto Stores = G.StoresOf.find(St.op(L).Object);
     return Stores != G.StoresOf.end() && any_of(F.Publishes, [&](unsigned P) {
-             return !is_contained(F.Resets, P) &&
-                    any_of(Stores->second, [&](unsigned D) { return St.before(D, P); });
+             return !is_contained(F.Resets, P) && any_of(Stores->second, [&](unsigned D) {
+                      return !ownElement(D, L) &&
+                             (St.before(D, P) || (St.before(P, D) && !St.before(D, L) && !St.before(L, D)));
+                    });
            });
   }
   /// A thread reading back the element it wrote itself reads its own write,
@@ -177,8 +191,16 @@ private:
   bool readsOwnWrite(unsigned L) const {
     const MemOp &Load = St.op(L);
     return Load.Element >= 0 && any_of(G.StoresOf.find(Load.Object)->second, [&](unsigned D) {
-             return St.op(D).Element == Load.Element && St.alwaysBefore(D, L);
+             return ownElement(D, L);
            });
+  }
+  /// \p D writes the element \p L reads for the same thread: the same address
+  /// computation, and either the thread's own element (its index keeps every
+  /// thread apart) or a write on every path to the read.
+  bool ownElement(unsigned D, unsigned L) const {
+    const MemOp &Store = St.op(D), &Load = St.op(L);
+    return Load.Element >= 0 && Store.Element == Load.Element &&
+           ((Store.ThreadPrivate && Load.ThreadPrivate) || St.alwaysBefore(D, L));
   }
   const Flag *flagOf(int Object) const {
     for (const Flag &F : G.Flags)
@@ -213,8 +235,16 @@ void Messages::findResets(Flag &F) {
   // A store after this thread has received the flag, with no data written in
   // between, hands nothing over: it resets the flag (the ticket set back to 0
   // for the next launch). With data written in between it hands the flag on
-  // (a lock released after its section).
+  // (a lock released after its section), unless the flag only counts: when
+  // every receive is a counting update (the tickets drawn), the thread that
+  // stores after drawing one stores what no draw of this grid reads.
+  const bool Counter = all_of(F.Receives, [&](unsigned R) { return St.op(R).Counts; });
   for (unsigned P : F.Publishes) {
+    if (Counter && St.op(P).What == OpKind::Store &&
+        any_of(F.Receives, [&](unsigned Rc) { return St.afterTest(Rc, P); })) {
+      F.Resets.push_back(P);
+      continue;
+    }
     int Latest = -1;
     for (unsigned Rc : F.Receives)
       if (Rc != P && St.afterTest(Rc, P) && (Latest < 0 || St.op(Latest).Seq < St.op(Rc).Seq))
@@ -308,8 +338,7 @@ void Messages::receives(const Flag &F, std::vector<Finding> &Out) {
       continue;
     for (unsigned L : G.DataLoads) {
       const MemOp &Load = St.op(L);
-      if (Load.Object == F.Object || !St.afterTest(Rc, L) || readsOwnWrite(L) ||
-          !someoneWrote(F, Load.Object))
+      if (Load.Object == F.Object || !St.afterTest(Rc, L) || readsOwnWrite(L) || !someoneWrote(F, L))
         continue;
       int Fence = -1;
       if (fenced(Rc, L, /*Release=*/false, F.Needed, Fence) || acquirePattern(F, Rc, L) ||
@@ -346,6 +375,14 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
       const SmallVector<unsigned, 8> &List = Entry.second;
       bool Written = any_of(List, [&](unsigned I) { return isData(St.op(I)) && St.op(I).What == OpKind::Store; });
       bool Read = any_of(List, [&](unsigned I) { return isData(St.op(I)) && St.op(I).What == OpKind::Load; });
+      // Elements every thread owns (each access at the same index, which keeps
+      // every thread apart) carry nothing between threads: neither data nor flag.
+      const MemOp &Head = St.op(List.front());
+      bool Owned = all_of(List, [&](unsigned I) {
+        return St.op(I).ThreadPrivate && St.op(I).Element >= 0 && St.op(I).Element == Head.Element;
+      });
+      if (Owned)
+        continue;
       if (Written && Read)
         for (unsigned I : List)
           if (isData(St.op(I))) {
@@ -363,7 +400,7 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
           F.Publishes.push_back(I);
         if (St.op(I).reads()) {
           F.Reads.push_back(I);
-          if (St.op(I).Tested)
+          if (isReceive(St, St.op(I)))
             F.Receives.push_back(I);
         }
       }

@@ -213,6 +213,11 @@ bool isBlockIndexName(StringRef Name) {
          Name == "__nvvm_read_ptx_sreg_ctaid_y" || Name == "__nvvm_read_ptx_sreg_ctaid_z";
 }
 
+bool isThreadIndexName(StringRef Name) {
+  return Name == "threadIdx" || Name == "__nvvm_read_ptx_sreg_tid_x" || Name == "__nvvm_read_ptx_sreg_tid_y" ||
+         Name == "__nvvm_read_ptx_sreg_tid_z";
+}
+
 StringRef opKindName(OpKind K) {
   switch (K) {
   case OpKind::Load: return "load";

@@ -85,6 +85,8 @@ std::optional<std::string> deviceBuiltinName(llvm::StringRef Operation, Scope S)
 /// variable ("blockIdx", as in blockIdx.x) and the NVVM builtins that read the
 /// %ctaid registers ("__nvvm_read_ptx_sreg_ctaid_x").
 bool isBlockIndexName(llvm::StringRef Name);
+/// The same for the thread index: "threadIdx", "__nvvm_read_ptx_sreg_tid_x".
+bool isThreadIndexName(llvm::StringRef Name);
 
 /// A function that is a barrier for every thread of a grid (cooperative
 /// groups' grid_group::sync and what implements it), or of every grid of a

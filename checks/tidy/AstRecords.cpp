@@ -112,6 +112,9 @@ void AstRecords::build() {
     else if (A.RootIs == ScopedAccess::Kernel && Accesses->runsOneBlock(A.Root))
       Op.OnlyBlock = 0;
     Op.Tested = A.TestSeq.has_value();
+    Op.Test = A.Test;
+    Op.Counts = A.What == OpKind::RMW && countsArrivals(A.Name);
+    Op.ThreadPrivate = A.Object && A.Object->BlockDependent && A.Object->ThreadDependent;
     Ops.push_back(Op);
     AccessOf.push_back(&A);
     CallOf.push_back(nullptr);

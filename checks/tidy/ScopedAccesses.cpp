@@ -116,6 +116,8 @@ public:
   struct ValueUse {
     bool Tested = false;
     const VarDecl *RelayTo = nullptr;
+    /// How the value is compared on the way (none: a truth test, if any).
+    ValueTest Compare = ValueTest::None;
   };
 
   /// A call into a function: its arguments bind the callee's parameters, and
@@ -214,7 +216,10 @@ private:
   /// what it returns, a variable to its initializer. False when the TU does not show it.
   bool stepToSource(const Expr *&E, const Frame *&Fr, Vars Which);
   void addIndex(ObjectRef &R, const Expr *Index, const Frame *Fr);
-  std::string canon(const Expr *E, const Frame *Fr, bool &BlockDep, unsigned Depth = 0);
+  struct IndexDeps {
+    bool Block = false, Thread = false;
+  };
+  std::string canon(const Expr *E, const Frame *Fr, IndexDeps &Deps, unsigned Depth = 0);
   ObjectRef rootRef(const ValueDecl *D);
   bool modified(const VarDecl *V);
   bool inSystemHeader(SourceLocation L) const { return L.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(L)); }
@@ -238,12 +243,14 @@ private:
     bool InPlain;
     size_t Index;
     const VarDecl *To;
+    ValueTest Compare;
   };
   SmallVector<Relay, 8> Relays;
   /// Variables read where the value decides a branch (To null) or is stored to another (To).
   struct VarFlow {
     const VarDecl *From, *To;
     unsigned Seq;
+    ValueTest Compare;
   };
   std::vector<VarFlow> VarFlows;
   DenseSet<const FunctionDecl *> Active;
@@ -665,20 +672,22 @@ std::optional<ObjectRef> ScopedAccesses::Walker::atomicRefTarget(const Expr *E, 
 }
 
 void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Frame *Fr) {
-  bool Dep = false;
-  std::string Text = canon(Index, Fr, Dep);
+  IndexDeps Deps;
+  std::string Text = canon(Index, Fr, Deps);
   if (Text == "0")
     return; // p[0] is *p, and p + 0 is p
   R.Index += "[" + Text + "]";
-  R.BlockDependent |= Dep;
+  R.BlockDependent |= Deps.Block;
+  R.ThreadDependent |= Deps.Thread;
 }
 
 /// Canonical text of an index: equal text means the same computation, so the
 /// same element for threads with the same block and thread indices. Locals
 /// are replaced by their initializers and parameters by their arguments; what
-/// cannot be followed is named uniquely. \p BlockDep is set when the value
-/// reads blockIdx through operations that keep distinct blocks apart.
-std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, bool &BlockDep, unsigned Depth) {
+/// cannot be followed is named uniquely. \p Deps says whether the value reads
+/// blockIdx.x (threadIdx.x) through operations that keep distinct blocks
+/// (threads) apart.
+std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexDeps &Deps, unsigned Depth) {
   auto Unique = [](const void *P, StringRef Name) { return (Name + "@" + utohexstr(reinterpret_cast<uintptr_t>(P))).str(); };
   if (!E)
     return "?";
@@ -689,33 +698,36 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, bool &
     return std::to_string(*V);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const ValueDecl *D = DRE->getDecl();
-    if (isBlockIndexName(identifierOf(D))) {
-      BlockDep = true;
+    if (isBlockIndexName(identifierOf(D)) || isThreadIndexName(identifierOf(D))) {
+      (isBlockIndexName(identifierOf(D)) ? Deps.Block : Deps.Thread) = true;
       return identifierOf(D).str();
     }
     if (const auto *P = dyn_cast<ParmVarDecl>(D))
       if (auto Arg = argumentFor(P, Fr))
-        return canon(Arg->first, Arg->second, BlockDep, Depth + 1);
+        return canon(Arg->first, Arg->second, Deps, Depth + 1);
     if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
                                                 VD->getInit() && !modified(VD))
-      return canon(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), BlockDep, Depth + 1);
+      return canon(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Deps, Depth + 1);
     return Unique(D, identifierOf(D));
   }
   if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
-    return canon(OV->getSourceExpr(), Fr, BlockDep, Depth + 1);
+    return canon(OV->getSourceExpr(), Fr, Deps, Depth + 1);
   if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
-    return canon(PO->getSyntacticForm(), Fr, BlockDep, Depth + 1);
-  // blockIdx.x keeps blocks apart; blockIdx.y alone does not (separatesBlocks).
+    return canon(PO->getSyntacticForm(), Fr, Deps, Depth + 1);
+  // blockIdx.x keeps blocks apart, threadIdx.x a block's threads; .y or .z
+  // alone does not (separatesBlocks).
   auto Member = [&](const Expr *Base, StringRef Name, StringRef Sep) {
-    bool Dep = false;
-    std::string Text = canon(Base, Fr, Dep, Depth + 1) + Sep.str() + Name.str();
+    IndexDeps Sub;
+    std::string Text = canon(Base, Fr, Sub, Depth + 1) + Sep.str() + Name.str();
     const Expr *B = Base->IgnoreParenImpCasts();
     if (const auto *OV = dyn_cast<OpaqueValueExpr>(B); OV && OV->getSourceExpr())
       B = OV->getSourceExpr()->IgnoreParenImpCasts();
     const auto *DRE = dyn_cast<DeclRefExpr>(B);
-    bool Component = DRE && isBlockIndexName(identifierOf(DRE->getDecl())) && Name.size() == 1;
-    if (Dep && (!Component || separatesBlocks(Name[0])))
-      BlockDep = true;
+    StringRef BaseName = DRE ? identifierOf(DRE->getDecl()) : StringRef();
+    bool Component = (isBlockIndexName(BaseName) || isThreadIndexName(BaseName)) && Name.size() == 1;
+    bool Apart = !Component || separatesBlocks(Name[0]);
+    Deps.Block |= Sub.Block && Apart;
+    Deps.Thread |= Sub.Thread && Apart;
     return Text;
   };
   if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E))
@@ -728,35 +740,35 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, bool &
     // +, -, * and << keep distinct blocks on distinct elements; /, %, &, |,
     // ^ and >> can map several blocks to one element.
     bool Injective = BO->isAdditiveOp() || BO->getOpcode() == BO_Mul || BO->getOpcode() == BO_Shl;
-    bool Ignored = false;
-    bool &Dep = Injective ? BlockDep : Ignored;
-    return "(" + canon(BO->getLHS(), Fr, Dep, Depth + 1) + BO->getOpcodeStr().str() +
-           canon(BO->getRHS(), Fr, Dep, Depth + 1) + ")";
+    IndexDeps Ignored;
+    IndexDeps &D = Injective ? Deps : Ignored;
+    return "(" + canon(BO->getLHS(), Fr, D, Depth + 1) + BO->getOpcodeStr().str() +
+           canon(BO->getRHS(), Fr, D, Depth + 1) + ")";
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->isIncrementDecrementOp())
       return Unique(E, "?");
-    return UnaryOperator::getOpcodeStr(UO->getOpcode()).str() + "(" +
-           canon(UO->getSubExpr(), Fr, BlockDep, Depth + 1) + ")";
+    return UnaryOperator::getOpcodeStr(UO->getOpcode()).str() + "(" + canon(UO->getSubExpr(), Fr, Deps, Depth + 1) +
+           ")";
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
-    return "(" + canon(CO->getCond(), Fr, BlockDep, Depth + 1) + "?" +
-           canon(CO->getTrueExpr(), Fr, BlockDep, Depth + 1) + ":" +
-           canon(CO->getFalseExpr(), Fr, BlockDep, Depth + 1) + ")";
+    return "(" + canon(CO->getCond(), Fr, Deps, Depth + 1) + "?" + canon(CO->getTrueExpr(), Fr, Deps, Depth + 1) +
+           ":" + canon(CO->getFalseExpr(), Fr, Deps, Depth + 1) + ")";
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-    return canon(AS->getBase(), Fr, BlockDep, Depth + 1) + "[" + canon(AS->getIdx(), Fr, BlockDep, Depth + 1) + "]";
+    return canon(AS->getBase(), Fr, Deps, Depth + 1) + "[" + canon(AS->getIdx(), Fr, Deps, Depth + 1) + "]";
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *FD = CE->getDirectCallee();
-    if (FD && isBlockIndexName(identifierOf(FD))) {
-      BlockDep |= separatesBlocks(identifierOf(FD).back()); // __nvvm_read_ptx_sreg_ctaid_x
+    if (FD && (isBlockIndexName(identifierOf(FD)) || isThreadIndexName(identifierOf(FD)))) {
+      // __nvvm_read_ptx_sreg_ctaid_x, __nvvm_read_ptx_sreg_tid_x
+      (isBlockIndexName(identifierOf(FD)) ? Deps.Block : Deps.Thread) |= separatesBlocks(identifierOf(FD).back());
       return identifierOf(FD).str();
     }
     if (auto Ret = returned(CE, Fr))
-      return canon(Ret->first, Ret->second, BlockDep, Depth + 1);
+      return canon(Ret->first, Ret->second, Deps, Depth + 1);
     std::string Text = FD ? plainQualifiedName(FD) : Unique(E, "?");
     Text += "(";
     for (const Expr *Arg : CE->arguments())
-      Text += canon(Arg, Fr, BlockDep, Depth + 1) + ",";
+      Text += canon(Arg, Fr, Deps, Depth + 1) + ",";
     return Text + ")";
   }
   return Unique(E, "?");
@@ -907,7 +919,9 @@ void ScopedAccesses::Walker::walkWith(const Stmt *S, const Frame *Fr, ValueUse U
 void ScopedAccesses::Walker::walkArm(const Stmt *S, const Frame *Fr, const Stmt *Owner, unsigned Arm) {
   if (!S)
     return;
-  Arms.push_back({Owner, Arm});
+  // An arm that ends in a return leaves its function: nothing in it precedes
+  // what follows the statement.
+  Arms.push_back({Owner, Arm | (returns(S) ? ArmReturns : 0)});
   walk(S, Fr);
   Arms.pop_back();
 }
@@ -935,7 +949,7 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
       return;
     }
     for (size_t I = First; I < Last; ++I)
-      VarFlows.push_back({VarFlows[I].From, VarFlows[I].To, Seq});
+      VarFlows.push_back({VarFlows[I].From, VarFlows[I].To, Seq, VarFlows[I].Compare});
   };
   if (const auto *If = dyn_cast<IfStmt>(S)) {
     walk(If->getInit(), Fr);
@@ -984,6 +998,13 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
       walk(BO->getRHS(), Fr);
       return true;
     }
+    if (BO->isComparisonOp() && (Use.Tested || Use.RelayTo)) {
+      ValueUse U = Use;
+      U.Compare = BO->isEqualityOp() ? ValueTest::Equality : ValueTest::Bound;
+      walkWith(BO->getLHS(), Fr, U);
+      walkWith(BO->getRHS(), Fr, U);
+      return true;
+    }
     if (BO->getOpcode() != BO_Assign)
       return false;
     // The value assigned is the assignment's value too: the use around it
@@ -1011,9 +1032,9 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
       if (Use.Tested)
-        VarFlows.push_back({VD, nullptr, Seq});
+        VarFlows.push_back({VD, nullptr, Seq, Use.Compare});
       else if (Use.RelayTo && Use.RelayTo != VD)
-        VarFlows.push_back({VD, Use.RelayTo, Seq});
+        VarFlows.push_back({VD, Use.RelayTo, Seq, Use.Compare});
     }
     return true;
   }
@@ -1022,29 +1043,44 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
 
 void ScopedAccesses::Walker::resolveRelays() {
   // A value stored to a variable is tested where the variable, or one it is
-  // stored to in turn, decides a branch later in the walk.
+  // stored to in turn, decides a branch later in the walk; the first
+  // comparison on the way says how.
+  struct Step {
+    const VarDecl *Var;
+    unsigned After;
+    ValueTest Compare;
+  };
   for (const Relay &R : Relays) {
     ScopedAccess &A = (R.InPlain ? Owner.Plain : Owner.All)[R.Index];
     if (A.TestSeq)
       continue;
-    SmallVector<std::pair<const VarDecl *, unsigned>, 4> Work{{R.To, A.Seq}};
+    SmallVector<Step, 4> Work{{R.To, A.Seq, R.Compare}};
     std::optional<unsigned> Best;
+    ValueTest How = ValueTest::Bound;
     for (unsigned Round = 0; Round < 4 && !Work.empty(); ++Round) {
-      SmallVector<std::pair<const VarDecl *, unsigned>, 4> Next;
-      for (auto [Var, After] : Work)
+      SmallVector<Step, 4> Next;
+      for (const Step &W : Work)
         for (const VarFlow &F : VarFlows) {
-          if (F.From != Var || F.Seq <= After)
+          if (F.From != W.Var || F.Seq <= W.After)
             continue;
+          ValueTest Compare = W.Compare != ValueTest::None ? W.Compare : F.Compare;
           if (!F.To) {
+            // The first test says where; any test for equality says how (as
+            // the IR front end reads it).
+            ValueTest T = Compare == ValueTest::None ? ValueTest::Equality : Compare;
+            if (!Best || T == ValueTest::Equality)
+              How = T;
             if (!Best || F.Seq < *Best)
               Best = F.Seq;
           } else if (Next.size() < 16) {
-            Next.push_back({F.To, F.Seq});
+            Next.push_back({F.To, F.Seq, Compare});
           }
         }
       Work = std::move(Next);
     }
     A.TestSeq = Best;
+    if (Best)
+      A.Test = How;
   }
 }
 
@@ -1154,11 +1190,13 @@ void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Fram
   A.Arms.assign(Arms.begin(), Arms.end());
   A.OnlyBlock = OnlyBlock;
   bool Reads = A.What == OpKind::Load || A.What == OpKind::RMW;
-  if (Reads && Use.Tested)
+  if (Reads && Use.Tested) {
     A.TestSeq = A.Seq;
+    A.Test = Use.Compare == ValueTest::None ? ValueTest::Equality : Use.Compare;
+  }
   std::vector<ScopedAccess> &List = PlainList ? Owner.Plain : Owner.All;
   if (Reads && Use.RelayTo && Kind != ScopedAccess::Host)
-    Relays.push_back({PlainList, List.size(), Use.RelayTo});
+    Relays.push_back({PlainList, List.size(), Use.RelayTo, Use.Compare});
   List.push_back(std::move(A));
 }
 
@@ -1259,8 +1297,10 @@ bool ScopedAccesses::Walker::libcuMember(const CallExpr *CE, const CXXMethodDecl
     writtenScope(ObjE, Type->ScopeArg, A);
   record(std::move(A), CE, Fr);
   // wait(old) returns once the value differs from old: a spin of its own.
-  if (Member == "wait" && Owner.All.back().What == OpKind::Load)
+  if (Member == "wait" && Owner.All.back().What == OpKind::Load) {
     Owner.All.back().TestSeq = Owner.All.back().Seq;
+    Owner.All.back().Test = ValueTest::Equality;
+  }
   return true;
 }
 
@@ -1637,9 +1677,19 @@ bool precedes(const FunctionDecl *RootA, unsigned SeqA, ArmList ArmsA, const Fun
               ArmList ArmsB) {
   if (RootA != RootB || SeqA >= SeqB)
     return false;
-  for (size_t I = 0; I < ArmsA.size() && I < ArmsB.size(); ++I)
-    if (ArmsA[I] != ArmsB[I])
-      return ArmsA[I].first != ArmsB[I].first; // one statement, two arms: one or the other runs
+  size_t I = 0;
+  while (I < ArmsA.size() && I < ArmsB.size() && ArmsA[I] == ArmsB[I])
+    ++I;
+  if (I < ArmsA.size() && I < ArmsB.size() && ArmsA[I].first == ArmsB[I].first)
+    return false; // one statement, two arms: one or the other runs
+  // A sits in arms B is not in: if one of them returns from its function
+  // (not from a callee B is outside of), A never reaches B.
+  for (size_t J = I; J < ArmsA.size(); ++J) {
+    if (isa<CallExpr>(ArmsA[J].first))
+      break;
+    if (ArmsA[J].second & ArmReturns)
+      return false;
+  }
   return true;
 }
 } // namespace

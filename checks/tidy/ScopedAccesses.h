@@ -57,6 +57,9 @@ struct ObjectRef {
   std::string Index;
   /// The address depends on the block index: some index reads blockIdx.
   bool BlockDependent = false;
+  /// Some index reads threadIdx.x, so that with BlockDependent the element
+  /// is the thread's own (out[blockIdx.x * blockDim.x + threadIdx.x]).
+  bool ThreadDependent = false;
   /// How to name the object in a message: "flag", "state->count".
   std::string Spelling;
 
@@ -107,6 +110,8 @@ struct ScopedAccess {
   /// variables it is stored to (t = atomicAdd(...); last = t == n; if (last)),
   /// or a libcu++ wait(): the Seq of that test.
   std::optional<unsigned> TestSeq;
+  /// How that test compares the value.
+  ValueTest Test = ValueTest::None;
   /// Where the memory_order argument is written at the call, as an
   /// enumerator in the user's code, for a fix that changes the order.
   clang::SourceRange OrderSpelling;
@@ -134,6 +139,9 @@ struct ScopedAccess {
   }
   bool encloses(const clang::Stmt *S) const;
 };
+
+/// Marks an arm (ScopedAccess::Arms) that ends in a return.
+constexpr unsigned ArmReturns = 1u << 31;
 
 /// A call made by device code, where the walk met it.
 struct CallSite {

@@ -192,3 +192,16 @@ TEST(Engine, AccessesOfDifferentKernelsAreConcurrentOnlyAcrossKernels) {
   std::vector<Finding> Fs = P.run(Across);
   EXPECT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::ScopeMismatch, Finding::ScopeInsufficient}));
 }
+
+TEST(Engine, CountingOperationsByName) {
+  for (const char *Name : {"atomicAdd", "atomicAdd_block", "atomicSub_system", "atomicInc", "atomicDec",
+                           "atomic_ref::fetch_add", "atomic::fetch_sub", "atomic_ref::operator++",
+                           "atomic::operator-=", "__nv_atomic_fetch_add", "__scoped_atomic_add_fetch",
+                           "atom.add.relaxed.gpu.u32", "atom.global.inc.u32", "red.add.release.gpu.s32",
+                           "atomicrmw add", "atomicrmw uinc_wrap", "llvm.nvvm.atomic.add.gen.i.cta.i32.p0"})
+    EXPECT_TRUE(countsArrivals(Name)) << Name;
+  for (const char *Name : {"atomicCAS", "atomicExch", "atomicMax", "atomicOr", "atomic_ref::exchange",
+                           "atomic_ref::compare_exchange_strong", "atom.cas.b32", "atom.exch.b32",
+                           "atomicrmw xchg", "atomic_ref::load", "atomic_ref::operator="})
+    EXPECT_FALSE(countsArrivals(Name)) << Name;
+}

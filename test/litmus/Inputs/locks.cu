@@ -54,3 +54,23 @@ __global__ void ticketLock(int *next, int *serving, int *total) {
     Dev(*serving).store(mine + 1, release);
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A lock-free hash insert: the key is claimed with a relaxed CAS, then the value written; a thread
+// that finds the key reads the value with no acquire (and the writer publishes before writing).
+__global__ void hashInsert(int *keys, int *values, const int *in, int *out, int capacity) {
+  int key = in[blockIdx.x * blockDim.x + threadIdx.x];
+  int slot = key % capacity;
+  while (true) {
+    int prev = atomicCAS(&keys[slot], -1, key);
+    if (prev == -1) {
+      values[slot] = key * 2;
+      return;
+    }
+    if (prev == key) {
+      out[blockIdx.x * blockDim.x + threadIdx.x] = values[slot];
+      return;
+    }
+    slot = (slot + 1) % capacity;
+  }
+}

@@ -89,3 +89,58 @@ __global__ void workQueue(const int *in, int *queue, unsigned *tail, unsigned ca
       queue[slot] = v;
   }
 }
+
+// LITMUS: forbidden
+// The last block writes the total, then sets the counter back to zero: no draw of this grid reads
+// the zero, so the store publishes nothing (every receive of the counter is a counting draw).
+__global__ void lastBlockResetAfterResult(int *partial, unsigned *count) {
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    partial[blockIdx.x] = blockIdx.x;
+    __threadfence();
+    last = atomicAdd(count, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (last && threadIdx.x == 0) {
+    __threadfence();
+    int sum = 0;
+    for (unsigned b = 0; b < gridDim.x; ++b)
+      sum += partial[b];
+    partial[0] = sum;
+    *count = 0;
+  }
+}
+
+// LITMUS: forbidden
+// Work handed out by a cursor: a block takes the next item with atomicAdd and stops at the end.
+// The cursor's value is only checked against a bound; the items are synchronized (or not) on
+// their own, never through the cursor.
+__global__ void workCursor(int *items, unsigned *head, unsigned n) {
+  __shared__ unsigned mine;
+  if (threadIdx.x == 0)
+    mine = atomicAdd(head, 1u);
+  __syncthreads();
+  while (mine < n) {
+    int v = items[mine];
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      items[mine] = v + 1;
+      mine = atomicAdd(head, 1u);
+    }
+    __syncthreads();
+  }
+}
+
+// LITMUS: forbidden
+// Every thread reads and writes its own elements (volatile, as legacy code often declares them):
+// the index keeps every thread apart, so nothing travels between threads.
+__global__ void ownElements(volatile float *force, volatile float *gain, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float f = force[i];
+    float g = gain[i];
+    g = (f > 0.0f) ? g + 0.2f : g * 0.8f;
+    force[i] = 0.0f;
+    gain[i] = g;
+  }
+}
