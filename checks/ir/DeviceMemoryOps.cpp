@@ -195,7 +195,7 @@ void collectAsm(const CallBase &CB, std::vector<IROp> &Out) {
   }
 }
 
-/// What cooperative groups' grid sync (and the like: model/gridBarrierScope)
+/// What cooperative groups' grid sync (and the like: model/barrierFunction)
 /// is made of, once inlined: a release and an acquire on the barrier's own
 /// word. Its operations are the barrier, not a flag of the user's.
 class BarrierFunctions {
@@ -218,13 +218,18 @@ private:
       return It->second;
     StringRef Linkage = SP && !SP->getLinkageName().empty() ? SP->getLinkageName() : Mangled;
     std::optional<Scope> S;
+    std::optional<BarrierFunction> B;
     if (!Linkage.empty())
-      S = gridBarrierScope(demangle(Linkage));
+      B = barrierFunction(demangle(Linkage));
     // Line tables alone (-gline-tables-only, or the locations -Rpass keeps)
     // name a function without its namespaces: cooperative groups' file says
     // whose it is.
     else if (SP && SP->getFilename().contains("cooperative_groups"))
-      S = gridBarrierScope(("cooperative_groups::details::" + SP->getName()).str());
+      B = barrierFunction(("cooperative_groups::details::" + SP->getName()).str());
+    // Only the grid barrier stands for what is inside it; a block barrier's
+    // inside is the barrier instruction, which the pass reads itself.
+    if (B && B->What == OpKind::GridBarrier)
+      S = B->S;
     Known[Key] = S;
     return S;
   }

@@ -71,6 +71,18 @@ public:
   Messages(State &St, MessageGroup &G) : St(St), G(G) {}
 
   void findResets(Flag &F);
+  /// Every publish of \p F and every receive of it are separated, in program
+  /// order, by a barrier wide enough for the flag.
+  bool separated(const Flag &F) const {
+    auto Apart = [&](unsigned P, unsigned R) {
+      return P != R && any_of(G.Barriers, [&](unsigned B) {
+               return orders(St.op(B), /*Release=*/true, F.Needed) &&
+                      ((St.before(P, B) && St.before(B, R)) || (St.before(R, B) && St.before(B, P)));
+             });
+    };
+    return !G.Barriers.empty() &&
+           all_of(F.Publishes, [&](unsigned P) { return all_of(F.Receives, [&](unsigned R) { return Apart(P, R); }); });
+  }
   void noteFences(const Flag &F, DenseMap<unsigned, bool> &MessageFences);
   void publishes(const Flag &F, std::vector<Finding> &Out);
   void receives(const Flag &F, std::vector<Finding> &Out);
@@ -441,6 +453,13 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
 
   for (MessageGroup &G : Groups) {
     Messages M(St, G);
+    // A flag synchronizes only where a publish and a receive may run at
+    // once: when barriers every thread passes separate each publish from
+    // each receive (a grid sync between phases), the barriers order the data
+    // and the flag is one more datum.
+    if (St.Opts.Net == Strictness::Evidence)
+      G.Flags.erase(std::remove_if(G.Flags.begin(), G.Flags.end(), [&](const Flag &F) { return M.separated(F); }),
+                    G.Flags.end());
     for (Flag &F : G.Flags) {
       M.findResets(F);
       if (!Across)

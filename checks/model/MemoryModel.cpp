@@ -159,19 +159,21 @@ std::optional<std::string> deviceBuiltinName(StringRef Operation, Scope S) {
   return Operation.str() + row(S).BuiltinSuffix.str();
 }
 
-std::optional<Scope> gridBarrierScope(StringRef QualifiedName) {
+std::optional<BarrierFunction> barrierFunction(StringRef QualifiedName) {
   // cooperative_groups.h (CUDA 13): grid_group::sync() calls details::grid::sync,
   // which is sync_grids_arrive then sync_grids_wait (details/sync.h), a release
   // and an acquire on the grid's barrier word. The namespace __v1 inside
   // cooperative_groups is not inline: plainFunctionName drops it.
+  using B = std::optional<BarrierFunction>;
   std::string Name = plainFunctionName(QualifiedName);
-  return StringSwitch<std::optional<Scope>>(Name)
+  return StringSwitch<B>(Name)
       .Cases({"cooperative_groups::grid_group::sync", "cooperative_groups::details::grid::sync",
               "cooperative_groups::details::sync_grids", "cooperative_groups::details::sync_grids_arrive",
               "cooperative_groups::details::sync_grids_wait"},
-             Scope::Device)
+             BarrierFunction{OpKind::GridBarrier, Scope::Device})
       .Cases({"cooperative_groups::multi_grid_group::sync", "cooperative_groups::details::multi_grid::sync"},
-             Scope::System)
+             BarrierFunction{OpKind::GridBarrier, Scope::System})
+      .Case("cooperative_groups::thread_block::sync", BarrierFunction{OpKind::BlockBarrier, Scope::Block})
       .Default(std::nullopt);
 }
 

@@ -88,13 +88,6 @@ bool isBlockIndexName(llvm::StringRef Name);
 /// The same for the thread index: "threadIdx", "__nvvm_read_ptx_sreg_tid_x".
 bool isThreadIndexName(llvm::StringRef Name);
 
-/// A function that is a barrier for every thread of a grid (cooperative
-/// groups' grid_group::sync and what implements it), or of every grid of a
-/// multi-device launch: the scope of the threads it orders. \p QualifiedName
-/// as demangled or printed ("cooperative_groups::__v1::grid_group::sync"):
-/// plainFunctionName makes it plain.
-std::optional<Scope> gridBarrierScope(llvm::StringRef QualifiedName);
-
 /// "cooperative_groups::details::grid::sync" from a demangled name such as
 /// "void cooperative_groups::__v1::details::grid::sync<int>(unsigned int*)":
 /// without the return type, inline namespaces (__v1), template arguments and
@@ -124,6 +117,21 @@ enum class OpKind : uint8_t {
 };
 llvm::StringRef opKindName(OpKind K);
 inline bool isAccessKind(OpKind K) { return K == OpKind::Load || K == OpKind::Store || K == OpKind::RMW; }
+
+/// A function that is a barrier: cooperative groups' grid_group::sync (and
+/// what implements it) for every thread of a grid, multi_grid_group::sync
+/// for every grid of a multi-device launch, thread_block::sync for a block.
+/// \p QualifiedName as demangled or printed
+/// ("cooperative_groups::__v1::grid_group::sync"): plainFunctionName makes it
+/// plain. The front ends see the block barrier inside thread_block::sync
+/// too once they look into it; the grid barrier's inside (a release and an
+/// acquire on its own word) stands for the barrier.
+struct BarrierFunction {
+  OpKind What; ///< GridBarrier or BlockBarrier
+  Scope S;     ///< the threads it orders
+};
+std::optional<BarrierFunction> barrierFunction(llvm::StringRef QualifiedName);
+
 
 
 /// A libcu++ or standard synchronization type, by its qualified name without

@@ -65,15 +65,15 @@ ArrayRef<MemOp> AstRecords::ops() {
 }
 
 namespace {
-/// The scope of the grid barrier a call is (grid.sync(), cg::sync(grid)), if any.
-std::optional<Scope> gridBarrierOf(const CallSite &C) {
-  std::string Name = plainQualifiedName(C.Callee);
-  if (std::optional<Scope> S = gridBarrierScope(Name))
-    return S;
+/// The barrier a call is (grid.sync(), cg::sync(grid), block.sync()), if any.
+std::optional<BarrierFunction> barrierOf(const CallSite &C) {
+  std::string Name = plainFunctionName(plainQualifiedName(C.Callee));
+  if (std::optional<BarrierFunction> B = barrierFunction(Name))
+    return B;
   // cg::sync(g) calls g.sync() for the group it is given.
   if (Name == "cooperative_groups::sync" && C.Call->getNumArgs() == 1)
     if (const auto *RD = C.Call->getArg(0)->getType()->getAsCXXRecordDecl())
-      return gridBarrierScope(plainQualifiedName(RD) + "::sync");
+      return barrierFunction(plainQualifiedName(RD) + "::sync");
   return std::nullopt;
 }
 
@@ -126,10 +126,10 @@ void AstRecords::build() {
   for (const CallSite &C : Accesses->calls()) {
     MemOp Op;
     Op.What = OpKind::Call;
-    if (std::optional<Scope> S = gridBarrierOf(C)) {
-      Op.What = OpKind::GridBarrier;
+    if (std::optional<BarrierFunction> B = barrierOf(C)) {
+      Op.What = B->What;
       Op.Ord = cuda_scope::Order::AcqRel;
-      Op.S = S;
+      Op.S = B->S;
     }
     Op.Context = Root(C.Root);
     Op.Thread = Op.Context;

@@ -46,3 +46,24 @@ __global__ void blockBarrierAcrossBlocks(int *data, int *flag, int *out) {
   if (blockIdx.x != 0 && Dev(*flag).load(relaxed) == 1)
     out[blockIdx.x] = data[0];
 }
+
+// LITMUS: forbidden
+// Phases separated by grid syncs, as a conjugate gradient computes its dot products: the sum is
+// reset, accumulated and read in different phases, and every publish of it is separated from every
+// receive by a grid sync, so it carries nothing the syncs do not order.
+__global__ void gridPhases(float *v, double *dot, int n, int iters) {
+  cg::grid_group grid = cg::this_grid();
+  double r = *dot;
+  for (int k = 0; k < iters && r > 1e-6; ++k) {
+    for (int i = grid.thread_rank(); i < n; i += grid.size())
+      v[i] = v[i] * 0.5f;
+    grid.sync();
+    if (grid.thread_rank() == 0)
+      *dot = 0.0;
+    grid.sync();
+    for (int i = grid.thread_rank(); i < n; i += grid.size())
+      atomicAdd(dot, (double)v[i]);
+    grid.sync();
+    r = *dot;
+  }
+}
