@@ -1,13 +1,30 @@
 //===- TidyModule.cpp - registers the cuda-scope-* clang-tidy checks ------===//
 // USAGE: clang-tidy -load=libCudaScopeTidy.so -checks='-*,cuda-scope-*' file.cu -- <flags>
+// It also adds the nvcc-compatibility layer (-include include/cuda-scope-nvcc.h beside it) to
+// every file's flags.
 #include "tidy/CallbackApiCheck.h"
 #include "tidy/CaptureApiCheck.h"
 #include "tidy/InsufficientCheck.h"
 #include "tidy/MismatchCheck.h"
 #include "tidy/ReleaseAcquireCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <dlfcn.h>
 
 namespace cuda_scope {
+
+/// The nvcc-compatibility header (compat/cuda-scope-nvcc.h), which the build and the install put
+/// in include/ beside this module; empty when it is not there (a module copied elsewhere, or
+/// linked into cuda-scope-clangd, which does not take -include from clang-tidy options anyway).
+static std::string nvccCompatHeader() {
+  Dl_info Info;
+  if (!dladdr(reinterpret_cast<void *>(&nvccCompatHeader), &Info) || !Info.dli_fname)
+    return "";
+  llvm::SmallString<256> Path(llvm::sys::path::parent_path(Info.dli_fname));
+  llvm::sys::path::append(Path, "include", "cuda-scope-nvcc.h");
+  return llvm::sys::fs::exists(Path) ? std::string(Path) : "";
+}
 
 class CudaScopeModule : public clang::tidy::ClangTidyModule {
 public:
@@ -17,6 +34,17 @@ public:
     Factories.registerCheck<InsufficientCheck>("cuda-scope-insufficient");
     Factories.registerCheck<MismatchCheck>("cuda-scope-mismatch");
     Factories.registerCheck<ReleaseAcquireCheck>("cuda-scope-release-acquire");
+  }
+
+  // Every file clang-tidy analyses with the module loaded is compiled with the nvcc-compatibility
+  // layer, so that what nvcc builds parses without flags of the user's own (docs/compatibility.md).
+  // Before the user's flags: like nvcc's own forced include, it precedes the user's -include.
+  clang::tidy::ClangTidyOptions getModuleOptions() override {
+    clang::tidy::ClangTidyOptions Options;
+    std::string Header = nvccCompatHeader();
+    if (!Header.empty())
+      Options.ExtraArgsBefore = std::vector<std::string>{"-include", Header};
+    return Options;
   }
 };
 

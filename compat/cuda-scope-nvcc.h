@@ -1,0 +1,482 @@
+/*===- cuda-scope-nvcc.h - what nvcc's front end provides and clang's does not -===*
+ *
+ * USAGE: clang++-22 -x cuda ... -include <prefix>/lib/cuda-scope/include/cuda-scope-nvcc.h file.cu
+ *        (the cuda-scope command and the clang-tidy module add it themselves: docs/compatibility.md)
+ *
+ * The nvcc-compatibility layer of cuda-scope. Code that nvcc builds uses declarations that nvcc's
+ * CUDA headers and front end provide and that clang's CUDA wrapper headers
+ * (__clang_cuda_runtime_wrapper.h) lack, so clang rejects it and the analyzer sees less of the
+ * file. This header supplies them, each entry with the real code that needed it. Nothing here
+ * changes what a program means: each declaration does what nvcc's does, and the atomics keep their
+ * orders and scopes exactly, so the cuda-scope checks and the IR pass read them as nvcc would
+ * compile them.
+ *
+ * It is a no-op outside CUDA, without clang's CUDA wrapper (-nocudainc), and with
+ * -DCUDA_SCOPE_NO_NVCC_COMPAT. Its tests are test/compat/; docs/compatibility.md lists every entry.
+ *===------------------------------------------------------------------------------------------===*/
+#ifndef CUDA_SCOPE_NVCC_H
+#define CUDA_SCOPE_NVCC_H
+
+#if defined(__CUDA__) && defined(__cplusplus) && defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__) &&               \
+    !defined(CUDA_SCOPE_NO_NVCC_COMPAT)
+
+#pragma clang system_header
+#define CUDA_SCOPE_NVCC_COMPAT 1
+
+/* [headers] nvcc's cuda_runtime.h includes <math.h> and <time.h> (crt/math_functions.h,
+ * crt/common_functions.h); clang's wrapper includes neither. Without <math.h> host code finds only
+ * clang's __device__ ::isfinite, ::isnan, ::isinf and ::signbit, and without <time.h> it has no
+ * host clock() or CLOCKS_PER_SEC.
+ *   llm.c dev/cuda/common.h:322            if(!isfinite(cpu_reference[i]))        (host code)
+ *   llm.c dev/cuda/permute.cu:147,150      clock_t start = clock(); ... / CLOCKS_PER_SEC */
+#include <math.h>
+#include <time.h>
+
+/* [min-max] nvcc declares min and max __host__ __device__ for every pair of integer types, mixed
+ * signedness and width included, and for float and double (crt/math_functions.hpp); clang's are
+ * __device__ only, so a host call finds no viable candidate. These are the host halves; clang's
+ * own __device__ ones stay, and CUDA lets the two overload.
+ *   cuda-samples threadFenceReduction.cu:183    blocks = max(1, n / (threads * 2));     (int, int)
+ *   faiss gpu/GpuDistance.cu:443                min(shard_size, args.numVectors - i);    (long, long)
+ *   gunrock framework/experimental/async/enactor.hxx:41   max(single_queue_t(1024), ...) */
+#define __CUDA_SCOPE_MINMAX(R, A, B)                                                                          \
+  static inline __host__ R min(const A __a, const B __b) { return (R)__a < (R)__b ? (R)__a : (R)__b; }      \
+  static inline __host__ R max(const A __a, const B __b) { return (R)__a > (R)__b ? (R)__a : (R)__b; }
+__CUDA_SCOPE_MINMAX(int, int, int)
+__CUDA_SCOPE_MINMAX(unsigned int, unsigned int, unsigned int)
+__CUDA_SCOPE_MINMAX(unsigned int, int, unsigned int)
+__CUDA_SCOPE_MINMAX(unsigned int, unsigned int, int)
+__CUDA_SCOPE_MINMAX(long int, long int, long int)
+__CUDA_SCOPE_MINMAX(unsigned long int, unsigned long int, unsigned long int)
+__CUDA_SCOPE_MINMAX(unsigned long int, long int, unsigned long int)
+__CUDA_SCOPE_MINMAX(unsigned long int, unsigned long int, long int)
+__CUDA_SCOPE_MINMAX(long long int, long long int, long long int)
+__CUDA_SCOPE_MINMAX(unsigned long long int, unsigned long long int, unsigned long long int)
+__CUDA_SCOPE_MINMAX(unsigned long long int, long long int, unsigned long long int)
+__CUDA_SCOPE_MINMAX(unsigned long long int, unsigned long long int, long long int)
+__CUDA_SCOPE_MINMAX(float, float, float)
+__CUDA_SCOPE_MINMAX(double, double, double)
+__CUDA_SCOPE_MINMAX(double, float, double)
+__CUDA_SCOPE_MINMAX(double, double, float)
+#undef __CUDA_SCOPE_MINMAX
+
+/* [managed] nvcc places a __managed__ variable in memory that host and device code both reach.
+ * clang 22 accepts the managed attribute only for HIP: in CUDA it ignores it, so the variable is a
+ * host variable and every device use of it is an error. Declaring it __device__ keeps device and
+ * host uses valid (host code reaches a __device__ variable through its shadow); the analyzer then
+ * sees the variable as device memory.
+ *   gunrock framework/benchmark.hxx:54      __managed__ ... (read in __device__ code)
+ *   HeCBench logic-rewrite-cuda/rewrite.cu:335 */
+#undef __managed__
+#define __managed__ __device__
+
+/* [typeof] nvcc's front end accepts the GNU keyword typeof in C++ under -std=c++17, as gnu++17
+ * does; clang accepts it only in GNU modes (or with -fgnu-keywords). __typeof__ is the same
+ * operator under every standard.
+ *   nccl src/include/nccl_device/gin/gpi/gin_gpi.h:103 (via GPI_READ_ONCE), :143 */
+#ifndef typeof
+#define typeof __typeof__
+#endif
+
+/* [nv-atomic] nvcc's __nv_atomic_* builtins (CUDA 12.8+; orders __NV_ATOMIC_*, scopes
+ * __NV_THREAD_SCOPE_*, system scope by default), which clang 22 does not have. The enumerations are
+ * in crt/device_functions.h, but only when that header is read with __CUDACC__ defined, which
+ * clang's wrapper does not do.
+ *   HeCBench atomicCAS-cuda/kernels.h:6    __nv_atomic_load_n(address, __NV_ATOMIC_RELAXED)
+ *   HeCBench hausdorff-cuda/main.cu:21, lebesgue-cuda/kernels.cu:10, michalewicz-cuda/main.cu:13
+ * Each builtin is a __device__ function with nvcc's name and parameters, so the cuda-scope checks
+ * read a call by its nvcc name, order and scope (checks/model: parseScopedAtomicBuiltin, family Nv),
+ * and never look inside it (a system header). Its body is the PTX that nvcc 13.0 emits for it
+ * (nvcc -ptx, sm_90), which is also libcu++'s: the order and the scope stay in the instruction, where
+ * the IR pass reads them after inlining. Thread scope is .cta, as nvcc emits it. Fences keep the
+ * order the call names, as libcu++'s atomic_thread_fence does; nvcc 13.0 itself emits fence.sc for
+ * an acquire, release or relaxed fence, which orders more than the call asks for.
+ *   load      relaxed: ld.relaxed; consume, acquire: ld.acquire; seq_cst: fence.sc, ld.acquire
+ *   store     relaxed: st.relaxed; release: st.release; seq_cst: fence.sc, st.relaxed
+ *   rmw       relaxed, acquire, release, acq_rel: atom.<op>.<order>; consume: .acquire;
+ *             seq_cst: fence.sc, atom.<op>.acquire; sub is add of the negated operand;
+ *             compare-exchange orders by the stronger of its two orders
+ *   fence     seq_cst: fence.sc; consume, acquire, release, acq_rel: fence.acq_rel; relaxed: none
+ * clang's own __scoped_atomic_* builtins would say the same in the AST, but clang 22's NVPTX code
+ * generation drops their scope (every one becomes a system-scope LLVM atomic), so the IR pass would
+ * read block-scope atomics as system scope. They remain the fallback for the types that nvcc
+ * accepts and the __csn_* functions below do not cover. */
+enum {
+  __NV_ATOMIC_RELAXED,
+  __NV_ATOMIC_CONSUME,
+  __NV_ATOMIC_ACQUIRE,
+  __NV_ATOMIC_RELEASE,
+  __NV_ATOMIC_ACQ_REL,
+  __NV_ATOMIC_SEQ_CST
+};
+enum {
+  __NV_THREAD_SCOPE_THREAD,
+  __NV_THREAD_SCOPE_BLOCK,
+  __NV_THREAD_SCOPE_CLUSTER,
+  __NV_THREAD_SCOPE_DEVICE,
+  __NV_THREAD_SCOPE_SYSTEM
+};
+static_assert(__NV_ATOMIC_RELAXED == __ATOMIC_RELAXED && __NV_ATOMIC_CONSUME == __ATOMIC_CONSUME &&
+                  __NV_ATOMIC_ACQUIRE == __ATOMIC_ACQUIRE && __NV_ATOMIC_RELEASE == __ATOMIC_RELEASE &&
+                  __NV_ATOMIC_ACQ_REL == __ATOMIC_ACQ_REL && __NV_ATOMIC_SEQ_CST == __ATOMIC_SEQ_CST,
+              "nvcc's and clang's memory orders share their values");
+
+#define __CSN_INLINE static __device__ inline __attribute__((always_inline))
+/* M(<PTX scope>, args...) for the scope value S. */
+#define __CSN_SCOPE(S, M, ...)                                                                                \
+  switch (S) {                                                                                                \
+  case __NV_THREAD_SCOPE_THREAD:                                                                              \
+  case __NV_THREAD_SCOPE_BLOCK: M(cta, __VA_ARGS__); break;                                                   \
+  case __NV_THREAD_SCOPE_CLUSTER: M(cluster, __VA_ARGS__); break;                                             \
+  case __NV_THREAD_SCOPE_DEVICE: M(gpu, __VA_ARGS__); break;                                                  \
+  default: M(sys, __VA_ARGS__); break;                                                                        \
+  }
+#define __CSN_FENCE(SC, SEM) asm volatile("fence." #SEM "." #SC ";" ::: "memory")
+#define __CSN_LD(SC, SEM, TY, C, D, P) asm volatile("ld." #SEM "." #SC "." #TY " %0,[%1];" : "=" #C(D) : "l"(P) : "memory")
+#define __CSN_ST(SC, SEM, TY, C, P, V) asm volatile("st." #SEM "." #SC "." #TY " [%0],%1;" ::"l"(P), #C(V) : "memory")
+#define __CSN_ATOM(SC, OP, SEM, TY, C, D, P, V)                                                               \
+  asm volatile("atom." #OP "." #SEM "." #SC "." #TY " %0,[%1],%2;" : "=" #C(D) : "l"(P), #C(V) : "memory")
+#define __CSN_CAS(SC, SEM, TY, C, D, P, E, V)                                                                 \
+  asm volatile("atom.cas." #SEM "." #SC "." #TY " %0,[%1],%2,%3;" : "=" #C(D) : "l"(P), #C(E), #C(V) : "memory")
+/* The read-modify-write orders: relaxed, release and acq_rel as they are, seq_cst as a fence.sc
+ * then acquire, consume as acquire. */
+#define __CSN_RMW(O, S, M, ...)                                                                               \
+  switch (O) {                                                                                                \
+  case __NV_ATOMIC_RELAXED: __CSN_SCOPE(S, M, relaxed, __VA_ARGS__) break;                                    \
+  case __NV_ATOMIC_RELEASE: __CSN_SCOPE(S, M, release, __VA_ARGS__) break;                                    \
+  case __NV_ATOMIC_ACQ_REL: __CSN_SCOPE(S, M, acq_rel, __VA_ARGS__) break;                                    \
+  case __NV_ATOMIC_SEQ_CST: __CSN_SCOPE(S, __CSN_FENCE, sc) [[fallthrough]];                                  \
+  default: __CSN_SCOPE(S, M, acquire, __VA_ARGS__) break;                                                     \
+  }
+#define __CSN_ATOM_OP(SC, SEM, OP, TY, C, D, P, V) __CSN_ATOM(SC, OP, SEM, TY, C, D, P, V)
+
+/* Loads, stores, exchange and compare-exchange on the 32- and 64-bit registers. */
+#define __CSN_BITS(TY, C, B)                                                                                  \
+  __CSN_INLINE void __csn_load(const void *__p, B &__d, int __o, int __s) {                                  \
+    if (__o == __NV_ATOMIC_SEQ_CST) {                                                                         \
+      __CSN_SCOPE(__s, __CSN_FENCE, sc)                                                                       \
+    }                                                                                                         \
+    if (__o == __NV_ATOMIC_RELAXED) {                                                                         \
+      __CSN_SCOPE(__s, __CSN_LD, relaxed, TY, C, __d, __p)                                                    \
+    } else {                                                                                                  \
+      __CSN_SCOPE(__s, __CSN_LD, acquire, TY, C, __d, __p)                                                    \
+    }                                                                                                         \
+  }                                                                                                           \
+  __CSN_INLINE void __csn_store(void *__p, B __v, int __o, int __s) {                                         \
+    if (__o == __NV_ATOMIC_SEQ_CST) {                                                                         \
+      __CSN_SCOPE(__s, __CSN_FENCE, sc)                                                                       \
+    }                                                                                                         \
+    if (__o == __NV_ATOMIC_RELEASE) {                                                                         \
+      __CSN_SCOPE(__s, __CSN_ST, release, TY, C, __p, __v)                                                    \
+    } else {                                                                                                  \
+      __CSN_SCOPE(__s, __CSN_ST, relaxed, TY, C, __p, __v)                                                    \
+    }                                                                                                         \
+  }                                                                                                           \
+  __CSN_INLINE B __csn_exchange(void *__p, B __v, int __o, int __s) {                                         \
+    B __d;                                                                                                    \
+    __CSN_RMW(__o, __s, __CSN_ATOM_OP, exch, TY, C, __d, __p, __v)                                            \
+    return __d;                                                                                               \
+  }                                                                                                           \
+  __CSN_INLINE B __csn_cas(void *__p, B __e, B __v, int __o, int __s) {                                       \
+    B __d;                                                                                                    \
+    __CSN_RMW(__o, __s, __CSN_CAS, TY, C, __d, __p, __e, __v)                                                 \
+    return __d;                                                                                               \
+  }
+__CSN_BITS(b32, r, unsigned int)
+__CSN_BITS(b64, l, unsigned long long)
+#undef __CSN_BITS
+template <int _Size> struct __csn_bits {};
+template <> struct __csn_bits<4> { typedef unsigned int type; };
+template <> struct __csn_bits<8> { typedef unsigned long long type; };
+template <class _To, class _From> __CSN_INLINE _To __csn_cast(_From __f) {
+  _To __t;
+  __builtin_memcpy(&__t, &__f, sizeof(__t));
+  return __t;
+}
+__CSN_INLINE int __csn_stronger(int __success, int __failure) {
+  if (__success == __NV_ATOMIC_RELEASE && __failure != __NV_ATOMIC_RELAXED)
+    return __failure == __NV_ATOMIC_SEQ_CST ? __NV_ATOMIC_SEQ_CST : __NV_ATOMIC_ACQ_REL;
+  return __success == __NV_ATOMIC_RELAXED || __failure == __NV_ATOMIC_SEQ_CST ? __failure : __success;
+}
+
+/* The arithmetic and bitwise operations, on the types nvcc accepts them on. */
+#define __CSN_FETCH(NAME, OP, TY, C, T)                                                                       \
+  __CSN_INLINE T __csn_fetch_##NAME(T *__p, T __v, int __o, int __s) {                                        \
+    T __d;                                                                                                    \
+    __CSN_RMW(__o, __s, __CSN_ATOM_OP, OP, TY, C, __d, __p, __v)                                              \
+    return __d;                                                                                               \
+  }
+#define __CSN_ADD(TY, C, T)                                                                                   \
+  __CSN_FETCH(add, add, TY, C, T)                                                                             \
+  __CSN_INLINE T __csn_fetch_sub(T *__p, T __v, int __o, int __s) { return __csn_fetch_add(__p, -__v, __o, __s); }
+__CSN_ADD(s32, r, int)
+__CSN_ADD(u32, r, unsigned int)
+__CSN_ADD(u64, l, unsigned long long)
+__CSN_ADD(u64, l, unsigned long)
+__CSN_ADD(f32, f, float)
+__CSN_ADD(f64, d, double)
+#define __CSN_MINMAX(TY, C, T) __CSN_FETCH(min, min, TY, C, T) __CSN_FETCH(max, max, TY, C, T)
+__CSN_MINMAX(s32, r, int)
+__CSN_MINMAX(u32, r, unsigned int)
+__CSN_MINMAX(s64, l, long long)
+__CSN_MINMAX(s64, l, long)
+__CSN_MINMAX(u64, l, unsigned long long)
+__CSN_MINMAX(u64, l, unsigned long)
+#define __CSN_BITWISE(TY, C, T) __CSN_FETCH(and, and, TY, C, T) __CSN_FETCH(or, or, TY, C, T) __CSN_FETCH(xor, xor, TY, C, T)
+__CSN_BITWISE(b32, r, int)
+__CSN_BITWISE(b32, r, unsigned int)
+__CSN_BITWISE(b64, l, long long)
+__CSN_BITWISE(b64, l, long)
+__CSN_BITWISE(b64, l, unsigned long long)
+__CSN_BITWISE(b64, l, unsigned long)
+#undef __CSN_ADD
+#undef __CSN_MINMAX
+#undef __CSN_BITWISE
+#undef __CSN_FETCH
+
+/* What the table does not cover: clang's builtins, which keep the AST exact and lose the scope in
+ * the IR. */
+#define __CSN_NV_SCOPE(s)                                                                                     \
+  ((s) == __NV_THREAD_SCOPE_THREAD    ? __MEMORY_SCOPE_SINGLE                                                 \
+   : (s) == __NV_THREAD_SCOPE_BLOCK   ? __MEMORY_SCOPE_WRKGRP                                                 \
+   : (s) == __NV_THREAD_SCOPE_CLUSTER ? __MEMORY_SCOPE_CLUSTR                                                 \
+   : (s) == __NV_THREAD_SCOPE_DEVICE  ? __MEMORY_SCOPE_DEVICE                                                 \
+                                      : __MEMORY_SCOPE_SYSTEM)
+#define __CSN_FALLBACK(NAME)                                                                                  \
+  template <class _Tp> __CSN_INLINE _Tp __csn_fetch_##NAME(_Tp *__p, _Tp __v, int __o, int __s) {            \
+    return __scoped_atomic_fetch_##NAME(__p, __v, __o, __CSN_NV_SCOPE(__s));                                  \
+  }
+__CSN_FALLBACK(add)
+__CSN_FALLBACK(sub)
+__CSN_FALLBACK(min)
+__CSN_FALLBACK(max)
+__CSN_FALLBACK(and)
+__CSN_FALLBACK(or)
+__CSN_FALLBACK(xor)
+#undef __CSN_FALLBACK
+template <class _Tp, int _Size = sizeof(_Tp)> struct __csn_generic {
+  __CSN_INLINE void load(_Tp *__p, _Tp *__r, int __o, int __s) { __scoped_atomic_load(__p, __r, __o, __CSN_NV_SCOPE(__s)); }
+  __CSN_INLINE void store(_Tp *__p, _Tp *__v, int __o, int __s) { __scoped_atomic_store(__p, __v, __o, __CSN_NV_SCOPE(__s)); }
+  __CSN_INLINE void exchange(_Tp *__p, _Tp *__v, _Tp *__r, int __o, int __s) {
+    __scoped_atomic_exchange(__p, __v, __r, __o, __CSN_NV_SCOPE(__s));
+  }
+  __CSN_INLINE bool compare_exchange(_Tp *__p, _Tp *__e, _Tp *__v, bool __w, int __so, int __fo, int __s) {
+    return __scoped_atomic_compare_exchange(__p, __e, __v, __w, __so, __fo, __CSN_NV_SCOPE(__s));
+  }
+};
+/* 4 and 8 bytes: the PTX of the table, through the register of that size. */
+template <class _Tp, int _Size> struct __csn_sized {
+  typedef typename __csn_bits<_Size>::type _Bits;
+  __CSN_INLINE void load(_Tp *__p, _Tp *__r, int __o, int __s) {
+    _Bits __d;
+    __csn_load(__p, __d, __o, __s);
+    *__r = __csn_cast<_Tp>(__d);
+  }
+  __CSN_INLINE void store(_Tp *__p, _Tp *__v, int __o, int __s) { __csn_store(__p, __csn_cast<_Bits>(*__v), __o, __s); }
+  __CSN_INLINE void exchange(_Tp *__p, _Tp *__v, _Tp *__r, int __o, int __s) {
+    *__r = __csn_cast<_Tp>(__csn_exchange(__p, __csn_cast<_Bits>(*__v), __o, __s));
+  }
+  __CSN_INLINE bool compare_exchange(_Tp *__p, _Tp *__e, _Tp *__v, bool, int __so, int __fo, int __s) {
+    _Bits __old = __csn_cast<_Bits>(*__e);
+    _Bits __got = __csn_cas(__p, __old, __csn_cast<_Bits>(*__v), __csn_stronger(__so, __fo), __s);
+    *__e = __csn_cast<_Tp>(__got);
+    return __got == __old;
+  }
+};
+template <class _Tp> struct __csn_generic<_Tp, 4> : __csn_sized<_Tp, 4> {};
+template <class _Tp> struct __csn_generic<_Tp, 8> : __csn_sized<_Tp, 8> {};
+#undef __CSN_NV_SCOPE
+
+#define __CSN_NV_FETCH(NAME)                                                                                  \
+  template <class _Tp>                                                                                        \
+  __CSN_INLINE _Tp __nv_atomic_fetch_##NAME(_Tp *__ptr, _Tp __val, int __order,                               \
+                                            int __scope = __NV_THREAD_SCOPE_SYSTEM) {                         \
+    return __csn_fetch_##NAME(__ptr, __val, __order, __scope);                                                \
+  }                                                                                                           \
+  template <class _Tp>                                                                                        \
+  __CSN_INLINE void __nv_atomic_##NAME(_Tp *__ptr, _Tp __val, int __order, int __scope = __NV_THREAD_SCOPE_SYSTEM) { \
+    (void)__csn_fetch_##NAME(__ptr, __val, __order, __scope);                                                 \
+  }
+__CSN_NV_FETCH(add)
+__CSN_NV_FETCH(sub)
+__CSN_NV_FETCH(min)
+__CSN_NV_FETCH(max)
+__CSN_NV_FETCH(and)
+__CSN_NV_FETCH(or)
+__CSN_NV_FETCH(xor)
+#undef __CSN_NV_FETCH
+template <class _Tp>
+__CSN_INLINE _Tp __nv_atomic_load_n(_Tp *__ptr, int __order, int __scope = __NV_THREAD_SCOPE_SYSTEM) {
+  _Tp __r;
+  __csn_generic<_Tp>::load(__ptr, &__r, __order, __scope);
+  return __r;
+}
+template <class _Tp>
+__CSN_INLINE void __nv_atomic_load(_Tp *__ptr, _Tp *__ret, int __order, int __scope = __NV_THREAD_SCOPE_SYSTEM) {
+  __csn_generic<_Tp>::load(__ptr, __ret, __order, __scope);
+}
+template <class _Tp>
+__CSN_INLINE void __nv_atomic_store_n(_Tp *__ptr, _Tp __val, int __order, int __scope = __NV_THREAD_SCOPE_SYSTEM) {
+  __csn_generic<_Tp>::store(__ptr, &__val, __order, __scope);
+}
+template <class _Tp>
+__CSN_INLINE void __nv_atomic_store(_Tp *__ptr, _Tp *__val, int __order, int __scope = __NV_THREAD_SCOPE_SYSTEM) {
+  __csn_generic<_Tp>::store(__ptr, __val, __order, __scope);
+}
+template <class _Tp>
+__CSN_INLINE _Tp __nv_atomic_exchange_n(_Tp *__ptr, _Tp __val, int __order, int __scope = __NV_THREAD_SCOPE_SYSTEM) {
+  _Tp __r;
+  __csn_generic<_Tp>::exchange(__ptr, &__val, &__r, __order, __scope);
+  return __r;
+}
+template <class _Tp>
+__CSN_INLINE void __nv_atomic_exchange(_Tp *__ptr, _Tp *__val, _Tp *__ret, int __order,
+                                       int __scope = __NV_THREAD_SCOPE_SYSTEM) {
+  __csn_generic<_Tp>::exchange(__ptr, __val, __ret, __order, __scope);
+}
+template <class _Tp>
+__CSN_INLINE bool __nv_atomic_compare_exchange_n(_Tp *__ptr, _Tp *__expected, _Tp __desired, bool __weak, int __success,
+                                                 int __failure, int __scope = __NV_THREAD_SCOPE_SYSTEM) {
+  return __csn_generic<_Tp>::compare_exchange(__ptr, __expected, &__desired, __weak, __success, __failure, __scope);
+}
+template <class _Tp>
+__CSN_INLINE bool __nv_atomic_compare_exchange(_Tp *__ptr, _Tp *__expected, _Tp *__desired, bool __weak, int __success,
+                                               int __failure, int __scope = __NV_THREAD_SCOPE_SYSTEM) {
+  return __csn_generic<_Tp>::compare_exchange(__ptr, __expected, __desired, __weak, __success, __failure, __scope);
+}
+__CSN_INLINE void __nv_atomic_thread_fence(int __order, int __scope = __NV_THREAD_SCOPE_SYSTEM) {
+  if (__order == __NV_ATOMIC_SEQ_CST) {
+    __CSN_SCOPE(__scope, __CSN_FENCE, sc)
+  } else if (__order != __NV_ATOMIC_RELAXED) {
+    __CSN_SCOPE(__scope, __CSN_FENCE, acq_rel)
+  }
+}
+#undef __CSN_SCOPE
+#undef __CSN_FENCE
+#undef __CSN_LD
+#undef __CSN_ST
+#undef __CSN_ATOM
+#undef __CSN_ATOM_OP
+#undef __CSN_CAS
+#undef __CSN_RMW
+#undef __CSN_INLINE
+
+/* [cache-hints] The cache-hinted loads and stores of sm_32_intrinsics.h that clang's
+ * __clang_cuda_intrinsics.h does not define: __ldca, __ldlu, __stcg, __stcs and __stwb for every
+ * type nvcc has, the unsigned long overloads of __ldcg, __ldcs and __ldcv, and the long and unsigned
+ * long overloads of __stwt. The
+ * same PTX as nvcc's: plain weak loads and stores with a cache operator, which synchronize nothing.
+ *   AMGX include/sm_utils.inl:167           return __ldca(ptr);                   (const int *)
+ *   llm.c llmc/cuda_utils.cuh:70,75         __stcs / __stcg(reinterpret_cast<int4 *>(...), ...)
+ *   HeCBench layernorm-cuda/main.cu:43      __stcs(...)                             (float) */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 320
+#define __CUDA_SCOPE_LD(F, OP, T, TMP, C)                                                                     \
+  inline __device__ T F(const T *__ptr) {                                                              \
+    TMP __r;                                                                                                  \
+    asm volatile(OP " %0, [%1];" : C(__r) : "l"(__ptr));                                                      \
+    return (T)__r;                                                                                            \
+  }
+#define __CUDA_SCOPE_LD2(F, OP, T, TMP, C)                                                                    \
+  inline __device__ T F(const T *__ptr) {                                                              \
+    T __r;                                                                                                    \
+    TMP __t;                                                                                                  \
+    asm volatile(OP " {%0,%1}, [%2];" : C(__t.x), C(__t.y) : "l"(__ptr));                                     \
+    __r.x = (decltype(__r.x))__t.x;                                                                           \
+    __r.y = (decltype(__r.y))__t.y;                                                                           \
+    return __r;                                                                                               \
+  }
+#define __CUDA_SCOPE_LD4(F, OP, T, TMP, C)                                                                    \
+  inline __device__ T F(const T *__ptr) {                                                              \
+    T __r;                                                                                                    \
+    TMP __t;                                                                                                  \
+    asm volatile(OP " {%0,%1,%2,%3}, [%4];" : C(__t.x), C(__t.y), C(__t.z), C(__t.w) : "l"(__ptr));           \
+    __r.x = (decltype(__r.x))__t.x;                                                                           \
+    __r.y = (decltype(__r.y))__t.y;                                                                           \
+    __r.z = (decltype(__r.z))__t.z;                                                                           \
+    __r.w = (decltype(__r.w))__t.w;                                                                           \
+    return __r;                                                                                               \
+  }
+#define __CUDA_SCOPE_ST(F, OP, T, TMP, C)                                                                     \
+  inline __device__ void F(T *__ptr, T __v) {                                                          \
+    TMP __t = (TMP)__v;                                                                                       \
+    asm volatile(OP " [%0], %1;" ::"l"(__ptr), C(__t) : "memory");                                           \
+  }
+#define __CUDA_SCOPE_ST2(F, OP, T, TMP, C)                                                                    \
+  inline __device__ void F(T *__ptr, T __v) {                                                          \
+    TMP __t;                                                                                                  \
+    __t.x = (decltype(__t.x))__v.x;                                                                           \
+    __t.y = (decltype(__t.y))__v.y;                                                                           \
+    asm volatile(OP " [%0], {%1,%2};" ::"l"(__ptr), C(__t.x), C(__t.y) : "memory");                           \
+  }
+#define __CUDA_SCOPE_ST4(F, OP, T, TMP, C)                                                                    \
+  inline __device__ void F(T *__ptr, T __v) {                                                          \
+    TMP __t;                                                                                                  \
+    __t.x = (decltype(__t.x))__v.x;                                                                           \
+    __t.y = (decltype(__t.y))__v.y;                                                                           \
+    __t.z = (decltype(__t.z))__v.z;                                                                           \
+    __t.w = (decltype(__t.w))__v.w;                                                                           \
+    asm volatile(OP " [%0], {%1,%2,%3,%4};" ::"l"(__ptr), C(__t.x), C(__t.y), C(__t.z), C(__t.w) : "memory"); \
+  }
+/* Every type of sm_32_intrinsics.h: (vector width, name, operation, PTX type, type, register type,
+ * register constraint letter). */
+#define __CUDA_SCOPE_ALL_TYPES(X, F, OP)                                                                  \
+  X(, F, OP, s8, char, unsigned int, r)                                                                   \
+  X(, F, OP, s8, signed char, unsigned int, r)                                                            \
+  X(, F, OP, s16, short, unsigned short, h)                                                               \
+  X(, F, OP, s32, int, unsigned int, r)                                                                   \
+  X(, F, OP, s64, long long, unsigned long long, l)                                                       \
+  X(, F, OP, u8, unsigned char, unsigned int, r)                                                          \
+  X(, F, OP, u16, unsigned short, unsigned short, h)                                                      \
+  X(, F, OP, u32, unsigned int, unsigned int, r)                                                          \
+  X(, F, OP, u64, unsigned long long, unsigned long long, l)                                              \
+  X(, F, OP, f32, float, float, f)                                                                        \
+  X(, F, OP, f64, double, double, d)                                                                      \
+  X(2, F, OP, v2.s8, char2, int2, r)                                                                      \
+  X(4, F, OP, v4.s8, char4, int4, r)                                                                      \
+  X(2, F, OP, v2.s16, short2, short2, h)                                                                  \
+  X(4, F, OP, v4.s16, short4, short4, h)                                                                  \
+  X(2, F, OP, v2.s32, int2, int2, r)                                                                      \
+  X(4, F, OP, v4.s32, int4, int4, r)                                                                      \
+  X(2, F, OP, v2.s64, longlong2, longlong2, l)                                                            \
+  X(2, F, OP, v2.u8, uchar2, uint2, r)                                                                    \
+  X(4, F, OP, v4.u8, uchar4, uint4, r)                                                                    \
+  X(2, F, OP, v2.u16, ushort2, ushort2, h)                                                                \
+  X(4, F, OP, v4.u16, ushort4, ushort4, h)                                                                \
+  X(2, F, OP, v2.u32, uint2, uint2, r)                                                                    \
+  X(4, F, OP, v4.u32, uint4, uint4, r)                                                                    \
+  X(2, F, OP, v2.u64, ulonglong2, ulonglong2, l)                                                          \
+  X(2, F, OP, v2.f32, float2, float2, f)                                                                  \
+  X(4, F, OP, v4.f32, float4, float4, f)                                                                  \
+  X(2, F, OP, v2.f64, double2, double2, d)                                                                \
+  __CUDA_SCOPE_LONG(X, F, OP)                                                                                 \
+  __CUDA_SCOPE_ULONG(X, F, OP)
+/* long and unsigned long are 64 bits wide on the LP64 targets clang's CUDA supports. */
+#define __CUDA_SCOPE_LONG(X, F, OP) X(, F, OP, s64, long, unsigned long long, l)
+#define __CUDA_SCOPE_ULONG(X, F, OP) X(, F, OP, u64, unsigned long, unsigned long long, l)
+#define __CUDA_SCOPE_OUT(N, F, OP, PTX, T, TMP, R) __CUDA_SCOPE_LD##N(F, #OP "." #PTX, T, TMP, "=" #R)
+#define __CUDA_SCOPE_IN(N, F, OP, PTX, T, TMP, R) __CUDA_SCOPE_ST##N(F, #OP "." #PTX, T, TMP, #R)
+__CUDA_SCOPE_ALL_TYPES(__CUDA_SCOPE_OUT, __ldca, ld.global.ca)
+__CUDA_SCOPE_ALL_TYPES(__CUDA_SCOPE_OUT, __ldlu, ld.global.lu)
+__CUDA_SCOPE_ULONG(__CUDA_SCOPE_OUT, __ldcg, ld.global.cg)
+__CUDA_SCOPE_ULONG(__CUDA_SCOPE_OUT, __ldcs, ld.global.cs)
+__CUDA_SCOPE_ULONG(__CUDA_SCOPE_OUT, __ldcv, ld.global.cv)
+__CUDA_SCOPE_ALL_TYPES(__CUDA_SCOPE_IN, __stwb, st.global.wb)
+__CUDA_SCOPE_ALL_TYPES(__CUDA_SCOPE_IN, __stcg, st.global.cg)
+__CUDA_SCOPE_ALL_TYPES(__CUDA_SCOPE_IN, __stcs, st.global.cs)
+__CUDA_SCOPE_LONG(__CUDA_SCOPE_IN, __stwt, st.global.wt)
+__CUDA_SCOPE_ULONG(__CUDA_SCOPE_IN, __stwt, st.global.wt)
+#undef __CUDA_SCOPE_OUT
+#undef __CUDA_SCOPE_IN
+#undef __CUDA_SCOPE_LONG
+#undef __CUDA_SCOPE_ULONG
+#undef __CUDA_SCOPE_ALL_TYPES
+#undef __CUDA_SCOPE_LD
+#undef __CUDA_SCOPE_LD2
+#undef __CUDA_SCOPE_LD4
+#undef __CUDA_SCOPE_ST
+#undef __CUDA_SCOPE_ST2
+#undef __CUDA_SCOPE_ST4
+#endif /* !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 320 */
+
+#endif /* __CUDA__ && __cplusplus && the clang CUDA wrapper && !CUDA_SCOPE_NO_NVCC_COMPAT */
+#endif /* CUDA_SCOPE_NVCC_H */
