@@ -1,4 +1,5 @@
-"""Prints a cuda-scope --format=json report one line per finding, error and failure, for FileCheck.
+"""Prints a cuda-scope --format=json report one line per finding, error, failure and skipped part,
+for FileCheck.
 USAGE: python3 summarize.py < report.json"""
 import json
 import os
@@ -12,4 +13,7 @@ for kind in ("findings", "errors"):
         print(f"{kind[:-1]} {where} {d.get('check', '-')} sides={','.join(d['sides'])} notes=[{notes}]")
 for f in report["failed"]:
     print(f"failed {os.path.basename(f['file'])} {f['side']}: {f['reason']}")
+for k in report.get("skipped", []):
+    print(f"skipped {os.path.basename(k['file'])}:{k['line']}:{k['column']} {k['kind']} {k['what']} "
+          f"sides={','.join(k['sides'])}")
 print(f"files {len(report['files'])}")
