@@ -53,6 +53,12 @@ std::optional<ValueTest> testOf(const Value *I,
     if (!Seen.insert(V).second)
       continue;
     for (const User *U : V->users()) {
+      // A select decides by its condition; the values it picks between are
+      // only passed on (m = ch < n ? mass : w), as the AST's ?: arms are.
+      if (const auto *Sel = dyn_cast<SelectInst>(U); Sel && Sel->getCondition() != V) {
+        Work.push_back({U, Compare});
+        continue;
+      }
       if (isa<BranchInst>(U) || isa<SwitchInst>(U) || isa<SelectInst>(U)) {
         ValueTest T = Compare == ValueTest::None ? ValueTest::Equality : Compare;
         // Equality wins: a flag tested for its value somewhere is a flag.
@@ -60,8 +66,13 @@ std::optional<ValueTest> testOf(const Value *I,
           Found = T;
         continue;
       }
-      if (const auto *St = dyn_cast<StoreInst>(U); St && StoredTo && St->getValueOperand() == V)
-        StoredTo->push_back({getUnderlyingObject(St->getPointerOperand()), Compare});
+      // A relay is a variable (a local, a __shared__ or __device__ one), as
+      // the AST front end follows them: not an element of an array.
+      if (const auto *St = dyn_cast<StoreInst>(U); St && StoredTo && St->getValueOperand() == V) {
+        const Value *Ptr = St->getPointerOperand()->stripPointerCasts();
+        if (isa<AllocaInst>(Ptr) || isa<GlobalVariable>(Ptr))
+          StoredTo->push_back({Ptr, Compare});
+      }
       if (const auto *Cmp = dyn_cast<CmpInst>(U)) {
         if (Compare == ValueTest::None)
           Work.push_back({U, Cmp->isEquality() ? ValueTest::Equality : ValueTest::Bound});

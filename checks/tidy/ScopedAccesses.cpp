@@ -103,6 +103,13 @@ bool initializesFields(const InitListExpr *IL, const FieldDecl *FD) {
   return !CXX || CXX->getNumBases() == 0;
 }
 
+/// How a body modifies one of its variables: how many times, and the value
+/// of a plain assignment.
+struct Modification {
+  unsigned Count = 0;
+  const Expr *Assigned = nullptr; ///< the right-hand side of the last plain `v = ...`
+};
+
 constexpr unsigned MaxDepth = 12;      // calls followed down from a root
 constexpr unsigned MaxResolve = 24;    // steps resolving one expression
 constexpr unsigned WalkBudget = 200000; // statements walked per root
@@ -254,7 +261,11 @@ private:
   };
   std::vector<VarFlow> VarFlows;
   DenseSet<const FunctionDecl *> Active;
-  DenseMap<const DeclContext *, std::unique_ptr<DenseSet<const VarDecl *>>> Modified;
+  using Modifications = DenseMap<const VarDecl *, Modification>;
+  DenseMap<const DeclContext *, std::unique_ptr<Modifications>> Modified;
+  const Modifications *modificationsOf(const VarDecl *V);
+  /// The value of a local declared without one and assigned exactly once.
+  const Expr *singleAssignment(const VarDecl *V);
   std::vector<std::unique_ptr<Frame>> FramesKeepAlive;
 };
 
@@ -265,14 +276,15 @@ private:
 namespace {
 /// Collects the variables a body assigns, increments, takes the address of or
 /// binds to a non-const reference: their initializer may not be their value.
+/// For each, how many times, and the value of a plain assignment (Modification).
 class ModifiedVars : public RecursiveASTVisitor<ModifiedVars> {
 public:
-  explicit ModifiedVars(DenseSet<const VarDecl *> &Out) : Out(Out) {}
+  explicit ModifiedVars(DenseMap<const VarDecl *, Modification> &Out) : Out(Out) {}
   bool shouldVisitLambdaBody() const { return true; }
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp()) // compound assignments too
-      mark(BO->getLHS());
+      mark(BO->getLHS(), BO->getOpcode() == BO_Assign ? BO->getRHS() : nullptr);
     return true;
   }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
@@ -312,7 +324,8 @@ public:
   }
 
 private:
-  void mark(const Expr *E) {
+  void mark(const Expr *E, const Expr *Value = nullptr) {
+    const Expr *Whole = E->IgnoreParenCasts();
     for (unsigned Step = 0; E && Step < 8; ++Step) {
       E = E->IgnoreParenCasts();
       if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow()) {
@@ -324,28 +337,45 @@ private:
         continue;
       }
       if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-          Out.insert(VD);
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+          Modification &M = Out[VD];
+          ++M.Count;
+          M.Assigned = E == Whole ? Value : nullptr;
+        }
       return;
     }
   }
-  DenseSet<const VarDecl *> &Out;
+  DenseMap<const VarDecl *, Modification> &Out;
 };
 } // namespace
+
+const ScopedAccesses::Walker::Modifications *ScopedAccesses::Walker::modificationsOf(const VarDecl *V) {
+  const DeclContext *DC = V->getParentFunctionOrMethod();
+  const auto *F = dyn_cast_or_null<FunctionDecl>(DC);
+  if (!F || !F->getBody())
+    return nullptr;
+  std::unique_ptr<Modifications> &Map = Modified[DC];
+  if (!Map) {
+    Map = std::make_unique<Modifications>();
+    ModifiedVars(*Map).TraverseStmt(F->getBody());
+  }
+  return Map.get();
+}
 
 bool ScopedAccesses::Walker::modified(const VarDecl *V) {
   if (V->getType().isConstQualified())
     return false;
-  const DeclContext *DC = V->getParentFunctionOrMethod();
-  const auto *F = dyn_cast_or_null<FunctionDecl>(DC);
-  if (!F || !F->getBody())
-    return true;
-  std::unique_ptr<DenseSet<const VarDecl *>> &Set = Modified[DC];
-  if (!Set) {
-    Set = std::make_unique<DenseSet<const VarDecl *>>();
-    ModifiedVars(*Set).TraverseStmt(F->getBody());
-  }
-  return Set->contains(V);
+  const Modifications *Map = modificationsOf(V);
+  return !Map || Map->count(V);
+}
+
+const Expr *ScopedAccesses::Walker::singleAssignment(const VarDecl *V) {
+  // int tid; tid = threadIdx.x + blockIdx.x * blockDim.x;
+  if (V->getInit() || !V->hasLocalStorage() || isa<ParmVarDecl>(V))
+    return nullptr;
+  const Modifications *Map = modificationsOf(V);
+  auto It = Map ? Map->find(V) : Modifications::const_iterator();
+  return Map && It != Map->end() && It->second.Count == 1 ? It->second.Assigned : nullptr;
 }
 
 ObjectRef ScopedAccesses::Walker::rootRef(const ValueDecl *D) {
@@ -705,9 +735,12 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
     if (const auto *P = dyn_cast<ParmVarDecl>(D))
       if (auto Arg = argumentFor(P, Fr))
         return canon(Arg->first, Arg->second, Deps, Depth + 1);
-    if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
-                                                VD->getInit() && !modified(VD))
-      return canon(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Deps, Depth + 1);
+    if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD)) {
+      if (VD->getInit() && !modified(VD))
+        return canon(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Deps, Depth + 1);
+      if (const Expr *Value = singleAssignment(VD))
+        return canon(Value, frameOf(VD->getParentFunctionOrMethod(), Fr), Deps, Depth + 1);
+    }
     return Unique(D, identifierOf(D));
   }
   if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
@@ -905,6 +938,11 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
     } else if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp()) {
       plainAccess(UO->getSubExpr(), OpKind::Load, UO, UO->getOperatorLoc(), Fr);
       plainAccess(UO->getSubExpr(), OpKind::Store, UO, UO->getOperatorLoc(), Fr);
+    } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
+      // A struct copied whole (float3 p = partial[b]) reads it.
+      const CXXConstructorDecl *Ctor = Construct->getConstructor();
+      if (Construct->getNumArgs() == 1 && Ctor->isCopyOrMoveConstructor() && Ctor->isTrivial())
+        plainAccess(Construct->getArg(0), OpKind::Load, Construct, Construct->getArg(0)->getExprLoc(), Fr);
     }
   }
 }
@@ -1086,8 +1124,8 @@ void ScopedAccesses::Walker::resolveRelays() {
 
 void ScopedAccesses::Walker::plainAccess(const Expr *E, OpKind K, const Stmt *Site, SourceLocation Loc,
                                          const Frame *Fr) {
-  E = E->IgnoreParens();
-  if (!E->getType()->isScalarType())
+  E = E->IgnoreParenImpCasts();
+  if (!E->getType()->isScalarType() && !E->getType()->isRecordType())
     return;
   // A thread's own variables, and what blocks or the host cannot write
   // (shared memory is per block, constant memory read-only), carry no
@@ -1118,6 +1156,12 @@ void ScopedAccesses::Walker::plainAccess(const Expr *E, OpKind K, const Stmt *Si
 void ScopedAccesses::Walker::call(const CallExpr *CE, const Frame *Fr) {
   if (recordCall(CE, Fr))
     return;
+  // A struct assigned whole (partial[k] = p) writes it.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE); Op && Kind != ScopedAccess::Host && Op->isAssignmentOp())
+    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+        MD && MD->isTrivial() && (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()) &&
+        Op->getNumArgs() == 2)
+      plainAccess(Op->getArg(0), OpKind::Store, Op, Op->getOperatorLoc(), Fr);
   if (Kind == ScopedAccess::Host) {
     allocation(CE);
     return;

@@ -144,3 +144,41 @@ __global__ void ownElements(volatile float *force, volatile float *gain, int n) 
     gain[i] = g;
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The last block reads other blocks' partial results copied whole (float3): a fence before the
+// ticket, none after it.
+__global__ void lastBlockStructPartials(float3 *partial, unsigned *count, float3 *out) {
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    float3 mine = make_float3(blockIdx.x, 1.0f, 2.0f);
+    partial[blockIdx.x] = mine;
+    __threadfence();
+    last = atomicInc(count, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (last && threadIdx.x == 0) {
+    float3 sum = make_float3(0.0f, 0.0f, 0.0f);
+    for (unsigned b = 0; b < gridDim.x; ++b) {
+      float3 p = partial[b];
+      sum.x += p.x;
+      sum.y += p.y;
+      sum.z += p.z;
+    }
+    *out = sum;
+  }
+}
+
+// LITMUS: forbidden
+// Each thread's index assigned once after its declaration (int tid; tid = ...): still its own.
+__global__ void ownElementsAssigned(volatile float *force, volatile float *gain, int n) {
+  int tid;
+  tid = threadIdx.x + blockIdx.x * blockDim.x;
+  if (tid < n) {
+    float f = force[tid];
+    float g = gain[tid];
+    g = (f > 0.0f) ? g + 0.2f : g * 0.8f;
+    force[tid] = 0.0f;
+    gain[tid] = g;
+  }
+}
