@@ -140,6 +140,30 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth = 0) {
   return "@" + utohexstr(reinterpret_cast<uintptr_t>(V));
 }
 
+/// The address up to the first step that keeps blocks apart (a GEP with an
+/// index read from blockIdx.x), as canonical text: the block's own part of
+/// the object. Empty for none.
+std::string blockSegment(const Value *Address) {
+  SmallVector<const GEPOperator *, 4> Chain;
+  for (const Value *V = Address ? Address->stripPointerCasts() : nullptr; V;) {
+    const auto *GEP = dyn_cast<GEPOperator>(V);
+    if (!GEP)
+      break;
+    Chain.push_back(GEP);
+    V = GEP->getPointerOperand()->stripPointerCasts();
+  }
+  for (const GEPOperator *GEP : llvm::reverse(Chain))
+    for (const Use &Index : GEP->indices()) {
+      IndexDeps Deps;
+      canonical(Index.get(), Deps);
+      if (Deps.Block) {
+        IndexDeps Ignored;
+        return canonical(GEP, Ignored);
+      }
+    }
+  return std::string();
+}
+
 /// The field of its object that an address names: the constant offset past
 /// the last variable index, when smaller than the element that index steps
 /// over (p[k].w), or into a global variable of struct type; -1 for none (an
@@ -231,7 +255,7 @@ int onlyBlock(const Instruction *I, const FunctionOrder &O) {
 
 IrRecords::IrRecords(const Module &M) {
   DenseMap<std::pair<const Value *, int64_t>, int> ObjectId;
-  StringMap<int> ElementId;
+  StringMap<int> ElementId, SegmentId;
   DenseMap<std::pair<unsigned, const Function *>, unsigned> ThreadId;
   for (const Function &F : M) {
     if (!isKernel(F))
@@ -263,6 +287,8 @@ IrRecords::IrRecords(const Module &M) {
         IndexDeps Deps;
         R.Element = ElementId.try_emplace(canonical(Op.Address, Deps), ElementId.size()).first->second;
         R.ThreadPrivate = Deps.Block && Deps.Thread;
+        if (std::string Segment = blockSegment(Op.Address); !Segment.empty())
+          R.Segment = SegmentId.try_emplace(Segment, SegmentId.size()).first->second;
       }
       R.PerBlock = Op.PerBlock;
       R.OnlyBlock = onlyBlock(Op.I, orderOf(Fn));

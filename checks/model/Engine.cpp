@@ -116,10 +116,10 @@ const std::vector<Group> &State::groups(bool AcrossKernels) {
       Group G;
       G.Ops.assign(Members.begin(), Members.end());
       const MemOp &First = Ops[Members.front()];
-      // out[blockIdx.x] is per block only while every access computes the
-      // same block-indexed address; a second index lets blocks meet.
+      // out[blockIdx.x] is per block only while every access picks the same
+      // block-indexed part of it; a second block index lets blocks meet.
       G.PerBlock = all_of(Members, [&](unsigned I) {
-        return Ops[I].PerBlock && Ops[I].Element >= 0 && Ops[I].Element == First.Element;
+        return Ops[I].Segment >= 0 && Ops[I].Segment == First.Segment;
       });
       // One block of one grid: two kernels are two grids.
       bool OneBlock = all_of(Members, [&](unsigned I) {

@@ -73,6 +73,10 @@ struct MemOp {
   int Element = -1;
   /// The address keeps the blocks of a grid apart (out[blockIdx.x]).
   bool PerBlock = false;
+  /// The part of the address that keeps blocks apart, as an id: equal
+  /// Segments of one object are the same block's part of it (flags[blockIdx.x],
+  /// or a row row = base + blockIdx.x * pitch, whatever the column). -1: none.
+  int Segment = -1;
   /// Only this block of its grid runs the operation (if (blockIdx.x == 0),
   /// or a kernel launched with one block); -1 when any block may.
   int OnlyBlock = -1;

@@ -423,7 +423,7 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
       // host threads too, when they access the flag.
       const MemOp &First = St.op(List.front());
       bool PerBlock = all_of(List, [&](unsigned I) {
-        return St.op(I).PerBlock && St.op(I).Element >= 0 && St.op(I).Element == First.Element;
+        return St.op(I).Segment >= 0 && St.op(I).Segment == First.Segment;
       });
       bool OneBlock = all_of(List, [&](unsigned I) {
         const MemOp &Op = St.op(I);

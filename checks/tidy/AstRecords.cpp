@@ -89,7 +89,7 @@ void AstRecords::build() {
   // Roots are contexts and threads: each is walked once, in its own Seq.
   DenseMap<const FunctionDecl *, int> RootId;
   auto Root = [&](const FunctionDecl *F) { return RootId.try_emplace(F, RootId.size()).first->second; };
-  StringMap<int> ObjectId, ElementId;
+  StringMap<int> ObjectId, ElementId, SegmentId;
   auto Add = [&](const ScopedAccess &A) {
     MemOp Op;
     Op.What = A.What;
@@ -102,6 +102,8 @@ void AstRecords::build() {
       Op.Element = ElementId.try_emplace(Key + '\0' + A.Object->Index, ElementId.size()).first->second;
       Op.Home = A.Object->Home;
       Op.PerBlock = A.Object->BlockDependent;
+      if (A.Object->BlockDependent && !A.Object->BlockSegment.empty())
+        Op.Segment = SegmentId.try_emplace(Key + '\0' + A.Object->BlockSegment, SegmentId.size()).first->second;
     }
     Op.Context = Root(A.Root);
     Op.Thread = Op.Context;

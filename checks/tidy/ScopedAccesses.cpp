@@ -707,6 +707,8 @@ void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Fra
   if (Text == "0")
     return; // p[0] is *p, and p + 0 is p
   R.Index += "[" + Text + "]";
+  if (Deps.Block && !R.BlockDependent)
+    R.BlockSegment = R.Index;
   R.BlockDependent |= Deps.Block;
   R.ThreadDependent |= Deps.Thread;
 }
@@ -1693,6 +1695,8 @@ void ScopedAccesses::bindLaunches() {
         O.Root = B.Root;
         O.Path = std::move(Path);
         O.Index = B.Index + O.Index;
+        if (!O.BlockSegment.empty())
+          O.BlockSegment = B.Index + O.BlockSegment;
         FromLaunch = true;
       }
     }

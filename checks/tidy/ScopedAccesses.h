@@ -57,6 +57,9 @@ struct ObjectRef {
   std::string Index;
   /// The address depends on the block index: some index reads blockIdx.
   bool BlockDependent = false;
+  /// Index up to the first component that keeps blocks apart: the block's
+  /// own part of the object (a row of a pitched array); empty for none.
+  std::string BlockSegment;
   /// Some index reads threadIdx.x, so that with BlockDependent the element
   /// is the thread's own (out[blockIdx.x * blockDim.x + threadIdx.x]).
   bool ThreadDependent = false;

@@ -114,8 +114,10 @@ TEST(Engine, BlockFencesAreTooNarrowForAnotherBlock) {
 TEST(Engine, PerBlockFlagsNeedOnlyBlockScope) {
   Program P = messagePassing(Order::Relaxed, Order::Relaxed, Scope::Block, Scope::Block);
   for (MemOp &Op : P.Ops)
-    if (Op.Object == Flag)
+    if (Op.Object == Flag) {
       Op.PerBlock = true;
+      Op.Segment = 7; // flags[blockIdx.x]
+    }
   EXPECT_TRUE(P.run().empty());
 }
 
@@ -171,8 +173,10 @@ TEST(Engine, ScopeMismatchAndInsufficient) {
   EXPECT_EQ(kinds(Q.run()), (std::vector<Finding::Kind>{Finding::ScopeInsufficient}));
   // Per block, or in shared memory, block scope includes every accessor.
   Q.Ops[0].PerBlock = true;
+  Q.Ops[0].Segment = 3;
   EXPECT_TRUE(Q.run().empty());
   Q.Ops[0].PerBlock = false;
+  Q.Ops[0].Segment = -1;
   Q.Ops[0].Home = ObjectHome::Shared;
   EXPECT_TRUE(Q.run().empty());
 }

@@ -197,3 +197,20 @@ __global__ void mpInBlockZero(int *data, int *flag, int *out) {
     }
   }
 }
+
+// LITMUS: forbidden
+// Each block works in its own row of a pitched array (row = base + blockIdx.x * pitch): the row's
+// flag and data are the block's, and block-scope fences are enough whichever column is used.
+__global__ void mpPerBlockRow(char *base, size_t pitch, int *out) {
+  int *row = (int *)(base + blockIdx.x * pitch);
+  if (threadIdx.x == 0) {
+    row[1] = 42;
+    __threadfence_block();
+    Blk(row[0]).store(1, relaxed);
+  } else {
+    while (Blk(row[0]).load(relaxed) == 0) {
+    }
+    __threadfence_block();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = row[1];
+  }
+}
