@@ -1,0 +1,454 @@
+//===- AccessWalk.cpp - program order, tested values, plain accesses -----===//
+#include "ScopedAccessesWalker.h"
+#include "CheckUtils.h"
+#include "model/Ptx.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/TypeLoc.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace cuda_scope {
+using namespace impl;
+
+//===----------------------------------------------------------------------===//
+// The walk
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// blockIdx.x, as the builtin variable (a member, or the toolkit's property)
+/// or the NVVM builtin that reads %ctaid.x.
+bool isBlockIndexX(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    E = PO->getSyntacticForm()->IgnoreParenImpCasts();
+  auto IsBlockIdx = [](const Expr *Base) {
+    Base = Base->IgnoreParenImpCasts();
+    if (const auto *OV = dyn_cast<OpaqueValueExpr>(Base); OV && OV->getSourceExpr())
+      Base = OV->getSourceExpr()->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+    return DRE && identifierOf(DRE->getDecl()) == "blockIdx";
+  };
+  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E))
+    return IsBlockIdx(MP->getBaseExpr()) && identifierOf(MP->getPropertyDecl()) == "x";
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return IsBlockIdx(ME->getBase()) && identifierOf(ME->getMemberDecl()) == "x";
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    return CE->getDirectCallee() && identifierOf(CE->getDirectCallee()) == "__nvvm_read_ptx_sreg_ctaid_x";
+  return false;
+}
+
+/// A statement that leaves the function: return, or a block ending in one.
+bool returns(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return !CS->body_empty() && returns(CS->body_back());
+  return isa_and_nonnull<ReturnStmt>(S);
+}
+} // namespace
+
+/// The one block whose threads see \p Cond come out \p WhenTrue:
+/// blockIdx.x == C (or C == blockIdx.x) when it holds, blockIdx.x != C or
+/// blockIdx.x > 0 when it fails, and the same through !, && and ||.
+std::optional<int64_t> ScopedAccesses::Walker::pinnedBlock(const Expr *Cond, bool WhenTrue) const {
+  if (!Cond)
+    return std::nullopt;
+  Cond = Cond->IgnoreParenImpCasts();
+  if (isBlockIndexX(Cond)) // if (blockIdx.x) fails in block 0 alone
+    return WhenTrue ? std::nullopt : std::optional<int64_t>(0);
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot)
+    return pinnedBlock(UO->getSubExpr(), !WhenTrue);
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO)
+    return std::nullopt;
+  if (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr) {
+    // Both sides of && hold when it does; both of || fail when it does.
+    if ((BO->getOpcode() == BO_LAnd) != WhenTrue)
+      return std::nullopt;
+    if (std::optional<int64_t> C = pinnedBlock(BO->getLHS(), WhenTrue))
+      return C;
+    return pinnedBlock(BO->getRHS(), WhenTrue);
+  }
+  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  if (!isBlockIndexX(L))
+    std::swap(L, R);
+  std::optional<int64_t> C = constantInt(R, Ctx);
+  if (!isBlockIndexX(L) || !C || *C < 0)
+    return std::nullopt;
+  switch (BO->getOpcode()) {
+  case BO_EQ: return WhenTrue ? C : std::nullopt;
+  case BO_NE: return WhenTrue ? std::nullopt : C;
+  case BO_GT: // blockIdx.x > 0 fails in block 0 alone (written either way round)
+    return !WhenTrue && *C == 0 && BO->getLHS()->IgnoreParenImpCasts() == L ? C : std::nullopt;
+  default: return std::nullopt;
+  }
+}
+
+void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
+  if (!S || Budget == 0)
+    return;
+  --Budget;
+  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    // Device lambdas are walked where they are called; host code is walked
+    // whole, its own lambdas included, for its launches and host accesses.
+    const CXXMethodDecl *Call = L->getCallOperator();
+    bool DeviceOnly = Call && Call->hasAttr<CUDADeviceAttr>() && !Call->hasAttr<CUDAHostAttr>();
+    if (Kind == ScopedAccess::Host && !DeviceOnly)
+      walk(L->getBody(), Fr);
+    return;
+  }
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    unsigned Index = 0;
+    const int64_t Saved = OnlyBlock;
+    for (const Stmt *Child : CS->body()) {
+      Blocks.push_back({CS, Index++});
+      Enclosing.push_back(Child);
+      walk(Child, Fr);
+      Enclosing.pop_back();
+      Blocks.pop_back();
+      // if (blockIdx.x != C) return; what follows runs in block C alone.
+      if (const auto *If = dyn_cast<IfStmt>(Child); If && !If->getElse() && returns(If->getThen()))
+        if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/false))
+          OnlyBlock = *C;
+    }
+    OnlyBlock = Saved;
+    return;
+  }
+  if (const auto *K = dyn_cast<CUDAKernelCallExpr>(S)) {
+    if (Kind == ScopedAccess::Host)
+      launch(K, Fr);
+    for (const Expr *Arg : K->arguments())
+      walk(Arg, Fr);
+    return;
+  }
+  if (const auto *A = dyn_cast<GCCAsmStmt>(S)) {
+    inlineAsm(A, Fr);
+    return;
+  }
+  if (control(S, Fr))
+    return;
+  for (const Stmt *Child : S->children())
+    walk(Child, Fr);
+  if (const auto *AE = dyn_cast<AtomicExpr>(S)) {
+    atomicExpr(AE, Fr);
+  } else if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    call(CE, Fr);
+  } else if (Kind != ScopedAccess::Host) {
+    // Plain loads and stores, after what they are computed from.
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(S); IC && IC->getCastKind() == CK_LValueToRValue) {
+      plainAccess(IC->getSubExpr(), OpKind::Load, IC, IC->getSubExpr()->getExprLoc(), Fr);
+    } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(S)) {
+      plainAccess(CA->getLHS(), OpKind::Load, CA, CA->getOperatorLoc(), Fr);
+      plainAccess(CA->getLHS(), OpKind::Store, CA, CA->getOperatorLoc(), Fr);
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp()) {
+      plainAccess(UO->getSubExpr(), OpKind::Load, UO, UO->getOperatorLoc(), Fr);
+      plainAccess(UO->getSubExpr(), OpKind::Store, UO, UO->getOperatorLoc(), Fr);
+    } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
+      // A struct copied whole (float3 p = partial[b]) reads it.
+      const CXXConstructorDecl *Ctor = Construct->getConstructor();
+      if (Construct->getNumArgs() == 1 && Ctor->isCopyOrMoveConstructor() && Ctor->isTrivial())
+        plainAccess(Construct->getArg(0), OpKind::Load, Construct, Construct->getArg(0)->getExprLoc(), Fr);
+    }
+  }
+}
+
+void ScopedAccesses::Walker::walkWith(const Stmt *S, const Frame *Fr, ValueUse U) {
+  ValueUse Saved = Use;
+  Use = U;
+  walk(S, Fr);
+  Use = Saved;
+}
+
+void ScopedAccesses::Walker::walkArm(const Stmt *S, const Frame *Fr, const Stmt *Owner, unsigned Arm) {
+  if (!S)
+    return;
+  // An arm that ends in a return leaves its function: nothing in it precedes
+  // what follows the statement.
+  Arms.push_back({Owner, Arm | (returns(S) ? ArmReturns : 0)});
+  walk(S, Fr);
+  Arms.pop_back();
+}
+
+/// Statements whose parts run conditionally, or whose values go somewhere the
+/// rules follow: conditions (tested values), the arms of if and ?:, loops
+/// (whose condition runs again after the body), assignments and
+/// initializations of variables (relays), returns (to the caller's use).
+bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
+  const ValueUse Test{true, nullptr};
+  // A loop's condition runs again after the body: what it tests then is
+  // tested after the body's accesses too.
+  auto Loop = [&](const Stmt *CondVar, const Expr *Cond, const Stmt *Body, const Stmt *Inc, bool CondFirst) {
+    size_t First = VarFlows.size();
+    if (CondFirst) {
+      walk(CondVar, Fr);
+      walkWith(Cond, Fr, Test);
+    }
+    size_t Last = VarFlows.size();
+    walk(Body, Fr);
+    walk(Inc, Fr);
+    if (!CondFirst) {
+      walk(CondVar, Fr);
+      walkWith(Cond, Fr, Test);
+      return;
+    }
+    for (size_t I = First; I < Last; ++I)
+      VarFlows.push_back({VarFlows[I].From, VarFlows[I].To, Seq, VarFlows[I].Compare});
+  };
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    walk(If->getInit(), Fr);
+    walk(If->getConditionVariableDeclStmt(), Fr);
+    walkWith(If->getCond(), Fr, Test);
+    const int64_t Saved = OnlyBlock;
+    if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/true))
+      OnlyBlock = *C;
+    walkArm(If->getThen(), Fr, If, 0);
+    OnlyBlock = Saved;
+    if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/false))
+      OnlyBlock = *C;
+    walkArm(If->getElse(), Fr, If, 1);
+    OnlyBlock = Saved;
+    return true;
+  }
+  if (const auto *W = dyn_cast<WhileStmt>(S)) {
+    Loop(W->getConditionVariableDeclStmt(), W->getCond(), W->getBody(), nullptr, true);
+    return true;
+  }
+  if (const auto *D = dyn_cast<DoStmt>(S)) {
+    Loop(nullptr, D->getCond(), D->getBody(), nullptr, false);
+    return true;
+  }
+  if (const auto *For = dyn_cast<ForStmt>(S)) {
+    walk(For->getInit(), Fr);
+    Loop(For->getConditionVariableDeclStmt(), For->getCond(), For->getBody(), For->getInc(), true);
+    return true;
+  }
+  if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {
+    walk(Sw->getInit(), Fr);
+    walk(Sw->getConditionVariableDeclStmt(), Fr);
+    walkWith(Sw->getCond(), Fr, Test);
+    walk(Sw->getBody(), Fr);
+    return true;
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
+    walkWith(CO->getCond(), Fr, Test);
+    walkArm(CO->getTrueExpr(), Fr, CO, 0);
+    walkArm(CO->getFalseExpr(), Fr, CO, 1);
+    return true;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isLogicalOp()) {
+      walkWith(BO->getLHS(), Fr, Test);
+      walk(BO->getRHS(), Fr);
+      return true;
+    }
+    if (BO->isComparisonOp() && (Use.Tested || Use.RelayTo)) {
+      ValueUse U = Use;
+      U.Compare = BO->isEqualityOp() ? ValueTest::Equality : ValueTest::Bound;
+      walkWith(BO->getLHS(), Fr, U);
+      walkWith(BO->getRHS(), Fr, U);
+      return true;
+    }
+    if (BO->getOpcode() != BO_Assign)
+      return false;
+    // The value assigned is the assignment's value too: the use around it
+    // stays, and a variable assigned to relays it.
+    ValueUse U = Use;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        U.RelayTo = VD;
+    walkWith(BO->getRHS(), Fr, U);
+    walkWith(BO->getLHS(), Fr, ValueUse());
+    if (Kind != ScopedAccess::Host)
+      plainAccess(BO->getLHS(), OpKind::Store, BO, BO->getOperatorLoc(), Fr);
+    return true;
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit())
+        walkWith(VD->getInit(), Fr, ValueUse{false, VD});
+    return true;
+  }
+  if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+    walkWith(R->getRetValue(), Fr, Fr->Result);
+    return true;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      if (Use.Tested)
+        VarFlows.push_back({VD, nullptr, Seq, Use.Compare});
+      else if (Use.RelayTo && Use.RelayTo != VD)
+        VarFlows.push_back({VD, Use.RelayTo, Seq, Use.Compare});
+    }
+    return true;
+  }
+  return false;
+}
+
+void ScopedAccesses::Walker::resolveRelays() {
+  // A value stored to a variable is tested where the variable, or one it is
+  // stored to in turn, decides a branch later in the walk; the first
+  // comparison on the way says how.
+  struct Step {
+    const VarDecl *Var;
+    unsigned After;
+    ValueTest Compare;
+  };
+  for (const Relay &R : Relays) {
+    ScopedAccess &A = (R.InPlain ? Owner.Plain : Owner.All)[R.Index];
+    if (A.TestSeq)
+      continue;
+    SmallVector<Step, 4> Work{{R.To, A.Seq, R.Compare}};
+    std::optional<unsigned> Best;
+    ValueTest How = ValueTest::Bound;
+    for (unsigned Round = 0; Round < 4 && !Work.empty(); ++Round) {
+      SmallVector<Step, 4> Next;
+      for (const Step &W : Work)
+        for (const VarFlow &F : VarFlows) {
+          if (F.From != W.Var || F.Seq <= W.After)
+            continue;
+          ValueTest Compare = W.Compare != ValueTest::None ? W.Compare : F.Compare;
+          if (!F.To) {
+            // The first test says where; any test for equality says how (as
+            // the IR front end reads it).
+            ValueTest T = Compare == ValueTest::None ? ValueTest::Equality : Compare;
+            if (!Best || T == ValueTest::Equality)
+              How = T;
+            if (!Best || F.Seq < *Best)
+              Best = F.Seq;
+          } else if (Next.size() < 16) {
+            Next.push_back({F.To, F.Seq, Compare});
+          }
+        }
+      Work = std::move(Next);
+    }
+    A.TestSeq = Best;
+    if (Best)
+      A.Test = How;
+  }
+}
+
+void ScopedAccesses::Walker::plainAccess(const Expr *E, OpKind K, const Stmt *Site, SourceLocation Loc,
+                                         const Frame *Fr) {
+  E = E->IgnoreParenImpCasts();
+  if (!E->getType()->isScalarType() && !E->getType()->isRecordType())
+    return;
+  // A thread's own variables, and what blocks or the host cannot write
+  // (shared memory is per block, constant memory read-only), carry no
+  // message between blocks: skip them before resolving anything.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || (VD->hasLocalStorage() && !VD->getType()->isReferenceType()) || VD->hasAttr<CUDASharedAttr>() ||
+        VD->hasAttr<CUDAConstantAttr>())
+      return;
+  } else if (!isa<MemberExpr, ArraySubscriptExpr, UnaryOperator>(E)) {
+    return;
+  }
+  std::optional<ObjectRef> O = lvalue(E, Fr);
+  if (!O || !O->Root)
+    return;
+  ScopedAccess A;
+  A.What = K;
+  A.Ord = E->getType().isVolatileQualified() ? Order::Volatile : Order::Plain;
+  A.S = Scope::System; // volatile is a relaxed system-scope access in PTX; plain has no scope
+  A.How = ScopedAccess::Plain;
+  A.Object = std::move(O);
+  A.Name = A.Ord == Order::Volatile ? "volatile " : "";
+  A.Name += K == OpKind::Load ? "load" : "store";
+  A.Loc = Loc;
+  record(std::move(A), Site, Fr, /*PlainList=*/true);
+}
+
+void ScopedAccesses::Walker::call(const CallExpr *CE, const Frame *Fr) {
+  if (recordCall(CE, Fr))
+    return;
+  // A struct assigned whole (partial[k] = p) writes it.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE); Op && Kind != ScopedAccess::Host && Op->isAssignmentOp())
+    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+        MD && MD->isTrivial() && (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()) &&
+        Op->getNumArgs() == 2)
+      plainAccess(Op->getArg(0), OpKind::Store, Op, Op->getOperatorLoc(), Fr);
+  if (Kind == ScopedAccess::Host) {
+    allocation(CE);
+    return;
+  }
+  if (const FunctionDecl *Callee = CE->getDirectCallee()) {
+    CallSite C;
+    C.Callee = Callee;
+    C.Call = CE;
+    C.Root = Root;
+    C.Seq = Seq++;
+    C.Arms.assign(Arms.begin(), Arms.end());
+    Owner.Calls.push_back(std::move(C));
+  }
+  const FunctionDecl *Def = definitionOf(CE->getDirectCallee());
+  if (!Def || inSystemHeader(Def->getLocation()) || Active.contains(Def) || Fr->Depth >= MaxDepth)
+    return;
+  Frame Sub;
+  Sub.F = Def;
+  Sub.Call = CE;
+  Sub.Parent = Fr;
+  Sub.Depth = Fr->Depth + 1;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    Sub.This = MC->getImplicitObjectArgument();
+    Sub.ThisIsPointer = Sub.This && Sub.This->getType()->isPointerType();
+  } else if (isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Def) && CE->getNumArgs() > 0) {
+    Sub.This = CE->getArg(0);
+  }
+  // The callee's value goes where the call's goes; inside it, values start
+  // unused. Each call is its own arm, so that two calls of one function are
+  // told apart.
+  Sub.Result = Use;
+  ValueUse Saved = Use;
+  Use = ValueUse();
+  Active.insert(Def);
+  Chain.push_back(CE);
+  Arms.push_back({CE, 0});
+  walkBody(Def, &Sub);
+  Arms.pop_back();
+  Chain.pop_back();
+  Active.erase(Def);
+  Use = Saved;
+}
+
+void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Frame *Fr, bool PlainList) {
+  A.Site = Site;
+  A.Function = Fr->F;
+  A.Root = Root;
+  A.RootIs = Kind;
+  A.Seq = Seq++;
+  // The call chain (for notes) and enclosing statements (for pairing fences)
+  // serve the atomic rules; plain accesses, many more, keep neither.
+  if (!PlainList) {
+    A.CallChain.assign(Chain.begin(), Chain.end());
+    A.Enclosing.assign(Enclosing.begin(), Enclosing.end());
+  }
+  if (!A.isMemoryAccess() && !Blocks.empty()) {
+    // The statement is the fence itself (not a larger expression holding it).
+    const BlockPos &B = Blocks.back();
+    const Stmt *Here = B.CS->body_begin()[B.Index];
+    if (const auto *E = dyn_cast<Expr>(Here))
+      Here = E->IgnoreImplicit();
+    const Stmt *Bare = isa<Expr>(Site) ? cast<Expr>(Site)->IgnoreImplicit() : Site;
+    if (Here == Site || Here == Bare) {
+      if (B.Index > 0)
+        A.Before = B.CS->body_begin()[B.Index - 1];
+      if (B.Index + 1 < B.CS->size())
+        A.After = B.CS->body_begin()[B.Index + 1];
+    }
+  }
+  A.Arms.assign(Arms.begin(), Arms.end());
+  A.OnlyBlock = OnlyBlock;
+  bool Reads = A.What == OpKind::Load || A.What == OpKind::RMW;
+  if (Reads && Use.Tested) {
+    A.TestSeq = A.Seq;
+    A.Test = Use.Compare == ValueTest::None ? ValueTest::Equality : Use.Compare;
+  }
+  std::vector<ScopedAccess> &List = PlainList ? Owner.Plain : Owner.All;
+  if (Reads && Use.RelayTo && Kind != ScopedAccess::Host)
+    Relays.push_back({PlainList, List.size(), Use.RelayTo, Use.Compare});
+  List.push_back(std::move(A));
+}
+
+} // namespace cuda_scope
