@@ -7,6 +7,10 @@ USAGE: litmus.py --tidy CLANG_TIDY --module TIDY_MODULE --clang CLANG --pass PAS
 Each kernel of a litmus program is one test, labelled on the comment line above it:
     // LITMUS: allowed <rule>...   the model allows the weak outcome: the rules must report it
     // LITMUS: forbidden           the model forbids it: no finding
+    // LITMUS: forbidden; pass-differs: <why>
+                                 the clang-tidy checks must give the model's verdict; the IR pass,
+                                 which lacks what <why> names, must differ from it (so that the
+                                 documented difference is checked, and noticed once it is gone)
 The clang-tidy checks (device side) and the IR pass (-O2) each give a verdict per kernel: the
 rules and line:column of their findings in it. Both must report the same findings, and the
 verdict must match the label (an allowed test names the rules it expects). Prints one line per
@@ -28,13 +32,13 @@ def labels(path):
     pending = None
     with open(path) as f:
         for n, line in enumerate(f, 1):
-            m = re.match(r"\s*// LITMUS: (allowed|forbidden)\b(.*)", line)
+            m = re.match(r"\s*// LITMUS: (allowed|forbidden)\b([^;]*)(?:; pass-differs: (.*))?", line)
             if m:
-                pending = (m.group(1), set(m.group(2).split()))
+                pending = (m.group(1), set(m.group(2).split()), m.group(3))
                 continue
             k = re.match(r"\s*__global__\s+void\s+(\w+)", line)
             if k and pending:
-                out.append((n, k.group(1), pending[0], pending[1]))
+                out.append((n, k.group(1), pending[0], pending[1], pending[2]))
                 pending = None
     return out
 
@@ -87,23 +91,27 @@ def main():
             print(f"error: {e}")
             failed += 1
         bounds = [t[0] for t in tests] + [10**9]
-        for i, (first, kernel, label, expected) in enumerate(tests):
+        for i, (first, kernel, label, expected, differs) in enumerate(tests):
             inside = lambda fs: {f for f in fs if first <= f[1] < bounds[i + 1]}
             t, p = inside(tidy), inside(ir)
             rules = {f[0] for f in t}
             problems = []
-            if t != p:
+            if differs:
+                if t == p:
+                    problems.append("the pass was expected to differ (%s) and does not: update the label" % differs)
+            elif t != p:
                 problems.append("front ends disagree: tidy %s, pass %s" % (sorted(t - p), sorted(p - t)))
             if label == "forbidden" and t:
                 problems.append("the model forbids the weak outcome, but tidy reports %s" % sorted(t))
-            if label == "forbidden" and p:
+            if label == "forbidden" and p and not differs:
                 problems.append("the model forbids the weak outcome, but the pass reports %s" % sorted(p))
             if label == "allowed" and rules != expected:
                 problems.append("expected %s, tidy reports %s" % (sorted(expected), sorted(rules)))
             status = "FAIL" if problems else "ok"
             failed += bool(problems)
             print(f"{status} {os.path.basename(path)} {kernel}: {label}"
-                  + ("" if not t else " " + " ".join(sorted({f[0][11:] for f in t}))))
+                  + ("" if not t else " " + " ".join(sorted({f[0][11:] for f in t})))
+                  + (f" (the pass differs: {differs})" if differs else ""))
             for pr in problems:
                 print(f"  {pr}")
     print(f"{'FAILED' if failed else 'PASSED'}: {failed} problem(s)")

@@ -214,3 +214,20 @@ __global__ void mpPerBlockRow(char *base, size_t pitch, int *out) {
     out[blockIdx.x * blockDim.x + threadIdx.x] = row[1];
   }
 }
+
+// LITMUS: forbidden; pass-differs: the device IR does not see the host's one-block launch
+// Thread 0 publishes to the other threads of the one block the host launches: block scope is
+// enough. The IR pass compiles the device side alone and cannot know the grid has one block.
+__global__ void mpOneBlockLaunch(int *data, int *flag, int *out) {
+  if (threadIdx.x == 0) {
+    data[0] = 1;
+    __threadfence_block();
+    Blk(*flag).store(1, relaxed);
+  } else {
+    while (Blk(*flag).load(relaxed) == 0) {
+    }
+    __threadfence_block();
+    out[threadIdx.x] = data[0];
+  }
+}
+void launchOneBlock(int *data, int *flag, int *out) { mpOneBlockLaunch<<<1, 128>>>(data, flag, out); }
