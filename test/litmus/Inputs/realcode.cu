@@ -1,0 +1,117 @@
+// Patterns met in real projects (bench/realcode, docs/precision.md), written anew here so that
+// both front ends keep their verdict on each: the bugs the corpus showed, and the correct code
+// they once flagged. The project and file each pattern comes from are named; no code is copied.
+#include <cooperative_groups.h>
+#include <cuda/atomic>
+
+namespace cg = cooperative_groups;
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The last-block reduction of the CUDA samples (threadFenceReduction) and of HeCBench's
+// threadfence: a fence before the ticket, none after it; the partials are read relaxed.
+__global__ void lastBlockNoAcquire(float *partial, unsigned *retired, float *out) {
+  __shared__ bool last;
+  partial[blockIdx.x] = threadIdx.x;
+  __threadfence();
+  if (threadIdx.x == 0) {
+    unsigned ticket = atomicInc(retired, gridDim.x);
+    last = ticket == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (last && threadIdx.x == 0) {
+    float sum = 0;
+    for (unsigned b = 0; b < gridDim.x; ++b)
+      sum += partial[b];
+    out[0] = sum;
+    *retired = 0; // a reset: no draw of this grid reads it
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Barnes-Hut's tree summarization (HeCBench bh): a cell is ready when its mass field is set; the
+// position fields are written before it and read after it, all volatile, with no fence.
+__global__ void readyField(volatile float4 *cell, const int *child, int cells) {
+  int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= cells)
+    return;
+  int c = child[k];
+  while (cell[c].w < 0.0f) {
+  }
+  float x = cell[c].x;
+  cell[k].x = x * 0.5f;
+  cell[k].w = 1.0f;
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The Hungarian algorithm's cover step (HeCBench hungarian): the producer fences between its two
+// volatile flags, the consumer reads them with no fence between.
+__global__ void coverFlags(volatile int *coverRow, volatile int *coverColumn, const int *pairs, int *out) {
+  int p = pairs[blockIdx.x * blockDim.x + threadIdx.x];
+  int row = p & 0xffff, column = p >> 16;
+  if (!coverColumn[column] && !coverRow[row]) {
+    out[row] = column;
+    coverRow[row] = 1;
+    __threadfence();
+    coverColumn[column] = 0;
+  }
+}
+
+// LITMUS: allowed cuda-scope-mismatch
+// A union-find (ginkgo's connected components) hooks roots with a device-scope CAS but compresses
+// paths with block-scope loads and stores: not morally strong with the other blocks' CAS.
+__global__ void unionFindBlockScope(int *parent, const int *edges, int n) {
+  int node = edges[blockIdx.x * blockDim.x + threadIdx.x];
+  int p = cuda::atomic_ref<int, cuda::thread_scope_block>(parent[node]).load(cuda::memory_order_relaxed);
+  if (p != node)
+    cuda::atomic_ref<int, cuda::thread_scope_block>(parent[node]).store(parent[p], cuda::memory_order_relaxed);
+  atomicCAS(&parent[p], p, node < p ? node : p);
+}
+
+// LITMUS: forbidden
+// A grid's phases (the CUDA samples' conjugate gradient): the dot product is reset, summed and
+// read in phases that grid syncs separate.
+__global__ void phasedDot(float *x, float *r, double *dot, int n) {
+  cg::grid_group grid = cg::this_grid();
+  for (int i = grid.thread_rank(); i < n; i += grid.size())
+    r[i] = r[i] - x[i];
+  if (grid.thread_rank() == 0)
+    *dot = 0.0;
+  cg::sync(grid);
+  for (int i = grid.thread_rank(); i < n; i += grid.size())
+    atomicAdd(dot, (double)(r[i] * r[i]));
+  cg::sync(grid);
+  double d = *dot;
+  if (d > 1e-6)
+    for (int i = grid.thread_rank(); i < n; i += grid.size())
+      x[i] = x[i] + (float)d * r[i];
+}
+
+// LITMUS: forbidden
+// Worklists handed out by cursors (HeCBench cc, sssp, asta): a warp or block takes the next item
+// with atomicAdd and stops at the end; nothing is received through the cursor.
+__global__ void cursorWorklist(const int *worklist, int *state, unsigned *cursor, unsigned end) {
+  unsigned item = atomicAdd(cursor, 1u);
+  while (item < end) {
+    int v = worklist[item];
+    int s = state[v];
+    if (s > 0)
+      atomicCAS(&state[v], s, s - 1);
+    item = atomicAdd(cursor, 1u);
+  }
+}
+
+// LITMUS: forbidden
+// Legacy code that declares every array volatile (HeCBench tsne): each thread reads and writes
+// only its own elements.
+__global__ void volatileOwnElements(volatile float *pos, volatile float *force, volatile float *old, int n) {
+  int tid;
+  tid = threadIdx.x + blockIdx.x * blockDim.x;
+  if (tid < n) {
+    float u = old[tid];
+    float f = force[tid];
+    float g = (f > 0.0f) != (u > 0.0f) ? 0.2f : 0.8f;
+    pos[tid] += g * f;
+    force[tid] = 0.0f;
+    old[tid] = g;
+  }
+}
