@@ -176,11 +176,14 @@ private:
   bool someoneReads(const Flag &F, int Data) const {
     if (St.Opts.Net == Strictness::Wide)
       return true;
-    return any_of(F.Receives, [&](unsigned R) {
-      return any_of(G.DataLoads, [&](unsigned L) {
-        return St.op(L).Object == Data && St.afterTest(R, L) && !readsOwnWrite(L);
+    auto [It, New] = Reads.try_emplace({F.Object, Data}, false);
+    if (New)
+      It->second = any_of(F.Receives, [&](unsigned R) {
+        return any_of(G.DataLoads, [&](unsigned L) {
+          return St.op(L).Object == Data && St.afterTest(R, L) && !readsOwnWrite(L);
+        });
       });
-    });
+    return It->second;
   }
   /// Evidence of the publishing side for the read \p L: some publish of \p F
   /// (not a reset) follows a write of its data; or comes before a write of it
@@ -223,7 +226,7 @@ private:
 
   State &St;
   MessageGroup &G;
-  mutable DenseMap<std::pair<int, int>, bool> Carries;
+  mutable DenseMap<std::pair<int, int>, bool> Carries, Reads;
 };
 
 bool Messages::carries(int Object, int Data) const {
@@ -293,11 +296,11 @@ void Messages::publishes(const Flag &F, std::vector<Finding> &Out) {
       continue;
     bool Reported = false;
     for (unsigned D : G.DataStores) {
-      if (St.op(D).Object == F.Object || !St.before(D, P) || !someoneReads(F, St.op(D).Object))
+      if (St.op(D).Object == F.Object || !St.before(D, P))
         continue;
       int Fence = -1;
       if (fenced(D, P, /*Release=*/true, F.Needed, Fence) || releasePattern(F, D, P) ||
-          barrierBeforeReceives(F, D))
+          barrierBeforeReceives(F, D) || !someoneReads(F, St.op(D).Object))
         continue;
       Finding Fd = finding(Fence >= 0 ? Finding::NarrowFence : Finding::NoRelease, Fence >= 0 ? unsigned(Fence) : P,
                            otherThan(F, F.Receives, P), F.Needed, F.Needed == Scope::System);
@@ -350,11 +353,11 @@ void Messages::receives(const Flag &F, std::vector<Finding> &Out) {
       continue;
     for (unsigned L : G.DataLoads) {
       const MemOp &Load = St.op(L);
-      if (Load.Object == F.Object || !St.afterTest(Rc, L) || readsOwnWrite(L) || !someoneWrote(F, L))
+      if (Load.Object == F.Object || !St.afterTest(Rc, L) || readsOwnWrite(L))
         continue;
       int Fence = -1;
       if (fenced(Rc, L, /*Release=*/false, F.Needed, Fence) || acquirePattern(F, Rc, L) ||
-          acquiredElsewhere(F, Rc, L) || barrierAfterWrites(F, L))
+          acquiredElsewhere(F, Rc, L) || barrierAfterWrites(F, L) || !someoneWrote(F, L))
         continue;
       Finding Fd = finding(Fence >= 0 ? Finding::NarrowFence : Finding::NoAcquire, Fence >= 0 ? unsigned(Fence) : Rc,
                            otherThan(F, F.Publishes, Rc), F.Needed, F.Needed == Scope::System);
