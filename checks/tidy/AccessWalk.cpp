@@ -90,6 +90,9 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
   if (!S || Budget == 0)
     return;
   --Budget;
+  // Code that did not compile has no meaning to read order or objects from.
+  if (const auto *E = dyn_cast<Expr>(S); E && E->containsErrors())
+    Broken = true;
   if (const auto *L = dyn_cast<LambdaExpr>(S)) {
     // Device lambdas are walked where they are called; host code is walked
     // whole, its own lambdas included, for its launches and host accesses.
@@ -272,6 +275,22 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
   }
   if (const auto *R = dyn_cast<ReturnStmt>(S)) {
     walkWith(R->getRetValue(), Fr, Fr->Result);
+    return true;
+  }
+  // An address is computed from the values it reads, but what is loaded from
+  // it is another value: a value used as an index (wl[idx]) or a pointer
+  // (*p, p->f) neither relays nor is tested by what the load's value does.
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {
+    walkWith(AS->getBase(), Fr, ValueUse());
+    walkWith(AS->getIdx(), Fr, ValueUse());
+    return true;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_Deref) {
+    walkWith(UO->getSubExpr(), Fr, ValueUse());
+    return true;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow()) {
+    walkWith(ME->getBase(), Fr, ValueUse());
     return true;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {

@@ -213,6 +213,14 @@ void ScopedAccesses::collect() {
     if (!W.Reached.contains(F))
       W.walkRoot(F, ScopedAccess::DeviceFunction);
   Allocations = std::move(W.Allocations);
+  // A root whose walk met code with errors is not analysed: what it does to
+  // memory cannot be read from a broken AST (the compiler reports the errors).
+  if (!Unanalysed.empty()) {
+    auto IsBroken = [&](const FunctionDecl *Root) { return Unanalysed.contains(Root); };
+    llvm::erase_if(All, [&](const ScopedAccess &A) { return IsBroken(A.Root); });
+    llvm::erase_if(Plain, [&](const ScopedAccess &A) { return IsBroken(A.Root); });
+    llvm::erase_if(Calls, [&](const CallSite &C) { return IsBroken(C.Root); });
+  }
   bindLaunches();
 }
 

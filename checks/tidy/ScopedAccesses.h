@@ -31,6 +31,7 @@
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>
 #include <optional>
@@ -184,6 +185,9 @@ public:
   /// The calls device code makes, in walk order.
   llvm::ArrayRef<CallSite> calls();
 
+  /// The roots left out because their code has errors.
+  const llvm::DenseSet<const clang::FunctionDecl *> &unanalysed() const { return Unanalysed; }
+
   /// Every launch of \p Kernel in the TU runs one block (<<<1, N>>>).
   bool runsOneBlock(const clang::FunctionDecl *Kernel) const;
 
@@ -207,6 +211,7 @@ private:
   std::vector<CallSite> Calls;
   std::vector<std::unique_ptr<Launch>> Launches;
   llvm::DenseMap<const clang::FunctionDecl *, bool> OneBlock;
+  llvm::DenseSet<const clang::FunctionDecl *> Unanalysed;
   llvm::DenseMap<const clang::VarDecl *, Allocation> Allocations;
 };
 

@@ -104,12 +104,15 @@ public:
     Use = ValueUse();
     Relays.clear();
     VarFlows.clear();
+    Broken = false;
     Frame Top;
     Top.F = F;
     Active.insert(F);
     walkBody(F, &Top);
     Active.erase(F);
     resolveRelays();
+    if (Broken)
+      Owner.Unanalysed.insert(F);
   }
 
   llvm::DenseSet<const clang::FunctionDecl *> Reached; ///< functions walked under a kernel
@@ -177,6 +180,8 @@ private:
   const clang::FunctionDecl *Root = nullptr;
   ScopedAccess::RootKind Kind = ScopedAccess::Kernel;
   unsigned Seq = 0, Budget = 0;
+  /// The walk met code with errors (a missing header, an unknown name).
+  bool Broken = false;
   llvm::SmallVector<const clang::Stmt *, 16> Enclosing;
   llvm::SmallVector<BlockPos, 16> Blocks;
   llvm::SmallVector<const clang::Expr *, 4> Chain;

@@ -115,3 +115,23 @@ __global__ void volatileOwnElements(volatile float *pos, volatile float *force, 
     old[tid] = g;
   }
 }
+
+// LITMUS: forbidden
+// A warp takes work with one lane's atomicAdd, broadcast with a shuffle, and reads the item the
+// cursor indexes (HeCBench cc): an index is not a value the load returns.
+__global__ void warpCursor(const int *worklist, int *label, unsigned *cursor, unsigned end) {
+  unsigned lane = threadIdx.x % 32;
+  unsigned item;
+  if (lane == 0)
+    item = atomicAdd(cursor, 1u);
+  item = __shfl_sync(0xffffffff, item, 0);
+  while (item < end) {
+    int v = worklist[item];
+    int l = label[v];
+    if (l != v)
+      atomicMin(&label[v], l);
+    if (lane == 0)
+      item = atomicAdd(cursor, 1u);
+    item = __shfl_sync(0xffffffff, item, 0);
+  }
+}
