@@ -6,7 +6,9 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
@@ -68,11 +70,33 @@ CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManage
   return R;
 }
 
+/// A file of the toolkit, the compiler or the system: what clang's CUDA
+/// compilation includes as system headers (the toolkit's include directory,
+/// clang's resource directory, /usr/include and /usr/local/include).
+static bool isSystemFile(const DIScope *Scope) {
+  if (!Scope)
+    return false;
+  SmallString<256> Path(Scope->getDirectory());
+  sys::path::append(Path, Scope->getFilename());
+  StringRef P = Path;
+  if (P.starts_with("/usr/include/") || P.starts_with("/usr/local/include/") || P.starts_with("/usr/lib/"))
+    return true;
+  return P.contains("/lib/clang/") || P.contains("/include/cccl/") || P.contains("/cuda/include/") ||
+         P.contains("/targets/x86_64-linux/include/") || (P.contains("/cuda-") && P.contains("/include/"));
+}
+
 /// Where the user wrote the operation: after inlining, an access inside
-/// libcu++ or a wrapper carries the header's line, inlined at the user's call;
-/// the outermost inlined-at location is in the kernel's own code.
-static DebugLoc userLoc(const Instruction *I) {
+/// libcu++ or the toolkit carries the header's line, inlined at the user's
+/// call. The rules the clang-tidy checks share are reported where those
+/// report them: the innermost location outside the system headers (a helper
+/// of the project's own, say). The async-proxy and cluster rules, the pass's
+/// own, point at the kernel's code: the outermost location.
+static DebugLoc userLoc(const Instruction *I, bool Outermost = false) {
   const DILocation *L = I->getDebugLoc().get();
+  if (!Outermost)
+    for (const DILocation *Up = L; Up; Up = Up->getInlinedAt())
+      if (!isSystemFile(Up->getScope()))
+        return DebugLoc(const_cast<DILocation *>(Up));
   while (L && L->getInlinedAt())
     L = L->getInlinedAt();
   return DebugLoc(const_cast<DILocation *>(L));
@@ -86,7 +110,8 @@ StringRef scopeWord(const MemOp &Op) { return Op.S ? shortName(*Op.S) : StringRe
 void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R) {
   const IROp &At = Rec.irOp(F.At);
   const MemOp &AtOp = Rec.ops()[F.At];
-  auto Loc = [&](int I) { return userLoc(Rec.irOp(I).I); };
+  const bool Outermost = F.What == Finding::ProxyFence || F.What == Finding::ClusterWait;
+  auto Loc = [&](int I) { return userLoc(Rec.irOp(I).I, Outermost); };
   std::string Kernel = demangle(Rec.kernelOf(F.At)->getName().str());
   switch (F.What) {
   case Finding::NoRelease:
@@ -165,7 +190,9 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
     const Instruction *I = Res.Records->irOp(F.At).I;
     OptimizationRemarkEmitter ORE(I->getFunction());
     ORE.emit([&] {
-      OptimizationRemarkAnalysis R("cuda-scope", checkName(F.What), userLoc(I), I->getParent());
+      OptimizationRemarkAnalysis R("cuda-scope", checkName(F.What),
+                                   userLoc(I, F.What == Finding::ProxyFence || F.What == Finding::ClusterWait),
+                                   I->getParent());
       word(*Res.Records, F, R);
       return R;
     });

@@ -39,6 +39,23 @@ ObjectHome homeOf(const IROp &Op) {
   }
 }
 
+/// \p V is computed (through arithmetic, casts, selects and phis) from \p From.
+bool derivesFrom(const Value *V, const Value *From) {
+  SmallVector<const Value *, 8> Work{V};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty() && Seen.size() < 32) {
+    const Value *X = Work.pop_back_val();
+    if (X == From)
+      return true;
+    if (!Seen.insert(X).second)
+      continue;
+    if (isa<BinaryOperator>(X) || isa<CastInst>(X) || isa<SelectInst>(X) || isa<PHINode>(X))
+      for (const Value *Op : cast<Instruction>(X)->operands())
+        Work.push_back(Op);
+  }
+  return false;
+}
+
 /// How the value an operation reads decides a branch (the spin of a wait
 /// loop, the test of a flag or of a ticket): through equality, a bound, or
 /// not at all. \p StoredTo collects the objects it is stored to on the way
@@ -74,6 +91,11 @@ std::optional<ValueTest> testOf(const Value *I,
           StoredTo->push_back({Ptr, Compare});
       }
       if (const auto *Cmp = dyn_cast<CmpInst>(U)) {
+        // Compared with what it was computed from itself (next == f(value)):
+        // arithmetic, not a test of what other threads did.
+        const Value *Other = Cmp->getOperand(0) == V ? Cmp->getOperand(1) : Cmp->getOperand(0);
+        if (derivesFrom(Other, I))
+          continue;
         if (Compare == ValueTest::None)
           Work.push_back({U, Cmp->isEquality() ? ValueTest::Equality : ValueTest::Bound});
         else
@@ -355,6 +377,17 @@ bool IrRecords::alwaysBefore(unsigned A, unsigned B) const {
   if (!mayPrecede(A, B))
     return false;
   return X.I == Y.I || orderOf(X.I->getFunction()).domTree().dominates(X.I, Y.I);
+}
+
+bool IrRecords::inCommonLoop(unsigned A, unsigned B) const {
+  const IROp &X = IROps[A], &Y = IROps[B];
+  if (X.I->getFunction() != Y.I->getFunction())
+    return false;
+  const LoopInfo &LI = orderOf(X.I->getFunction()).loops();
+  for (const Loop *L = LI.getLoopFor(X.I->getParent()); L; L = L->getParentLoop())
+    if (L->contains(Y.I->getParent()))
+      return true;
+  return false;
 }
 
 StringRef checkName(Finding::Kind K) {

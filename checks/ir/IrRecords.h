@@ -32,6 +32,7 @@ public:
   bool mayPrecede(unsigned A, unsigned B) const override;
   bool afterTest(unsigned A, unsigned B) const override;
   bool alwaysBefore(unsigned A, unsigned B) const override;
+  bool inCommonLoop(unsigned A, unsigned B) const override;
 
 private:
   const FunctionOrder &orderOf(const llvm::Function *F) const;

@@ -120,6 +120,9 @@ public:
   virtual bool afterTest(unsigned A, unsigned B) const = 0;
   /// Every thread that runs \p B has run \p A before it (A dominates B).
   virtual bool alwaysBefore(unsigned A, unsigned B) const = 0;
+  /// \p A and \p B sit in one loop: an iteration's later operations precede
+  /// the next iteration's earlier ones.
+  virtual bool inCommonLoop(unsigned A, unsigned B) const = 0;
 };
 
 /// How wide a net the message rules cast.

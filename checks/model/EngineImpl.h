@@ -50,6 +50,19 @@ public:
   bool alwaysBefore(unsigned A, unsigned B) const {
     return before(A, B) && PO.alwaysBefore(A, B);
   }
+  /// \p A and \p B sit in one loop of one thread.
+  bool inCommonLoop(unsigned A, unsigned B) const {
+    return Ops[A].Thread == Ops[B].Thread && PO.inCommonLoop(A, B);
+  }
+  /// \p B orders \p D for \p L: D comes before B and B before L, in one
+  /// iteration; or, in a loop holding all three, D cannot reach L within an
+  /// iteration (it comes after L, or in a branch L's iteration does not
+  /// take), so that D reaches the next iteration's L through B.
+  bool barrierBetween(unsigned D, unsigned B, unsigned L) const {
+    if (!before(D, B))
+      return false;
+    return before(B, L) || (!before(D, L) && inCommonLoop(D, L) && inCommonLoop(B, L));
+  }
   /// \p B may run after the value \p A read has been tested.
   bool afterTest(unsigned A, unsigned B) const {
     const MemOp &X = Ops[A], &Y = Ops[B];

@@ -155,12 +155,13 @@ private:
              all_of(F.Receives, [&](unsigned R) { return St.before(B, R); });
     });
   }
-  /// A barrier that \p L comes after and every write of its data before.
+  /// Every write of \p L's data is ordered before it by a barrier (in one
+  /// iteration, or the last one's barrier for the next one's read).
   bool barrierAfterWrites(const Flag &F, unsigned L) const {
     const SmallVector<unsigned, 4> &Stores = G.StoresOf.find(St.op(L).Object)->second;
-    return any_of(G.Barriers, [&](unsigned B) {
-      return orders(St.op(B), false, F.Needed) && St.before(B, L) &&
-             all_of(Stores, [&](unsigned D) { return St.before(D, B); });
+    return all_of(Stores, [&](unsigned D) {
+      return any_of(G.Barriers,
+                    [&](unsigned B) { return orders(St.op(B), false, F.Needed) && St.barrierBetween(D, B, L); });
     });
   }
   /// The other side of a message: a receive of the flag for a publish, a

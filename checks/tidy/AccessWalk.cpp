@@ -6,6 +6,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace clang;
@@ -182,7 +183,12 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
   const ValueUse Test{true, nullptr};
   // A loop's condition runs again after the body: what it tests then is
   // tested after the body's accesses too.
-  auto Loop = [&](const Stmt *CondVar, const Expr *Cond, const Stmt *Body, const Stmt *Inc, bool CondFirst) {
+  // Its condition and body are in the loop: an entry in the arms marks them,
+  // which program order does not tell apart but a loop-carried order asks.
+  auto Loop = [&](const Stmt *LoopS, const Stmt *CondVar, const Expr *Cond, const Stmt *Body, const Stmt *Inc,
+                  bool CondFirst) {
+    Arms.push_back({LoopS, ArmLoop});
+    llvm::scope_exit Done([&] { Arms.pop_back(); });
     size_t First = VarFlows.size();
     if (CondFirst) {
       walk(CondVar, Fr);
@@ -215,16 +221,16 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     return true;
   }
   if (const auto *W = dyn_cast<WhileStmt>(S)) {
-    Loop(W->getConditionVariableDeclStmt(), W->getCond(), W->getBody(), nullptr, true);
+    Loop(W, W->getConditionVariableDeclStmt(), W->getCond(), W->getBody(), nullptr, true);
     return true;
   }
   if (const auto *D = dyn_cast<DoStmt>(S)) {
-    Loop(nullptr, D->getCond(), D->getBody(), nullptr, false);
+    Loop(D, nullptr, D->getCond(), D->getBody(), nullptr, false);
     return true;
   }
   if (const auto *For = dyn_cast<ForStmt>(S)) {
     walk(For->getInit(), Fr);
-    Loop(For->getConditionVariableDeclStmt(), For->getCond(), For->getBody(), For->getInc(), true);
+    Loop(For, For->getConditionVariableDeclStmt(), For->getCond(), For->getBody(), For->getInc(), true);
     return true;
   }
   if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {

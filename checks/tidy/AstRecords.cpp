@@ -35,6 +35,19 @@ public:
     return SeqB >= *X->TestSeq;
   }
 
+  bool inCommonLoop(unsigned A, unsigned B) const override {
+    const ScopedAccess *X = R.access(A), *Y = R.access(B);
+    const CallSite *CX = R.call(A), *CY = R.call(B);
+    auto ArmsOf = [](const ScopedAccess *S, const CallSite *C) {
+      return S ? ArrayRef<std::pair<const Stmt *, unsigned>>(S->Arms)
+               : ArrayRef<std::pair<const Stmt *, unsigned>>(C->Arms);
+    };
+    auto ArmsA = ArmsOf(X, CX), ArmsB = ArmsOf(Y, CY);
+    for (size_t I = 0; I < ArmsA.size() && I < ArmsB.size() && ArmsA[I] == ArmsB[I]; ++I)
+      if (ArmsA[I].second & ArmLoop)
+        return true;
+    return false;
+  }
   bool alwaysBefore(unsigned A, unsigned B) const override {
     // Not inside an if or ?: arm that B is not inside (loops aside).
     const ScopedAccess *X = R.access(A), *Y = R.access(B);

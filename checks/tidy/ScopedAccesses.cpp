@@ -347,6 +347,15 @@ bool precedes(const FunctionDecl *RootA, unsigned SeqA, ArmList ArmsA, const Fun
 }
 } // namespace
 
+bool inCommonLoop(const ScopedAccess &A, const ScopedAccess &B) {
+  if (A.Root != B.Root)
+    return false;
+  for (size_t I = 0; I < A.Arms.size() && I < B.Arms.size() && A.Arms[I] == B.Arms[I]; ++I)
+    if (A.Arms[I].second & ArmLoop)
+      return true;
+  return false;
+}
+
 bool mayPrecede(const ScopedAccess &A, const ScopedAccess &B) {
   return precedes(A.Root, A.Seq, A.Arms, B.Root, B.Seq, B.Arms);
 }

@@ -146,6 +146,11 @@ struct ScopedAccess {
 
 /// Marks an arm (ScopedAccess::Arms) that ends in a return.
 constexpr unsigned ArmReturns = 1u << 31;
+/// The entry of ScopedAccess::Arms that a loop's condition and body sit in.
+constexpr unsigned ArmLoop = 1u << 30;
+
+/// \p A and \p B sit in one loop (the same walk of it).
+bool inCommonLoop(const ScopedAccess &A, const ScopedAccess &B);
 
 /// A call made by device code, where the walk met it.
 struct CallSite {

@@ -29,6 +29,7 @@ public:
   }
   bool afterTest(unsigned A, unsigned B) const override { return Ops[A].Tested && mayPrecede(A, B); }
   bool alwaysBefore(unsigned A, unsigned B) const override { return mayPrecede(A, B) && !Arms[A]; }
+  bool inCommonLoop(unsigned, unsigned) const override { return false; }
 
   std::vector<Finding> run(EngineOptions Opts = EngineOptions()) const { return analyse(Ops, *this, Opts); }
 
