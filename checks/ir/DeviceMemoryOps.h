@@ -29,8 +29,8 @@ struct IROp {
   const llvm::Value *Object = nullptr; ///< underlying object of the address
   bool PerBlock = false;               ///< the address depends on the block index
   std::string Spelling;                ///< "st.release.cta.b32", "atomicrmw add syncscope(\"block\")"
-  /// For a read: where its value decides a branch (the read itself, or the
-  /// load of a variable it was relayed through); null when nowhere.
+  /// For a read: the branch (or select) its value decides, directly or
+  /// through a variable it was relayed through; null when none.
   const llvm::Instruction *Test = nullptr;
 
   bool isAccess() const { return isAccessKind(What); }

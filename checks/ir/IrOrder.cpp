@@ -10,7 +10,7 @@ using namespace llvm;
 namespace cuda_scope {
 
 FunctionOrder::FunctionOrder(const Function &F)
-    : DT(const_cast<Function &>(F)), LI(DT) { // the analyses only read the function
+    : DT(const_cast<Function &>(F)), LI(DT), PDT(const_cast<Function &>(F)) { // the analyses only read it
   unsigned N = 0;
   for (const BasicBlock *BB : ReversePostOrderTraversal<const Function *>(&F))
     RPO[BB] = N++;
@@ -94,6 +94,18 @@ bool FunctionOrder::mayPrecede(const Instruction *A, const Instruction *B) const
   if (A->getParent() == B->getParent())
     return A->comesBefore(B);
   return blockReaches(A->getParent(), B->getParent());
+}
+
+bool FunctionOrder::guardedBy(const Instruction *Guard, const Instruction *B) const {
+  if (!mayPrecede(Guard, B))
+    return false;
+  const BasicBlock *G = Guard->getParent();
+  // A loop's exit test (the spin of a wait) guards what runs after the loop.
+  if (const Loop *L = LI.getLoopFor(G); L && L->isLoopExiting(G))
+    return !L->contains(B->getParent());
+  // A branch guards what runs only on one of its outcomes: what does not
+  // post-dominate it (an arm, or what follows an arm that returns).
+  return isa<BranchInst, SwitchInst>(Guard) && !PDT.dominates(B->getParent(), G);
 }
 
 bool FunctionOrder::blockReaches(const BasicBlock *From, const BasicBlock *To) const {

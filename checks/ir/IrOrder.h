@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 
@@ -29,6 +30,9 @@ public:
 
   const llvm::DominatorTree &domTree() const { return DT; }
   const llvm::LoopInfo &loops() const { return LI; }
+  /// \p B runs on the outcome of the branch \p Guard: in a branch it decides
+  /// (B does not post-dominate it), or after the loop it exits.
+  bool guardedBy(const llvm::Instruction *Guard, const llvm::Instruction *B) const;
 
 private:
   void order(const llvm::Loop *L, std::vector<const llvm::BasicBlock *> &Out);
@@ -36,6 +40,7 @@ private:
 
   llvm::DominatorTree DT;
   llvm::LoopInfo LI;
+  llvm::PostDominatorTree PDT;
   llvm::DenseMap<const llvm::BasicBlock *, unsigned> RPO;
   llvm::DenseMap<const llvm::Instruction *, unsigned> InstNum;
   mutable llvm::DenseMap<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, bool> Reach;

@@ -61,7 +61,8 @@ bool derivesFrom(const Value *V, const Value *From) {
 /// not at all. \p StoredTo collects the objects it is stored to on the way
 /// (a relay), with the comparison made before the store.
 std::optional<ValueTest> testOf(const Value *I,
-                                SmallVectorImpl<std::pair<const Value *, ValueTest>> *StoredTo = nullptr) {
+                                SmallVectorImpl<std::pair<const Value *, ValueTest>> *StoredTo = nullptr,
+                                const Instruction **Guard = nullptr) {
   SmallVector<std::pair<const Value *, ValueTest>, 8> Work{{I, ValueTest::None}};
   SmallPtrSet<const Value *, 16> Seen;
   std::optional<ValueTest> Found;
@@ -79,8 +80,12 @@ std::optional<ValueTest> testOf(const Value *I,
       if (isa<BranchInst>(U) || isa<SwitchInst>(U) || isa<SelectInst>(U)) {
         ValueTest T = Compare == ValueTest::None ? ValueTest::Equality : Compare;
         // Equality wins: a flag tested for its value somewhere is a flag.
-        if (!Found || T == ValueTest::Equality)
+        // The first branch of that kind is the guard.
+        if (!Found || (T == ValueTest::Equality && *Found != ValueTest::Equality)) {
           Found = T;
+          if (Guard)
+            *Guard = cast<Instruction>(U);
+        }
         continue;
       }
       // A relay is a variable (a local, a __shared__ or __device__ one), as
@@ -343,15 +348,16 @@ std::pair<const Instruction *, ValueTest> IrRecords::testedAt(unsigned First, un
   // last-block ticket stores it to a __shared__ bool, then every thread tests
   // it after __syncthreads()), at the load of the relay that decides a branch.
   SmallVector<std::pair<const Value *, ValueTest>, 2> Relays;
-  if (std::optional<ValueTest> T = testOf(Op.I, &Relays))
-    return {Op.I, *T};
+  const Instruction *Guard = nullptr;
+  if (std::optional<ValueTest> T = testOf(Op.I, &Relays, &Guard))
+    return {Guard, *T};
   for (auto [Relay, Compare] : Relays)
     for (unsigned I = First; I < Last; ++I) {
       const IROp &L = IROps[I];
       if (L.What != OpKind::Load || L.Object != Relay || !orderOf(Op.I->getFunction()).mayPrecede(Op.I, L.I))
         continue;
-      if (std::optional<ValueTest> T = testOf(L.I))
-        return {L.I, Compare != ValueTest::None ? Compare : *T};
+      if (std::optional<ValueTest> T = testOf(L.I, nullptr, &Guard))
+        return {Guard, Compare != ValueTest::None ? Compare : *T};
     }
   return {nullptr, ValueTest::None};
 }
@@ -365,11 +371,10 @@ bool IrRecords::mayPrecede(unsigned A, unsigned B) const {
 
 bool IrRecords::afterTest(unsigned A, unsigned B) const {
   const IROp &X = IROps[A], &Y = IROps[B];
-  if (!X.Test)
+  if (!X.Test || X.Test->getFunction() != Y.I->getFunction())
     return false;
-  if (X.Test == X.I)
-    return mayPrecede(A, B);
-  return X.Test != Y.I && orderOf(X.I->getFunction()).mayPrecede(X.Test, Y.I);
+  // A select decides a value, not what runs.
+  return X.Test != Y.I && orderOf(X.I->getFunction()).guardedBy(X.Test, Y.I);
 }
 
 bool IrRecords::alwaysBefore(unsigned A, unsigned B) const {

@@ -48,6 +48,14 @@ bool returns(const Stmt *S) {
     return !CS->body_empty() && returns(CS->body_back());
   return isa_and_nonnull<ReturnStmt>(S);
 }
+
+/// A statement that leaves its place: a return, break, continue or goto, or
+/// a block ending in one.
+bool leaves(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return !CS->body_empty() && leaves(CS->body_back());
+  return isa_and_nonnull<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt>(S);
+}
 } // namespace
 
 /// The one block whose threads see \p Cond come out \p WhenTrue:
@@ -131,8 +139,12 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
     inlineAsm(A, Fr);
     return;
   }
-  if (control(S, Fr))
+  if (control(S, Fr)) {
+    if (isa<IfStmt, WhileStmt, ForStmt, DoStmt, SwitchStmt, ConditionalOperator>(S) ||
+        (isa<BinaryOperator>(S) && cast<BinaryOperator>(S)->isLogicalOp()))
+      GuardEnd[S] = Seq;
     return;
+  }
   for (const Stmt *Child : S->children())
     walk(Child, Fr);
   if (const auto *AE = dyn_cast<AtomicExpr>(S)) {
@@ -180,7 +192,14 @@ void ScopedAccesses::Walker::walkArm(const Stmt *S, const Frame *Fr, const Stmt 
 /// (whose condition runs again after the body), assignments and
 /// initializations of variables (relays), returns (to the caller's use).
 bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
-  const ValueUse Test{true, nullptr};
+  // The test of a statement's condition guards what the statement runs on
+  // its outcome: its arms, or what follows a loop (and, where an arm leaves,
+  // everything after). Within a condition, the enclosing test's guard stays.
+  auto TestOf = [&](const Stmt *Guard) {
+    if (Use.Tested && Use.Guard)
+      return Use;
+    return ValueUse{true, nullptr, ValueTest::None, Guard};
+  };
   // A loop's condition runs again after the body: what it tests then is
   // tested after the body's accesses too.
   // Its condition and body are in the loop: an entry in the arms marks them,
@@ -192,23 +211,23 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     size_t First = VarFlows.size();
     if (CondFirst) {
       walk(CondVar, Fr);
-      walkWith(Cond, Fr, Test);
+      walkWith(Cond, Fr, ValueUse{true, nullptr, ValueTest::None, LoopS});
     }
     size_t Last = VarFlows.size();
     walk(Body, Fr);
     walk(Inc, Fr);
     if (!CondFirst) {
       walk(CondVar, Fr);
-      walkWith(Cond, Fr, Test);
+      walkWith(Cond, Fr, ValueUse{true, nullptr, ValueTest::None, LoopS});
       return;
     }
     for (size_t I = First; I < Last; ++I)
-      VarFlows.push_back({VarFlows[I].From, VarFlows[I].To, Seq, VarFlows[I].Compare});
+      VarFlows.push_back({VarFlows[I].From, VarFlows[I].To, Seq, VarFlows[I].Compare, VarFlows[I].Guard});
   };
   if (const auto *If = dyn_cast<IfStmt>(S)) {
     walk(If->getInit(), Fr);
     walk(If->getConditionVariableDeclStmt(), Fr);
-    walkWith(If->getCond(), Fr, Test);
+    walkWith(If->getCond(), Fr, ValueUse{true, nullptr, ValueTest::None, If});
     const int64_t Saved = OnlyBlock;
     if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/true))
       OnlyBlock = *C;
@@ -236,19 +255,19 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
   if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {
     walk(Sw->getInit(), Fr);
     walk(Sw->getConditionVariableDeclStmt(), Fr);
-    walkWith(Sw->getCond(), Fr, Test);
+    walkWith(Sw->getCond(), Fr, ValueUse{true, nullptr, ValueTest::None, Sw});
     walk(Sw->getBody(), Fr);
     return true;
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
-    walkWith(CO->getCond(), Fr, Test);
+    walkWith(CO->getCond(), Fr, TestOf(CO));
     walkArm(CO->getTrueExpr(), Fr, CO, 0);
     walkArm(CO->getFalseExpr(), Fr, CO, 1);
     return true;
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     if (BO->isLogicalOp()) {
-      walkWith(BO->getLHS(), Fr, Test);
+      walkWith(BO->getLHS(), Fr, TestOf(BO));
       walk(BO->getRHS(), Fr);
       return true;
     }
@@ -302,9 +321,9 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
       if (Use.Tested)
-        VarFlows.push_back({VD, nullptr, Seq, Use.Compare});
+        VarFlows.push_back({VD, nullptr, Seq, Use.Compare, Use.Guard});
       else if (Use.RelayTo && Use.RelayTo != VD)
-        VarFlows.push_back({VD, Use.RelayTo, Seq, Use.Compare});
+        VarFlows.push_back({VD, Use.RelayTo, Seq, Use.Compare, nullptr});
     }
     return true;
   }
@@ -326,6 +345,7 @@ void ScopedAccesses::Walker::resolveRelays() {
       continue;
     SmallVector<Step, 4> Work{{R.To, A.Seq, R.Compare}};
     std::optional<unsigned> Best;
+    const Stmt *Guard = nullptr;
     ValueTest How = ValueTest::Bound;
     for (unsigned Round = 0; Round < 4 && !Work.empty(); ++Round) {
       SmallVector<Step, 4> Next;
@@ -340,8 +360,10 @@ void ScopedAccesses::Walker::resolveRelays() {
             ValueTest T = Compare == ValueTest::None ? ValueTest::Equality : Compare;
             if (!Best || T == ValueTest::Equality)
               How = T;
-            if (!Best || F.Seq < *Best)
+            if (!Best || F.Seq < *Best) {
               Best = F.Seq;
+              Guard = F.Guard;
+            }
           } else if (Next.size() < 16) {
             Next.push_back({F.To, F.Seq, Compare});
           }
@@ -349,9 +371,40 @@ void ScopedAccesses::Walker::resolveRelays() {
       Work = std::move(Next);
     }
     A.TestSeq = Best;
-    if (Best)
+    if (Best) {
       A.Test = How;
+      A.TestGuard = Guard;
+    }
   }
+}
+
+void ScopedAccesses::Walker::resolveGuards(size_t FirstAll, size_t FirstPlain) {
+  // What a test guards ends with its statement, or never: after a loop (the
+  // spin's exit) and after an if whose arm leaves (return, break, continue).
+  auto Until = [&](const Stmt *Guard) -> unsigned {
+    if (!Guard || isa<WhileStmt, ForStmt, DoStmt>(Guard))
+      return ~0u;
+    if (const auto *If = dyn_cast<IfStmt>(Guard); If && (leaves(If->getThen()) || leaves(If->getElse())))
+      return ~0u;
+    auto It = GuardEnd.find(Guard);
+    return It == GuardEnd.end() ? ~0u : It->second;
+  };
+  auto From = [&](const ScopedAccess &A) -> unsigned {
+    // A loop's test guards what runs once it is done.
+    if (A.TestGuard && isa<WhileStmt, ForStmt, DoStmt>(A.TestGuard)) {
+      auto It = GuardEnd.find(A.TestGuard);
+      return It == GuardEnd.end() ? *A.TestSeq : It->second;
+    }
+    return *A.TestSeq;
+  };
+  for (std::vector<ScopedAccess> *List : {&Owner.All, &Owner.Plain})
+    for (size_t I = List == &Owner.All ? FirstAll : FirstPlain; I < List->size(); ++I) {
+      ScopedAccess &A = (*List)[I];
+      if (!A.TestSeq)
+        continue;
+      A.TestFrom = From(A);
+      A.TestUntil = Until(A.TestGuard);
+    }
 }
 
 void ScopedAccesses::Walker::plainAccess(const Expr *E, OpKind K, const Stmt *Site, SourceLocation Loc,
@@ -469,6 +522,7 @@ void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Fram
   if (Reads && Use.Tested) {
     A.TestSeq = A.Seq;
     A.Test = Use.Compare == ValueTest::None ? ValueTest::Equality : Use.Compare;
+    A.TestGuard = Use.Guard;
   }
   std::vector<ScopedAccess> &List = PlainList ? Owner.Plain : Owner.All;
   if (Reads && Use.RelayTo && Kind != ScopedAccess::Host)

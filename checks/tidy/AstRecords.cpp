@@ -32,7 +32,7 @@ public:
     const ScopedAccess *Y = R.access(B);
     const CallSite *CY = R.call(B);
     unsigned SeqB = Y ? Y->Seq : CY->Seq;
-    return SeqB >= *X->TestSeq;
+    return SeqB >= X->TestFrom && SeqB < X->TestUntil;
   }
 
   bool inCommonLoop(unsigned A, unsigned B) const override {

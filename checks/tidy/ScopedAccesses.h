@@ -116,6 +116,11 @@ struct ScopedAccess {
   std::optional<unsigned> TestSeq;
   /// How that test compares the value.
   ValueTest Test = ValueTest::None;
+  /// The statement whose outcome the test decides, and what runs on it: the
+  /// Seqs from TestFrom (the test, or the end of a loop it ends) to TestUntil
+  /// (the end of the statement, or never where an arm leaves or a loop ends).
+  const clang::Stmt *TestGuard = nullptr;
+  unsigned TestFrom = 0, TestUntil = ~0u;
   /// Where the memory_order argument is written at the call, as an
   /// enumerator in the user's code, for a fix that changes the order.
   clang::SourceRange OrderSpelling;

@@ -64,6 +64,8 @@ public:
     const clang::VarDecl *RelayTo = nullptr;
     /// How the value is compared on the way (none: a truth test, if any).
     ValueTest Compare = ValueTest::None;
+    /// The statement whose outcome the test decides (an if, a loop, ?:, &&).
+    const clang::Stmt *Guard = nullptr;
   };
 
   /// A call into a function: its arguments bind the callee's parameters, and
@@ -105,12 +107,15 @@ public:
     Relays.clear();
     VarFlows.clear();
     Broken = false;
+    GuardEnd.clear();
+    const size_t FirstAll = Owner.All.size(), FirstPlain = Owner.Plain.size();
     Frame Top;
     Top.F = F;
     Active.insert(F);
     walkBody(F, &Top);
     Active.erase(F);
     resolveRelays();
+    resolveGuards(FirstAll, FirstPlain);
     if (Broken)
       Owner.Unanalysed.insert(F);
   }
@@ -152,6 +157,9 @@ private:
   void walkWith(const clang::Stmt *S, const Frame *Fr, ValueUse U);
   void walkArm(const clang::Stmt *S, const Frame *Fr, const clang::Stmt *Owner, unsigned Arm);
   void resolveRelays();
+  void resolveGuards(size_t FirstAll, size_t FirstPlain);
+  /// The Seq at the end of each statement that guards a test.
+  llvm::DenseMap<const clang::Stmt *, unsigned> GuardEnd;
 
   std::optional<ObjectRef> pointerIn(const clang::Expr *L, const Frame *Fr, unsigned Steps);
   std::optional<ObjectRef> atomicRefTarget(const clang::Expr *E, const Frame *Fr, unsigned Steps = 0);
@@ -202,6 +210,7 @@ private:
     const clang::VarDecl *From, *To;
     unsigned Seq;
     ValueTest Compare;
+    const clang::Stmt *Guard;
   };
   std::vector<VarFlow> VarFlows;
   llvm::DenseSet<const clang::FunctionDecl *> Active;

@@ -135,3 +135,29 @@ __global__ void warpCursor(const int *worklist, int *label, unsigned *cursor, un
     item = __shfl_sync(0xffffffff, item, 0);
   }
 }
+
+// LITMUS: forbidden
+// A ring buffer's bookkeeping (the CUDA samples' cdpAdvancedQuicksort): a slot's release counts,
+// and the one that completes the count moves the tail; nothing read afterwards depends on that
+// test, so no data is received through the counters.
+__global__ void ringBookkeeping(unsigned *count, unsigned *tail, int *data, const int *in, int *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  data[i] = in[i];
+  unsigned done = atomicAdd(count, 1u) + 1;
+  if (done == gridDim.x * blockDim.x)
+    atomicMax(tail, done);
+  out[i] = data[(i + 1) % (gridDim.x * blockDim.x)];
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The last block leaves early unless it draws the last ticket: what follows runs on that test.
+__global__ void lastBlockEarlyExit(int *partial, unsigned *count, int *out) {
+  partial[blockIdx.x] = blockIdx.x;
+  __threadfence();
+  if (atomicAdd(count, 1u) != gridDim.x - 1)
+    return;
+  int sum = 0;
+  for (unsigned b = 0; b < gridDim.x; ++b)
+    sum += partial[b];
+  *out = sum;
+}
