@@ -103,9 +103,33 @@ bool FunctionOrder::guardedBy(const Instruction *Guard, const Instruction *B) co
   // A loop's exit test (the spin of a wait) guards what runs after the loop.
   if (const Loop *L = LI.getLoopFor(G); L && L->isLoopExiting(G))
     return !L->contains(B->getParent());
-  // A branch guards what runs only on one of its outcomes: what does not
-  // post-dominate it (an arm, or what follows an arm that returns).
-  return isa<BranchInst, SwitchInst>(Guard) && !PDT.dominates(B->getParent(), G);
+  // A branch guards what runs only on one of its outcomes: the blocks its
+  // successors reach before the point where its outcomes join again (its
+  // immediate post-dominator), nested branches included; with no join (an
+  // arm returns), everything after it.
+  if (!isa<BranchInst, SwitchInst>(Guard))
+    return false;
+  const DomTreeNode *Node = PDT.getNode(G);
+  const BasicBlock *Join = Node && Node->getIDom() ? Node->getIDom()->getBlock() : nullptr;
+  auto Key = std::make_pair(G, B->getParent());
+  auto It = Guarded.find(Key);
+  if (It != Guarded.end())
+    return It->second;
+  SmallVector<const BasicBlock *, 16> Work(succ_begin(G), succ_end(G));
+  SmallPtrSet<const BasicBlock *, 32> Seen;
+  bool Found = false;
+  while (!Work.empty() && !Found) {
+    const BasicBlock *BB = Work.pop_back_val();
+    if (BB == Join || !Seen.insert(BB).second)
+      continue;
+    if (BB == B->getParent()) {
+      Found = true;
+      break;
+    }
+    Work.append(succ_begin(BB), succ_end(BB));
+  }
+  Guarded[Key] = Found;
+  return Found;
 }
 
 bool FunctionOrder::blockReaches(const BasicBlock *From, const BasicBlock *To) const {

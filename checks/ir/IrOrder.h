@@ -43,7 +43,7 @@ private:
   llvm::PostDominatorTree PDT;
   llvm::DenseMap<const llvm::BasicBlock *, unsigned> RPO;
   llvm::DenseMap<const llvm::Instruction *, unsigned> InstNum;
-  mutable llvm::DenseMap<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, bool> Reach;
+  mutable llvm::DenseMap<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, bool> Reach, Guarded;
 };
 
 } // namespace cuda_scope
