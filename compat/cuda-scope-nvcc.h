@@ -7,12 +7,17 @@
  * CUDA headers and front end provide and that clang's CUDA wrapper headers
  * (__clang_cuda_runtime_wrapper.h) lack, so clang rejects it and the analyzer sees less of the
  * file. This header supplies them, each entry with the real code that needed it. Nothing here
- * changes what a program means: each declaration does what nvcc's does, and the atomics keep their
- * orders and scopes exactly, so the cuda-scope checks and the IR pass read them as nvcc would
- * compile them.
+ * changes what a program means to the memory model: each function does what nvcc's does (a cache
+ * operator aside), and the atomics keep their orders and scopes exactly, so the cuda-scope checks
+ * and the IR pass read them as nvcc compiles them.
  *
  * It is a no-op outside CUDA, without clang's CUDA wrapper (-nocudainc), and with
  * -DCUDA_SCOPE_NO_NVCC_COMPAT. Its tests are test/compat/; docs/compatibility.md lists every entry.
+ *
+ * Function bodies are compiled only where code is generated from them: on the device side, and not
+ * under clang-tidy (which defines __clang_analyzer__ and never looks inside a system header's
+ * functions). Elsewhere the header declares the same functions and no more, so that it costs next to
+ * nothing to parse (docs/compatibility.md, "Cost").
  *===------------------------------------------------------------------------------------------===*/
 #ifndef CUDA_SCOPE_NVCC_H
 #define CUDA_SCOPE_NVCC_H
@@ -22,6 +27,9 @@
 
 #pragma clang system_header
 #define CUDA_SCOPE_NVCC_COMPAT 1
+#if defined(__CUDA_ARCH__) && !defined(__clang_analyzer__)
+#define __CUDA_SCOPE_DEVICE_BODIES 1
+#endif
 
 /* [headers] nvcc's cuda_runtime.h includes <math.h> and <time.h> (crt/math_functions.h,
  * crt/common_functions.h); clang's wrapper includes neither. Without <math.h> host code finds only
@@ -34,14 +42,20 @@
 
 /* [min-max] nvcc declares min and max __host__ __device__ for every pair of integer types, mixed
  * signedness and width included, and for float and double (crt/math_functions.hpp); clang's are
- * __device__ only, so a host call finds no viable candidate. These are the host halves; clang's
- * own __device__ ones stay, and CUDA lets the two overload.
+ * __device__ only, so a host call finds no viable candidate. These are the host halves, with nvcc's
+ * result types; clang's own __device__ ones stay, and CUDA lets the two overload.
  *   cuda-samples threadFenceReduction.cu:183    blocks = max(1, n / (threads * 2));     (int, int)
  *   faiss gpu/GpuDistance.cu:443                min(shard_size, args.numVectors - i);    (long, long)
  *   gunrock framework/experimental/async/enactor.hxx:41   max(single_queue_t(1024), ...) */
+#if defined(__CUDA_ARCH__) || defined(__clang_analyzer__)
+#define __CUDA_SCOPE_MINMAX(R, A, B)                                                                          \
+  __host__ R min(const A __a, const B __b);                                                                   \
+  __host__ R max(const A __a, const B __b);
+#else
 #define __CUDA_SCOPE_MINMAX(R, A, B)                                                                          \
   static inline __host__ R min(const A __a, const B __b) { return (R)__a < (R)__b ? (R)__a : (R)__b; }      \
   static inline __host__ R max(const A __a, const B __b) { return (R)__a > (R)__b ? (R)__a : (R)__b; }
+#endif
 __CUDA_SCOPE_MINMAX(int, int, int)
 __CUDA_SCOPE_MINMAX(unsigned int, unsigned int, unsigned int)
 __CUDA_SCOPE_MINMAX(unsigned int, int, unsigned int)
@@ -121,6 +135,31 @@ static_assert(__NV_ATOMIC_RELAXED == __ATOMIC_RELAXED && __NV_ATOMIC_CONSUME == 
                   __NV_ATOMIC_ACQ_REL == __ATOMIC_ACQ_REL && __NV_ATOMIC_SEQ_CST == __ATOMIC_SEQ_CST,
               "nvcc's and clang's memory orders share their values");
 
+#if !defined(__CUDA_SCOPE_DEVICE_BODIES)
+/* Declarations: what clang-tidy and the host side need of the builtins. */
+#define __CSN_NV_FETCH(NAME)                                                                                  \
+  template <class _Tp> __device__ _Tp __nv_atomic_fetch_##NAME(_Tp *, _Tp, int, int = __NV_THREAD_SCOPE_SYSTEM); \
+  template <class _Tp> __device__ void __nv_atomic_##NAME(_Tp *, _Tp, int, int = __NV_THREAD_SCOPE_SYSTEM);
+__CSN_NV_FETCH(add)
+__CSN_NV_FETCH(sub)
+__CSN_NV_FETCH(min)
+__CSN_NV_FETCH(max)
+__CSN_NV_FETCH(and)
+__CSN_NV_FETCH(or)
+__CSN_NV_FETCH(xor)
+#undef __CSN_NV_FETCH
+template <class _Tp> __device__ _Tp __nv_atomic_load_n(_Tp *, int, int = __NV_THREAD_SCOPE_SYSTEM);
+template <class _Tp> __device__ void __nv_atomic_load(_Tp *, _Tp *, int, int = __NV_THREAD_SCOPE_SYSTEM);
+template <class _Tp> __device__ void __nv_atomic_store_n(_Tp *, _Tp, int, int = __NV_THREAD_SCOPE_SYSTEM);
+template <class _Tp> __device__ void __nv_atomic_store(_Tp *, _Tp *, int, int = __NV_THREAD_SCOPE_SYSTEM);
+template <class _Tp> __device__ _Tp __nv_atomic_exchange_n(_Tp *, _Tp, int, int = __NV_THREAD_SCOPE_SYSTEM);
+template <class _Tp> __device__ void __nv_atomic_exchange(_Tp *, _Tp *, _Tp *, int, int = __NV_THREAD_SCOPE_SYSTEM);
+template <class _Tp>
+__device__ bool __nv_atomic_compare_exchange_n(_Tp *, _Tp *, _Tp, bool, int, int, int = __NV_THREAD_SCOPE_SYSTEM);
+template <class _Tp>
+__device__ bool __nv_atomic_compare_exchange(_Tp *, _Tp *, _Tp *, bool, int, int, int = __NV_THREAD_SCOPE_SYSTEM);
+__device__ void __nv_atomic_thread_fence(int, int = __NV_THREAD_SCOPE_SYSTEM);
+#else
 #define __CSN_INLINE static __device__ inline __attribute__((always_inline))
 /* M(<PTX scope>, args...) for the scope value S. */
 #define __CSN_SCOPE(S, M, ...)                                                                                \
@@ -212,23 +251,36 @@ __CSN_INLINE int __csn_stronger(int __success, int __failure) {
 __CSN_ADD(s32, r, int)
 __CSN_ADD(u32, r, unsigned int)
 __CSN_ADD(u64, l, unsigned long long)
-__CSN_ADD(u64, l, unsigned long)
 __CSN_ADD(f32, f, float)
 __CSN_ADD(f64, d, double)
 #define __CSN_MINMAX(TY, C, T) __CSN_FETCH(min, min, TY, C, T) __CSN_FETCH(max, max, TY, C, T)
 __CSN_MINMAX(s32, r, int)
 __CSN_MINMAX(u32, r, unsigned int)
 __CSN_MINMAX(s64, l, long long)
-__CSN_MINMAX(s64, l, long)
 __CSN_MINMAX(u64, l, unsigned long long)
-__CSN_MINMAX(u64, l, unsigned long)
 #define __CSN_BITWISE(TY, C, T) __CSN_FETCH(and, and, TY, C, T) __CSN_FETCH(or, or, TY, C, T) __CSN_FETCH(xor, xor, TY, C, T)
-__CSN_BITWISE(b32, r, int)
 __CSN_BITWISE(b32, r, unsigned int)
-__CSN_BITWISE(b64, l, long long)
-__CSN_BITWISE(b64, l, long)
 __CSN_BITWISE(b64, l, unsigned long long)
-__CSN_BITWISE(b64, l, unsigned long)
+/* The other types nvcc accepts go through the type of the same width and PTX type, as nvcc's own
+ * PTX does: long is long long, unsigned long is unsigned long long, and the bitwise operations do
+ * not care about signedness. */
+#define __CSN_SAME(NAME, T, U)                                                                                \
+  __CSN_INLINE T __csn_fetch_##NAME(T *__p, T __v, int __o, int __s) {                                        \
+    return (T)__csn_fetch_##NAME((U *)__p, (U)__v, __o, __s);                                                 \
+  }
+__CSN_SAME(add, unsigned long, unsigned long long)
+__CSN_SAME(sub, unsigned long, unsigned long long)
+__CSN_SAME(min, long, long long)
+__CSN_SAME(max, long, long long)
+__CSN_SAME(min, unsigned long, unsigned long long)
+__CSN_SAME(max, unsigned long, unsigned long long)
+#define __CSN_SAME_BITWISE(T, U) __CSN_SAME(and, T, U) __CSN_SAME(or, T, U) __CSN_SAME(xor, T, U)
+__CSN_SAME_BITWISE(int, unsigned int)
+__CSN_SAME_BITWISE(long long, unsigned long long)
+__CSN_SAME_BITWISE(long, unsigned long long)
+__CSN_SAME_BITWISE(unsigned long, unsigned long long)
+#undef __CSN_SAME_BITWISE
+#undef __CSN_SAME
 #undef __CSN_ADD
 #undef __CSN_MINMAX
 #undef __CSN_BITWISE
@@ -360,123 +412,48 @@ __CSN_INLINE void __nv_atomic_thread_fence(int __order, int __scope = __NV_THREA
 #undef __CSN_CAS
 #undef __CSN_RMW
 #undef __CSN_INLINE
+#endif /* __CUDA_SCOPE_DEVICE_BODIES */
 
 /* [cache-hints] The cache-hinted loads and stores of sm_32_intrinsics.h that clang's
- * __clang_cuda_intrinsics.h does not define: __ldca, __ldlu, __stcg, __stcs and __stwb for every
- * type nvcc has, the unsigned long overloads of __ldcg, __ldcs and __ldcv, and the long and unsigned
- * long overloads of __stwt. The
- * same PTX as nvcc's: plain weak loads and stores with a cache operator, which synchronize nothing.
+ * __clang_cuda_intrinsics.h does not define: __ldca, __ldlu, __stcg, __stcs and __stwb, the unsigned
+ * long overloads of __ldcg, __ldcs and __ldcv, and the long and unsigned long ones of __stwt.
  *   AMGX include/sm_utils.inl:167           return __ldca(ptr);                   (const int *)
  *   llm.c llmc/cuda_utils.cuh:70,75         __stcs / __stcg(reinterpret_cast<int4 *>(...), ...)
- *   HeCBench layernorm-cuda/main.cu:43      __stcs(...)                             (float) */
+ *   HeCBench layernorm-cuda/main.cu:43      __stcs(...)                             (float)
+ * nvcc compiles each to a weak ld or st with a cache operator (ld.global.ca, st.global.cs, ...). A
+ * cache operator changes nothing in the memory model, so here each is the plain load or store it
+ * is to the analysis: the IR pass sees the data access at the call, as it would see *p. The five
+ * missing families are templates, which take every type nvcc has an overload for (and more); the
+ * second parameter of a store is not deduced, so that a value converts as to nvcc's overloads. */
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 320
-#define __CUDA_SCOPE_LD(F, OP, T, TMP, C)                                                                     \
-  inline __device__ T F(const T *__ptr) {                                                              \
-    TMP __r;                                                                                                  \
-    asm volatile(OP " %0, [%1];" : C(__r) : "l"(__ptr));                                                      \
-    return (T)__r;                                                                                            \
-  }
-#define __CUDA_SCOPE_LD2(F, OP, T, TMP, C)                                                                    \
-  inline __device__ T F(const T *__ptr) {                                                              \
-    T __r;                                                                                                    \
-    TMP __t;                                                                                                  \
-    asm volatile(OP " {%0,%1}, [%2];" : C(__t.x), C(__t.y) : "l"(__ptr));                                     \
-    __r.x = (decltype(__r.x))__t.x;                                                                           \
-    __r.y = (decltype(__r.y))__t.y;                                                                           \
-    return __r;                                                                                               \
-  }
-#define __CUDA_SCOPE_LD4(F, OP, T, TMP, C)                                                                    \
-  inline __device__ T F(const T *__ptr) {                                                              \
-    T __r;                                                                                                    \
-    TMP __t;                                                                                                  \
-    asm volatile(OP " {%0,%1,%2,%3}, [%4];" : C(__t.x), C(__t.y), C(__t.z), C(__t.w) : "l"(__ptr));           \
-    __r.x = (decltype(__r.x))__t.x;                                                                           \
-    __r.y = (decltype(__r.y))__t.y;                                                                           \
-    __r.z = (decltype(__r.z))__t.z;                                                                           \
-    __r.w = (decltype(__r.w))__t.w;                                                                           \
-    return __r;                                                                                               \
-  }
-#define __CUDA_SCOPE_ST(F, OP, T, TMP, C)                                                                     \
-  inline __device__ void F(T *__ptr, T __v) {                                                          \
-    TMP __t = (TMP)__v;                                                                                       \
-    asm volatile(OP " [%0], %1;" ::"l"(__ptr), C(__t) : "memory");                                           \
-  }
-#define __CUDA_SCOPE_ST2(F, OP, T, TMP, C)                                                                    \
-  inline __device__ void F(T *__ptr, T __v) {                                                          \
-    TMP __t;                                                                                                  \
-    __t.x = (decltype(__t.x))__v.x;                                                                           \
-    __t.y = (decltype(__t.y))__v.y;                                                                           \
-    asm volatile(OP " [%0], {%1,%2};" ::"l"(__ptr), C(__t.x), C(__t.y) : "memory");                           \
-  }
-#define __CUDA_SCOPE_ST4(F, OP, T, TMP, C)                                                                    \
-  inline __device__ void F(T *__ptr, T __v) {                                                          \
-    TMP __t;                                                                                                  \
-    __t.x = (decltype(__t.x))__v.x;                                                                           \
-    __t.y = (decltype(__t.y))__v.y;                                                                           \
-    __t.z = (decltype(__t.z))__v.z;                                                                           \
-    __t.w = (decltype(__t.w))__v.w;                                                                           \
-    asm volatile(OP " [%0], {%1,%2,%3,%4};" ::"l"(__ptr), C(__t.x), C(__t.y), C(__t.z), C(__t.w) : "memory"); \
-  }
-/* Every type of sm_32_intrinsics.h: (vector width, name, operation, PTX type, type, register type,
- * register constraint letter). */
-#define __CUDA_SCOPE_ALL_TYPES(X, F, OP)                                                                  \
-  X(, F, OP, s8, char, unsigned int, r)                                                                   \
-  X(, F, OP, s8, signed char, unsigned int, r)                                                            \
-  X(, F, OP, s16, short, unsigned short, h)                                                               \
-  X(, F, OP, s32, int, unsigned int, r)                                                                   \
-  X(, F, OP, s64, long long, unsigned long long, l)                                                       \
-  X(, F, OP, u8, unsigned char, unsigned int, r)                                                          \
-  X(, F, OP, u16, unsigned short, unsigned short, h)                                                      \
-  X(, F, OP, u32, unsigned int, unsigned int, r)                                                          \
-  X(, F, OP, u64, unsigned long long, unsigned long long, l)                                              \
-  X(, F, OP, f32, float, float, f)                                                                        \
-  X(, F, OP, f64, double, double, d)                                                                      \
-  X(2, F, OP, v2.s8, char2, int2, r)                                                                      \
-  X(4, F, OP, v4.s8, char4, int4, r)                                                                      \
-  X(2, F, OP, v2.s16, short2, short2, h)                                                                  \
-  X(4, F, OP, v4.s16, short4, short4, h)                                                                  \
-  X(2, F, OP, v2.s32, int2, int2, r)                                                                      \
-  X(4, F, OP, v4.s32, int4, int4, r)                                                                      \
-  X(2, F, OP, v2.s64, longlong2, longlong2, l)                                                            \
-  X(2, F, OP, v2.u8, uchar2, uint2, r)                                                                    \
-  X(4, F, OP, v4.u8, uchar4, uint4, r)                                                                    \
-  X(2, F, OP, v2.u16, ushort2, ushort2, h)                                                                \
-  X(4, F, OP, v4.u16, ushort4, ushort4, h)                                                                \
-  X(2, F, OP, v2.u32, uint2, uint2, r)                                                                    \
-  X(4, F, OP, v4.u32, uint4, uint4, r)                                                                    \
-  X(2, F, OP, v2.u64, ulonglong2, ulonglong2, l)                                                          \
-  X(2, F, OP, v2.f32, float2, float2, f)                                                                  \
-  X(4, F, OP, v4.f32, float4, float4, f)                                                                  \
-  X(2, F, OP, v2.f64, double2, double2, d)                                                                \
-  __CUDA_SCOPE_LONG(X, F, OP)                                                                                 \
-  __CUDA_SCOPE_ULONG(X, F, OP)
-/* long and unsigned long are 64 bits wide on the LP64 targets clang's CUDA supports. */
-#define __CUDA_SCOPE_LONG(X, F, OP) X(, F, OP, s64, long, unsigned long long, l)
-#define __CUDA_SCOPE_ULONG(X, F, OP) X(, F, OP, u64, unsigned long, unsigned long long, l)
-#define __CUDA_SCOPE_OUT(N, F, OP, PTX, T, TMP, R) __CUDA_SCOPE_LD##N(F, #OP "." #PTX, T, TMP, "=" #R)
-#define __CUDA_SCOPE_IN(N, F, OP, PTX, T, TMP, R) __CUDA_SCOPE_ST##N(F, #OP "." #PTX, T, TMP, #R)
-__CUDA_SCOPE_ALL_TYPES(__CUDA_SCOPE_OUT, __ldca, ld.global.ca)
-__CUDA_SCOPE_ALL_TYPES(__CUDA_SCOPE_OUT, __ldlu, ld.global.lu)
-__CUDA_SCOPE_ULONG(__CUDA_SCOPE_OUT, __ldcg, ld.global.cg)
-__CUDA_SCOPE_ULONG(__CUDA_SCOPE_OUT, __ldcs, ld.global.cs)
-__CUDA_SCOPE_ULONG(__CUDA_SCOPE_OUT, __ldcv, ld.global.cv)
-__CUDA_SCOPE_ALL_TYPES(__CUDA_SCOPE_IN, __stwb, st.global.wb)
-__CUDA_SCOPE_ALL_TYPES(__CUDA_SCOPE_IN, __stcg, st.global.cg)
-__CUDA_SCOPE_ALL_TYPES(__CUDA_SCOPE_IN, __stcs, st.global.cs)
-__CUDA_SCOPE_LONG(__CUDA_SCOPE_IN, __stwt, st.global.wt)
-__CUDA_SCOPE_ULONG(__CUDA_SCOPE_IN, __stwt, st.global.wt)
-#undef __CUDA_SCOPE_OUT
-#undef __CUDA_SCOPE_IN
-#undef __CUDA_SCOPE_LONG
-#undef __CUDA_SCOPE_ULONG
-#undef __CUDA_SCOPE_ALL_TYPES
-#undef __CUDA_SCOPE_LD
-#undef __CUDA_SCOPE_LD2
-#undef __CUDA_SCOPE_LD4
-#undef __CUDA_SCOPE_ST
-#undef __CUDA_SCOPE_ST2
-#undef __CUDA_SCOPE_ST4
+template <class _Tp> struct __cuda_scope_same { typedef _Tp type; };
+#if defined(__CUDA_SCOPE_DEVICE_BODIES)
+#define __CUDA_SCOPE_LOAD(F, T)                                                                               \
+  T __device__ inline __attribute__((always_inline)) F(const T *__ptr) { return *__ptr; }
+#define __CUDA_SCOPE_STORE(F, T, V)                                                                           \
+  void __device__ inline __attribute__((always_inline)) F(T *__ptr, V __v) { *__ptr = __v; }
+#else
+#define __CUDA_SCOPE_LOAD(F, T) T __device__ F(const T *__ptr);
+#define __CUDA_SCOPE_STORE(F, T, V) void __device__ F(T *__ptr, V __v);
+#endif
+#define __CUDA_SCOPE_LOADS(F) template <class _Tp> __CUDA_SCOPE_LOAD(F, _Tp)
+#define __CUDA_SCOPE_STORES(F) template <class _Tp> __CUDA_SCOPE_STORE(F, _Tp, typename __cuda_scope_same<_Tp>::type)
+__CUDA_SCOPE_LOADS(__ldca)
+__CUDA_SCOPE_LOADS(__ldlu)
+__CUDA_SCOPE_STORES(__stwb)
+__CUDA_SCOPE_STORES(__stcg)
+__CUDA_SCOPE_STORES(__stcs)
+__CUDA_SCOPE_LOAD(__ldcg, unsigned long)
+__CUDA_SCOPE_LOAD(__ldcs, unsigned long)
+__CUDA_SCOPE_LOAD(__ldcv, unsigned long)
+__CUDA_SCOPE_STORE(__stwt, long, long)
+__CUDA_SCOPE_STORE(__stwt, unsigned long, unsigned long)
+#undef __CUDA_SCOPE_LOADS
+#undef __CUDA_SCOPE_STORES
+#undef __CUDA_SCOPE_LOAD
+#undef __CUDA_SCOPE_STORE
 #endif /* !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 320 */
 
+#undef __CUDA_SCOPE_DEVICE_BODIES
 #endif /* __CUDA__ && __cplusplus && the clang CUDA wrapper && !CUDA_SCOPE_NO_NVCC_COMPAT */
 #endif /* CUDA_SCOPE_NVCC_H */
