@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """cuda-scope benchmarks: what the checks cost next to parsing, and how that grows.
 
-USAGE: bench/run.py [--build build] [--runs 5] [--sizes 1000,2000,4000,8000] [--depth 8]
+USAGE: bench/run.py [--build build] [--runs 5] [--sizes 1000,2000,4000,8000] [--depth 8] [--only compat,...]
 
 1. Overhead: clang-tidy with every cuda-scope-* check versus the same clang-tidy with no
    effective check (objc-avoid-nserror-init, which registers nothing on CUDA/C++), on the same TUs,
@@ -15,7 +15,11 @@ USAGE: bench/run.py [--build build] [--runs 5] [--sizes 1000,2000,4000,8000] [--
    collector and the message analysis): time per kernel as kernels are added must stay flat; and
    one kernel with M messages, where pairing writes, flags and fences within a kernel grows faster.
 4. The IR pass's share of device compile time at -O2 on a generated kernel file.
-Prints one table per part, figures and ratios side by side.
+5. The nvcc-compatibility layer (docs/compatibility.md): every cuda-scope-* check on both sides of
+   the same TUs as part 1, and the IR pass, with the layer and without it (the module copied where
+   its header is not beside it; clang++ without -include), alternating runs; median wall and CPU
+   time and peak memory of each.
+Prints one table per part, figures and ratios side by side; --only runs some parts.
 """
 import argparse
 import glob
@@ -46,8 +50,19 @@ def measure(cmd):
     return wall, usage.ru_maxrss / 1024.0
 
 
-def tidy(build, checks, src, flags, extra=()):
-    module = os.path.join(build, "plugin", "libCudaScopeTidy.so")
+def measure_cpu(cmd):
+    """Wall seconds, CPU seconds (user + system) and peak RSS (MiB) of one run."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) not in (0, 1):
+        sys.exit(f"failed: {' '.join(cmd)}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
+
+
+def tidy(build, checks, src, flags, extra=(), module=None):
+    module = module or os.path.join(build, "plugin", "libCudaScopeTidy.so")
     return [f"{TOOLS}/clang-tidy", f"-load={module}", f"-checks={checks}", "--quiet", *extra, src, "--", *flags]
 
 
@@ -206,6 +221,52 @@ def ir_pass_share(build, kernels, runs):
         print(f"| {b:.3f} | {o:.3f} | {(o - b) / b * 100:.1f}% |\n")
 
 
+def compat_cost(build, runs):
+    print("## The nvcc-compatibility layer: every cuda-scope-* check, and the IR pass, with and without it")
+    print(f"(median of {runs} alternating runs each; wall and CPU seconds, peak RSS MiB; without: the module "
+          "copied away from its header, clang++ without -include)\n")
+    header = os.path.join(build, "plugin", "include", "cuda-scope-nvcc.h")
+    if not os.path.isfile(header):
+        sys.exit(f"bench: no {header}: build the plugins first")
+    device = ["-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90"] + TOOLKIT[3:]
+    tus = sorted(glob.glob(os.path.join(ROOT, "bench", "corpus", "*.cu"))) + \
+        sorted(glob.glob(os.path.join(ROOT, "examples", "*.cu")))
+    med = lambda xs, i: statistics.median(x[i] for x in xs)
+    print("| TU | run | without s | with s | ratio | without CPU s | with CPU s | ratio | without MiB | with MiB |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    totals = {}
+    with tempfile.TemporaryDirectory() as d:
+        bare = os.path.join(d, "libCudaScopeTidy.so")
+        with open(os.path.join(build, "plugin", "libCudaScopeTidy.so"), "rb") as src_fh, open(bare, "wb") as out:
+            out.write(src_fh.read())
+        plugin = os.path.join(build, "plugin", "libCudaScopePass.so")
+        clangxx = [f"{TOOLS}/clang++"] + device + ["-O2", f"-fpass-plugin={plugin}", "-S", "-o", os.devnull]
+        for src in tus:
+            kinds = (("tidy host", tidy(build, "-*,cuda-scope-*", src, TOOLKIT, module=bare),
+                      tidy(build, "-*,cuda-scope-*", src, TOOLKIT)),
+                     ("tidy device", tidy(build, "-*,cuda-scope-*", src, device, module=bare),
+                      tidy(build, "-*,cuda-scope-*", src, device)),
+                     ("IR pass -O2", clangxx + [src], clangxx[:1] + ["-include", header] + clangxx[1:] + [src]))
+            for label, without_cmd, with_cmd in kinds:
+                without, with_ = [], []
+                for _ in range(runs):
+                    without.append(measure_cpu(without_cmd))
+                    with_.append(measure_cpu(with_cmd))
+                f = [med(without, 0), med(with_, 0), med(without, 1), med(with_, 1), med(without, 2), med(with_, 2)]
+                t = totals.setdefault(label, [0.0] * 4)
+                for i in range(4):
+                    t[i] += f[i]
+                print(f"| {os.path.relpath(src, ROOT)} | {label} | {f[0]:.3f} | {f[1]:.3f} | {f[1] / f[0]:.3f} "
+                      f"| {f[2]:.3f} | {f[3]:.3f} | {f[3] / f[2]:.3f} | {f[4]:.0f} | {f[5]:.0f} |")
+    for label, t in totals.items():
+        print(f"| **all** | {label} | {t[0]:.3f} | {t[1]:.3f} | {t[1] / t[0]:.3f} | {t[2]:.3f} | {t[3]:.3f} "
+              f"| {t[3] / t[2]:.3f} | | |")
+    print()
+
+
+PARTS = ("overhead", "growth", "device-growth", "ir-pass", "compat")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -215,16 +276,26 @@ def main():
     ap.add_argument("--kernels", type=int, default=400)
     ap.add_argument("--device-kernels", default="500,1000,2000,4000")
     ap.add_argument("--device-messages", default="512,1024,2048,4096")
+    ap.add_argument("--only", default=",".join(PARTS), help=f"the parts to run, of {','.join(PARTS)} (default: all)")
     a = ap.parse_args()
+    parts = set(a.only.split(","))
+    if parts - set(PARTS):
+        sys.exit(f"bench: no such part: {', '.join(sorted(parts - set(PARTS)))}")
     if not os.path.isfile(os.path.join(CUDA, "include", "cuda_runtime.h")):
         sys.exit(f"bench: no CUDA toolkit at {CUDA}; set CUDA_PATH")
     print(f"# cuda-scope benchmarks ({time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "
           f"{os.uname().machine})\n")
-    overhead(a.build, a.runs)
-    growth(a.build, [int(s) for s in a.sizes.split(",")], a.depth, a.runs)
-    device_growth(a.build, [int(s) for s in a.device_kernels.split(",")],
-                  [int(s) for s in a.device_messages.split(",")], a.runs)
-    ir_pass_share(a.build, a.kernels, a.runs)
+    if "overhead" in parts:
+        overhead(a.build, a.runs)
+    if "growth" in parts:
+        growth(a.build, [int(s) for s in a.sizes.split(",")], a.depth, a.runs)
+    if "device-growth" in parts:
+        device_growth(a.build, [int(s) for s in a.device_kernels.split(",")],
+                      [int(s) for s in a.device_messages.split(",")], a.runs)
+    if "ir-pass" in parts:
+        ir_pass_share(a.build, a.kernels, a.runs)
+    if "compat" in parts:
+        compat_cost(a.build, a.runs)
 
 
 if __name__ == "__main__":

@@ -10,13 +10,15 @@ cuda=${CUDA_PATH:-/usr/local/cuda}
 tools=/usr/lib/llvm-22/bin
 module="$build/plugin/libCudaScopeTidy.so"
 pass="$build/plugin/libCudaScopePass.so"
+# The nvcc-compatibility layer: the module adds it to clang-tidy's runs, clang++ takes it by -include.
+compat="$build/plugin/include/cuda-scope-nvcc.h"
 
 if [ ! -f "$cuda/include/cuda_runtime.h" ]; then
   echo "run-examples: no CUDA toolkit at $cuda (looked for $cuda/include/cuda_runtime.h);" \
        "install it or set CUDA_PATH" >&2
   exit 2
 fi
-for f in "$module" "$pass"; do
+for f in "$module" "$pass" "$compat"; do
   [ -f "$f" ] || { echo "run-examples: $f is missing; run scripts/setup.sh first" >&2; exit 2; }
 done
 
@@ -27,7 +29,7 @@ for src in "$root"/examples/*.cu; do
   "$tools/clang-tidy" -load="$module" -checks='-*,cuda-scope-*' --quiet "$src" -- \
     -x cuda --cuda-host-only "${flags[@]}" 2>/dev/null || status=1
   echo "=== ${src#$root/} (device IR pass, -O2)"
-  "$tools/clang++" -x cuda --cuda-device-only --cuda-gpu-arch=sm_90 "${flags[@]}" -O2 \
+  "$tools/clang++" -x cuda --cuda-device-only --cuda-gpu-arch=sm_90 "${flags[@]}" -include "$compat" -O2 \
     -fpass-plugin="$pass" -Rpass-analysis=cuda-scope -S -o /dev/null "$src" || status=1
 done
 exit $status
