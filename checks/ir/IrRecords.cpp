@@ -118,6 +118,7 @@ std::optional<ValueTest> testOf(const Value *I,
 /// and threadIdx.x, through operations that keep distinct values apart.
 struct IndexDeps {
   bool Block = false, Thread = false;
+  bool Grid = false; ///< reads gridDim.x (%nctaid.x)
 };
 
 /// The address as canonical text: the same text, the same computation (so
@@ -155,7 +156,58 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth = 0) {
     switch (II->getIntrinsicID()) {
     case Intrinsic::nvvm_read_ptx_sreg_ctaid_x: Deps.Block = true; break;
     case Intrinsic::nvvm_read_ptx_sreg_tid_x: Deps.Thread = true; break;
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_x: Deps.Grid = true; break;
     default: break;
+    }
+  }
+  // What is loaded from an address computed from the thread's index (a
+  // worklist's item, wl[i]) is named by that address, as the AST names it.
+  if (const auto *Load = dyn_cast<LoadInst>(V))
+    return "*(" + canonical(Load->getPointerOperand(), Deps, Depth + 1) + ")";
+  // A grid-stride loop's variable stays the thread's own: each thread starts
+  // apart and steps over the whole grid.
+  if (const auto *Phi = dyn_cast<PHINode>(V); Phi && Phi->getNumIncomingValues() == 2) {
+    // Every value the loop feeds back is the variable itself or the variable
+    // stepped by a multiple of the grid's size (k -= blockDim.x * gridDim.x,
+    // in some branches only).
+    auto Steps = [&](const Value *Back) {
+      SmallVector<const Value *, 4> Work{Back};
+      SmallPtrSet<const Value *, 8> Seen;
+      bool Stepped = false;
+      while (!Work.empty()) {
+        const Value *X = Work.pop_back_val();
+        if (X == Phi || !Seen.insert(X).second)
+          continue;
+        if (const auto *Join = dyn_cast<PHINode>(X)) {
+          Work.append(Join->incoming_values().begin(), Join->incoming_values().end());
+          continue;
+        }
+        const auto *Next = dyn_cast<BinaryOperator>(X);
+        if (!Next || (Next->getOpcode() != Instruction::Add && Next->getOpcode() != Instruction::Sub))
+          return false;
+        const Value *Step = Next->getOperand(0) == Phi ? Next->getOperand(1)
+                            : Next->getOperand(1) == Phi && Next->getOpcode() == Instruction::Add
+                                ? Next->getOperand(0)
+                                : nullptr;
+        IndexDeps StepDeps;
+        if (!Step)
+          return false;
+        canonical(Step, StepDeps, Depth + 1);
+        if (!StepDeps.Grid)
+          return false;
+        Stepped = true;
+      }
+      return Stepped;
+    };
+    for (unsigned Start = 0; Start < 2; ++Start) {
+      if (!Steps(Phi->getIncomingValue(1 - Start)))
+        continue;
+      IndexDeps StartDeps;
+      std::string Text = canonical(Phi->getIncomingValue(Start), StartDeps, Depth + 1);
+      if (StartDeps.Block && StartDeps.Thread) {
+        Deps.Block = Deps.Thread = true;
+        return "stride(" + Text + ")";
+      }
     }
   }
   if (const auto *Call = dyn_cast<CallBase>(V))

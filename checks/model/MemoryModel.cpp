@@ -220,6 +220,11 @@ bool isThreadIndexName(StringRef Name) {
          Name == "__nvvm_read_ptx_sreg_tid_z";
 }
 
+bool isGridSizeName(StringRef Name) {
+  return Name == "gridDim" || Name == "__nvvm_read_ptx_sreg_nctaid_x" || Name == "__nvvm_read_ptx_sreg_nctaid_y" ||
+         Name == "__nvvm_read_ptx_sreg_nctaid_z";
+}
+
 StringRef opKindName(OpKind K) {
   switch (K) {
   case OpKind::Load: return "load";

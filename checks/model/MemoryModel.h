@@ -87,6 +87,8 @@ std::optional<std::string> deviceBuiltinName(llvm::StringRef Operation, Scope S)
 bool isBlockIndexName(llvm::StringRef Name);
 /// The same for the thread index: "threadIdx", "__nvvm_read_ptx_sreg_tid_x".
 bool isThreadIndexName(llvm::StringRef Name);
+/// The same for the grid's size in blocks: "gridDim", "__nvvm_read_ptx_sreg_nctaid_x".
+bool isGridSizeName(llvm::StringRef Name);
 
 /// "cooperative_groups::details::grid::sync" from a demangled name such as
 /// "void cooperative_groups::__v1::details::grid::sync<int>(unsigned int*)":

@@ -28,8 +28,26 @@ public:
   bool shouldVisitLambdaBody() const { return true; }
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->isAssignmentOp()) // compound assignments too
-      mark(BO->getLHS(), BO->getOpcode() == BO_Assign ? BO->getRHS() : nullptr);
+    if (!BO->isAssignmentOp()) // compound assignments too
+      return true;
+    const VarDecl *V = varOf(BO->getLHS());
+    const Expr *Step = nullptr;
+    if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) {
+      Step = BO->getRHS();
+    } else if (const auto *Sum = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+               V && BO->getOpcode() == BO_Assign && Sum && Sum->isAdditiveOp() && varOf(Sum->getLHS()) == V) {
+      Step = Sum->getRHS(); // v = v + e
+    }
+    mark(BO->getLHS(), BO->getOpcode() == BO_Assign && !Step ? BO->getRHS() : nullptr);
+    if (V && Out.count(V)) {
+      Modification &M = Out[V];
+      if (Step)
+        M.Steps.push_back(Step);
+      else if (BO->getOpcode() == BO_Assign)
+        ++M.Plain;
+      else
+        ++M.Other;
+    }
     return true;
   }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
@@ -39,8 +57,11 @@ public:
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
-    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) {
       mark(UO->getSubExpr());
+      if (const VarDecl *V = varOf(UO->getSubExpr()); V && Out.count(V))
+        ++Out[V].Other;
+    }
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
@@ -69,6 +90,10 @@ public:
   }
 
 private:
+  static const VarDecl *varOf(const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  }
   void mark(const Expr *E, const Expr *Value = nullptr) {
     const Expr *Whole = E->IgnoreParenCasts();
     for (unsigned Step = 0; E && Step < 8; ++Step) {
@@ -121,6 +146,26 @@ const Expr *ScopedAccesses::Walker::singleAssignment(const VarDecl *V) {
   const Modifications *Map = modificationsOf(V);
   auto It = Map ? Map->find(V) : Modifications::const_iterator();
   return Map && It != Map->end() && It->second.Count == 1 ? It->second.Assigned : nullptr;
+}
+
+const Expr *ScopedAccesses::Walker::gridStrideStart(const VarDecl *V, const Frame *Fr) {
+  const Modifications *Map = modificationsOf(V);
+  auto It = Map ? Map->find(V) : Modifications::const_iterator();
+  if (!Map || It == Map->end())
+    return nullptr;
+  const Modification &M = It->second;
+  if (M.Other || M.Steps.empty())
+    return nullptr;
+  const Expr *Start = V->getInit() && M.Plain == 0 ? V->getInit() : !V->getInit() && M.Plain == 1 ? M.Assigned : nullptr;
+  if (!Start)
+    return nullptr;
+  for (const Expr *Step : M.Steps) {
+    IndexDeps D;
+    canon(Step, frameOf(V->getParentFunctionOrMethod(), Fr), D);
+    if (!D.Grid)
+      return nullptr;
+  }
+  return Start;
 }
 
 ObjectRef ScopedAccesses::Walker::rootRef(const ValueDecl *D) {
@@ -487,6 +532,20 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
         return canon(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Deps, Depth + 1);
       if (const Expr *Value = singleAssignment(VD))
         return canon(Value, frameOf(VD->getParentFunctionOrMethod(), Fr), Deps, Depth + 1);
+      // A grid-stride loop's variable stays the thread's own: each thread
+      // starts apart and steps over the whole grid.
+      if (const Expr *Start = gridStrideStart(VD, Fr)) {
+        IndexDeps Sub;
+        std::string Text = canon(Start, frameOf(VD->getParentFunctionOrMethod(), Fr), Sub, Depth + 1);
+        if (Sub.Block && Sub.Thread) {
+          Deps.Block = Deps.Thread = true;
+          return "stride(" + Text + ")";
+        }
+      }
+    }
+    if (isGridSizeName(identifierOf(D))) {
+      Deps.Grid = true;
+      return identifierOf(D).str();
     }
     return Unique(D, identifierOf(D));
   }
@@ -504,10 +563,12 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
       B = OV->getSourceExpr()->IgnoreParenImpCasts();
     const auto *DRE = dyn_cast<DeclRefExpr>(B);
     StringRef BaseName = DRE ? identifierOf(DRE->getDecl()) : StringRef();
-    bool Component = (isBlockIndexName(BaseName) || isThreadIndexName(BaseName)) && Name.size() == 1;
+    bool Component =
+        (isBlockIndexName(BaseName) || isThreadIndexName(BaseName) || isGridSizeName(BaseName)) && Name.size() == 1;
     bool Apart = !Component || separatesBlocks(Name[0]);
     Deps.Block |= Sub.Block && Apart;
     Deps.Thread |= Sub.Thread && Apart;
+    Deps.Grid |= Sub.Grid && Apart;
     return Text;
   };
   if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E))
@@ -538,10 +599,13 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
     return canon(AS->getBase(), Fr, Deps, Depth + 1) + "[" + canon(AS->getIdx(), Fr, Deps, Depth + 1) + "]";
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *FD = CE->getDirectCallee();
-    if (FD && (isBlockIndexName(identifierOf(FD)) || isThreadIndexName(identifierOf(FD)))) {
-      // __nvvm_read_ptx_sreg_ctaid_x, __nvvm_read_ptx_sreg_tid_x
-      (isBlockIndexName(identifierOf(FD)) ? Deps.Block : Deps.Thread) |= separatesBlocks(identifierOf(FD).back());
-      return identifierOf(FD).str();
+    if (FD && (isBlockIndexName(identifierOf(FD)) || isThreadIndexName(identifierOf(FD)) ||
+               isGridSizeName(identifierOf(FD)))) {
+      // __nvvm_read_ptx_sreg_ctaid_x, __nvvm_read_ptx_sreg_tid_x, __nvvm_read_ptx_sreg_nctaid_x
+      StringRef Name = identifierOf(FD);
+      (isBlockIndexName(Name) ? Deps.Block : isThreadIndexName(Name) ? Deps.Thread : Deps.Grid) |=
+          separatesBlocks(Name.back());
+      return Name.str();
     }
     if (auto Ret = returned(CE, Fr))
       return canon(Ret->first, Ret->second, Deps, Depth + 1);

@@ -38,6 +38,10 @@ bool initializesFields(const clang::InitListExpr *IL, const clang::FieldDecl *FD
 struct Modification {
   unsigned Count = 0;
   const clang::Expr *Assigned = nullptr; ///< the right-hand side of the last plain `v = ...`
+  unsigned Plain = 0;                     ///< plain assignments `v = ...`
+  unsigned Other = 0;                     ///< ++, --, &v, references, member calls, other compounds
+  /// What `v += e`, `v -= e`, `v = v + e` and `v = v - e` step by.
+  llvm::SmallVector<const clang::Expr *, 2> Steps;
 };
 
 constexpr unsigned MaxDepth = 12;       // calls followed down from a root
@@ -175,7 +179,12 @@ private:
   void addIndex(ObjectRef &R, const clang::Expr *Index, const Frame *Fr);
   struct IndexDeps {
     bool Block = false, Thread = false;
+    bool Grid = false; ///< reads gridDim.x: a step over the whole grid
   };
+  /// A loop variable that starts at the thread's own index and steps by the
+  /// grid's size (for (i = tid; i < n; i += blockDim.x * gridDim.x)): where
+  /// it starts, or null.
+  const clang::Expr *gridStrideStart(const clang::VarDecl *V, const Frame *Fr);
   std::string canon(const clang::Expr *E, const Frame *Fr, IndexDeps &Deps, unsigned Depth = 0);
   ObjectRef rootRef(const clang::ValueDecl *D);
   bool modified(const clang::VarDecl *V);

@@ -161,3 +161,42 @@ __global__ void lastBlockEarlyExit(int *partial, unsigned *count, int *out) {
     sum += partial[b];
   *out = sum;
 }
+
+// LITMUS: forbidden
+// Vertices taken from a worklist by a grid-stride loop (HeCBench gc): each thread reads, tests and
+// writes the state of its own vertices; the neighbours' states it reads are data it only reads.
+__global__ void ownVertices(const int *worklist, volatile int *color, int *candidates, const int *adjacent, int n) {
+  const int threads = gridDim.x * blockDim.x;
+  for (int w = threadIdx.x + blockIdx.x * blockDim.x; w < n; w += threads) {
+    int v = worklist[w];
+    int c = color[v];
+    if (c > 0) {
+      int cand = candidates[v];
+      int other = color[adjacent[v]];
+      cand &= ~(1 << (other & 31));
+      candidates[v] = cand;
+      color[v] = cand ? -cand : 0;
+    }
+  }
+}
+
+// LITMUS: forbidden
+// A cell handled by the thread that owns it, stepping back over the grid (Barnes-Hut's sort):
+// it waits for its start, reorders its own children, and hands each child cell its start.
+__global__ void ownCells(volatile int *start, int *child, int cells, int bottom) {
+  int step = blockDim.x * gridDim.x;
+  int k = cells - step + threadIdx.x + blockIdx.x * blockDim.x;
+  while (k >= bottom) {
+    int s = start[k];
+    if (s >= 0) {
+      for (int i = 0; i < 4; i++) {
+        int ch = child[k * 4 + i];
+        if (ch >= 0) {
+          child[k * 4 + i] = -1;
+          start[ch] = s++;
+        }
+      }
+      k -= step;
+    }
+  }
+}
