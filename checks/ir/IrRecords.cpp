@@ -119,6 +119,7 @@ std::optional<ValueTest> testOf(const Value *I,
 struct IndexDeps {
   bool Block = false, Thread = false;
   bool Grid = false; ///< reads gridDim.x (%nctaid.x)
+  bool Warp = false; ///< reads the thread's warp (threadIdx.x >> 5)
 };
 
 /// The address as canonical text: the same text, the same computation (so
@@ -149,8 +150,17 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth = 0) {
                      Op == Instruction::Shl || (Op == Instruction::Or && cast<PossiblyDisjointInst>(BO)->isDisjoint());
     IndexDeps Ignored;
     IndexDeps &D = Injective ? Deps : Ignored;
-    return "(" + std::string(BO->getOpcodeName()) + " " + canonical(BO->getOperand(0), D, Depth + 1) + " " +
-           canonical(BO->getOperand(1), D, Depth + 1) + ")";
+    std::string Text = "(" + std::string(BO->getOpcodeName()) + " " + canonical(BO->getOperand(0), D, Depth + 1) +
+                       " " + canonical(BO->getOperand(1), D, Depth + 1) + ")";
+    // The thread's warp keeps a block's warps apart.
+    if (const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1)); C && !Injective) {
+      bool Warp = ((Op == Instruction::LShr || Op == Instruction::AShr) && isWarpShift(C->getSExtValue())) ||
+                  ((Op == Instruction::UDiv || Op == Instruction::SDiv) && isWarpDivisor(C->getSExtValue()));
+      IndexDeps Sub;
+      if (Warp && (canonical(BO->getOperand(0), Sub, Depth + 1), Sub.Thread || Sub.Warp))
+        Deps.Warp = true;
+    }
+    return Text;
   }
   if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
     switch (II->getIntrinsicID()) {
@@ -221,8 +231,9 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth = 0) {
 
 /// The address up to the first step that keeps blocks apart (a GEP with an
 /// index read from blockIdx.x), as canonical text: the block's own part of
-/// the object. Empty for none.
-std::string blockSegment(const Value *Address) {
+/// the object. Empty for none. \p WarpApart: that step keeps the block's
+/// warps apart too.
+std::string blockSegment(const Value *Address, bool &WarpApart) {
   SmallVector<const GEPOperator *, 4> Chain;
   for (const Value *V = Address ? Address->stripPointerCasts() : nullptr; V;) {
     const auto *GEP = dyn_cast<GEPOperator>(V);
@@ -237,6 +248,7 @@ std::string blockSegment(const Value *Address) {
       canonical(Index.get(), Deps);
       if (Deps.Block) {
         IndexDeps Ignored;
+        WarpApart = Deps.Warp || Deps.Thread;
         return canonical(GEP, Ignored);
       }
     }
@@ -366,8 +378,11 @@ IrRecords::IrRecords(const Module &M) {
         IndexDeps Deps;
         R.Element = ElementId.try_emplace(canonical(Op.Address, Deps), ElementId.size()).first->second;
         R.ThreadPrivate = Deps.Block && Deps.Thread;
-        if (std::string Segment = blockSegment(Op.Address); !Segment.empty())
+        bool WarpApart = false;
+        if (std::string Segment = blockSegment(Op.Address, WarpApart); !Segment.empty()) {
           R.Segment = SegmentId.try_emplace(Segment, SegmentId.size()).first->second;
+          R.WarpSegment = WarpApart;
+        }
       }
       R.PerBlock = Op.PerBlock;
       R.OnlyBlock = onlyBlock(Op.I, orderOf(Fn));

@@ -77,6 +77,9 @@ struct MemOp {
   /// Segments of one object are the same block's part of it (flags[blockIdx.x],
   /// or a row row = base + blockIdx.x * pitch, whatever the column). -1: none.
   int Segment = -1;
+  /// The Segment keeps a block's warps apart too ((blockIdx.x * warps + warp)
+  /// * size): only the lanes of one warp touch it.
+  bool WarpSegment = false;
   /// Only this block of its grid runs the operation (if (blockIdx.x == 0),
   /// or a kernel launched with one block); -1 when any block may.
   int OnlyBlock = -1;

@@ -422,6 +422,15 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
       }
       if (F.Publishes.empty() || F.Receives.empty())
         continue;
+      // A flag in one warp's own part of the object ((blockIdx.x * warps +
+      // warp) * size) has only that warp's lanes on either side: warp-
+      // synchronous code, which __syncwarp orders, not a message between
+      // blocks or warps that a release and an acquire would order.
+      const MemOp &Front = St.op(List.front());
+      if (all_of(List, [&](unsigned I) {
+            return St.op(I).WarpSegment && St.op(I).Segment >= 0 && St.op(I).Segment == Front.Segment;
+          }))
+        continue;
       // Who may be on the other side: the block only, when every access uses
       // one block-indexed element or one block of one grid runs them all;
       // host threads too, when they access the flag.

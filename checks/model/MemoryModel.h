@@ -102,6 +102,13 @@ std::string plainFunctionName(llvm::StringRef Demangled);
 /// element (tickets[blockIdx.y] is shared by the blocks of row y).
 inline bool separatesBlocks(char Component) { return Component == 'x'; }
 
+/// The threads of a warp, on every architecture CUDA supports.
+constexpr int64_t WarpSize = 32;
+/// Whether a thread index divided by \p Divisor (or shifted right by
+/// \p Shift) is the thread's warp: threadIdx.x / 32, threadIdx.x >> 5.
+inline bool isWarpDivisor(int64_t Divisor) { return Divisor == WarpSize; }
+inline bool isWarpShift(int64_t Shift) { return Shift >= 0 && Shift < 62 && (int64_t(1) << Shift) == WarpSize; }
+
 /// What an operation does, in one vocabulary for every front end.
 enum class OpKind : uint8_t {
   Load,

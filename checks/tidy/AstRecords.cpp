@@ -116,7 +116,10 @@ void AstRecords::build() {
       Op.Home = A.Object->Home;
       Op.PerBlock = A.Object->BlockDependent;
       if (A.Object->BlockDependent && !A.Object->BlockSegment.empty())
+      {
         Op.Segment = SegmentId.try_emplace(Key + '\0' + A.Object->BlockSegment, SegmentId.size()).first->second;
+        Op.WarpSegment = A.Object->WarpSegment;
+      }
     }
     Op.Context = Root(A.Root);
     Op.Thread = Op.Context;

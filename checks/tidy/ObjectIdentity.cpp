@@ -497,8 +497,10 @@ void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Fra
   if (Text == "0")
     return; // p[0] is *p, and p + 0 is p
   R.Index += "[" + Text + "]";
-  if (Deps.Block && !R.BlockDependent)
+  if (Deps.Block && !R.BlockDependent) {
     R.BlockSegment = R.Index;
+    R.WarpSegment = Deps.Warp || Deps.Thread;
+  }
   R.BlockDependent |= Deps.Block;
   R.ThreadDependent |= Deps.Thread;
 }
@@ -583,8 +585,16 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
     bool Injective = BO->isAdditiveOp() || BO->getOpcode() == BO_Mul || BO->getOpcode() == BO_Shl;
     IndexDeps Ignored;
     IndexDeps &D = Injective ? Deps : Ignored;
-    return "(" + canon(BO->getLHS(), Fr, D, Depth + 1) + BO->getOpcodeStr().str() +
-           canon(BO->getRHS(), Fr, D, Depth + 1) + ")";
+    std::string Text =
+        "(" + canon(BO->getLHS(), Fr, D, Depth + 1) + BO->getOpcodeStr().str() + canon(BO->getRHS(), Fr, D, Depth + 1) + ")";
+    // The thread's warp keeps a block's warps apart.
+    if (std::optional<int64_t> C = constantInt(BO->getRHS(), Ctx); C && !Injective) {
+      bool Warp = (BO->getOpcode() == BO_Shr && isWarpShift(*C)) || (BO->getOpcode() == BO_Div && isWarpDivisor(*C));
+      IndexDeps Sub;
+      if (Warp && (canon(BO->getLHS(), Fr, Sub, Depth + 1), Sub.Thread || Sub.Warp))
+        Deps.Warp = true;
+    }
+    return Text;
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->isIncrementDecrementOp())

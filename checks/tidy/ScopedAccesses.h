@@ -61,6 +61,8 @@ struct ObjectRef {
   /// Index up to the first component that keeps blocks apart: the block's
   /// own part of the object (a row of a pitched array); empty for none.
   std::string BlockSegment;
+  /// The step that gives BlockSegment keeps the block's warps apart too.
+  bool WarpSegment = false;
   /// Some index reads threadIdx.x, so that with BlockDependent the element
   /// is the thread's own (out[blockIdx.x * blockDim.x + threadIdx.x]).
   bool ThreadDependent = false;

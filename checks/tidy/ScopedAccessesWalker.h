@@ -180,6 +180,7 @@ private:
   struct IndexDeps {
     bool Block = false, Thread = false;
     bool Grid = false; ///< reads gridDim.x: a step over the whole grid
+    bool Warp = false; ///< reads the thread's warp (threadIdx.x >> 5)
   };
   /// A loop variable that starts at the thread's own index and steps by the
   /// grid's size (for (i = tid; i < n; i += blockDim.x * gridDim.x)): where

@@ -200,3 +200,51 @@ __global__ void ownCells(volatile int *start, int *child, int cells, int bottom)
     }
   }
 }
+
+// LITMUS: forbidden
+// AMGX's sparse products give each warp its own slice of a global hash table, at (block's warps
+// + warp) * size: lanes clear it, claim keys with atomicCAS and add values, and the warp reads its
+// own table back. Only the lanes of one warp touch a slice, so no other block or warp is on the
+// other side; how lanes of one warp order their accesses (__syncwarp) is not what these rules judge.
+__global__ void warpSlices(int *keys, int *vals, const int *in, int *out, int size) {
+  const int warps = 4;
+  int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  int slot = blockIdx.x * warps + warp;
+  int *k = &keys[slot * size], *v = &vals[slot * size];
+  for (int o = lane; o < size; o += 32) {
+    k[o] = -1;
+    v[o] = 0;
+  }
+  __syncwarp();
+  int key = in[blockIdx.x * blockDim.x + threadIdx.x];
+  int h = (key * 7) & (size - 1);
+  int won = atomicCAS(&k[h], -1, key);
+  if (won == -1 || won == key)
+    atomicAdd(&v[h], 1);
+  __syncwarp();
+  for (int o = lane; o < size; o += 32)
+    if (k[o] != -1)
+      out[slot * size + o] = v[o];
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The same table shared by the whole block (one slice per block): lanes of other warps claim keys
+// and read values back with only __syncwarp between, so a reader can see a key before its value.
+__global__ void blockSlices(int *keys, int *vals, const int *in, int *out, int size) {
+  int lane = threadIdx.x & 31;
+  int *k = &keys[blockIdx.x * size], *v = &vals[blockIdx.x * size];
+  for (int o = lane; o < size; o += 32) {
+    k[o] = -1;
+    v[o] = 0;
+  }
+  __syncwarp();
+  int key = in[blockIdx.x * blockDim.x + threadIdx.x];
+  int h = (key * 7) & (size - 1);
+  int won = atomicCAS(&k[h], -1, key);
+  if (won == -1 || won == key)
+    atomicAdd(&v[h], 1);
+  __syncwarp();
+  for (int o = lane; o < size; o += 32)
+    if (k[o] != -1)
+      out[blockIdx.x * size + o] = v[o];
+}
