@@ -270,8 +270,9 @@ int64_t fieldOffset(const Value *Ptr, const DataLayout &DL) {
         V = GEP->getPointerOperand()->stripPointerCasts();
         continue;
       }
+      // Offset 0 is the element itself (p[k], as *p), or its first field.
       uint64_t Stride = DL.getTypeAllocSize(GEP->getResultElementType());
-      return Offset >= 0 && static_cast<uint64_t>(Offset) < Stride && GEP->getNumIndices() == 1 ? Offset : -1;
+      return Offset > 0 && static_cast<uint64_t>(Offset) < Stride && GEP->getNumIndices() == 1 ? Offset : -1;
     }
     if (const auto *GV = dyn_cast<GlobalVariable>(V))
       return GV->getValueType()->isStructTy() ? Offset : -1;

@@ -218,6 +218,74 @@ private:
     return Load.Element >= 0 && Store.Element == Load.Element &&
            ((Store.ThreadPrivate && Load.ThreadPrivate) || St.alwaysBefore(D, L));
   }
+  /// The data \p D writes reaches every reader of \p F through an earlier
+  /// flag: another flag published between \p D and \p P, and received before
+  /// every receive of \p F that some read of the data follows. Once that
+  /// flag's message is right (or reported), this one adds no hazard: the
+  /// ring buffer's head, bumped after the ticket that hands the data over.
+  bool publishCovered(const Flag &F, unsigned D, unsigned P) const {
+    const int Data = St.op(D).Object;
+    auto Loads = make_filter_range(G.DataLoads, [&](unsigned L) { return St.op(L).Object == Data; });
+    return any_of(G.Flags, [&](const Flag &X) {
+      if (X.Object == F.Object || none_of(X.Publishes, [&](unsigned PX) {
+            return !is_contained(X.Resets, PX) && St.before(D, PX) && St.before(PX, P);
+          }))
+        return false;
+      return all_of(F.Receives, [&](unsigned R) {
+        return all_of(Loads, [&](unsigned L) { return !St.afterTest(R, L) || earlierReceive(X, F, R, L) >= 0; });
+      });
+    });
+  }
+  /// The read \p L after the receive \p R of \p F has its data through an
+  /// earlier flag: one received before \p R with \p L after its test, and
+  /// published after each write of the data that a publish of \p F hands
+  /// over (before that publish, when the write comes first; a slot claimed
+  /// and then filled has the fill's). The earlier flag may be another
+  /// element of \p F's object (a field of the same structure, to a front end
+  /// that does not tell fields apart).
+  bool receiveCovered(const Flag &F, unsigned R, unsigned L) const {
+    auto Stores = G.StoresOf.find(St.op(L).Object);
+    if (Stores == G.StoresOf.end())
+      return false;
+    return any_of(G.Flags, [&](const Flag &X) {
+      int RX = earlierReceive(X, F, R, L);
+      if (RX < 0)
+        return false;
+      auto Covering = [&](unsigned Q) {
+        return &X != &F || St.op(Q).Element == St.op(RX).Element;
+      };
+      bool Related = false;
+      for (unsigned P : F.Publishes) {
+        if (is_contained(F.Resets, P))
+          continue;
+        for (unsigned S : Stores->second) {
+          // As someoneWrote pairs them.
+          bool Before = St.before(S, P);
+          if (!Before && !(St.before(P, S) && !St.before(S, L) && !St.before(L, S)))
+            continue;
+          Related = true;
+          if (&X == &F && Covering(P))
+            continue; // the earlier element's own message
+
+          if (none_of(X.Publishes, [&](unsigned PX) {
+                return Covering(PX) && !is_contained(X.Resets, PX) && St.before(S, PX) &&
+                       (!Before || St.before(PX, P));
+              }))
+            return false;
+        }
+      }
+      return Related;
+    });
+  }
+  /// A receive of \p X, before the receive \p R of \p F, whose outcome
+  /// \p L runs on (of another element, when \p X is \p F); -1 for none.
+  int earlierReceive(const Flag &X, const Flag &F, unsigned R, unsigned L) const {
+    for (unsigned RX : X.Receives)
+      if (RX != R && St.before(RX, R) && St.afterTest(RX, L) &&
+          (&X != &F || (St.op(RX).Element >= 0 && St.op(R).Element >= 0 && St.op(RX).Element != St.op(R).Element)))
+        return RX;
+    return -1;
+  }
   const Flag *flagOf(int Object) const {
     for (const Flag &F : G.Flags)
       if (F.Object == Object)
@@ -301,7 +369,8 @@ void Messages::publishes(const Flag &F, std::vector<Finding> &Out) {
         continue;
       int Fence = -1;
       if (fenced(D, P, /*Release=*/true, F.Needed, Fence) || releasePattern(F, D, P) ||
-          barrierBeforeReceives(F, D) || !someoneReads(F, St.op(D).Object))
+          barrierBeforeReceives(F, D) || !someoneReads(F, St.op(D).Object) ||
+          (St.Opts.Net == Strictness::Evidence && publishCovered(F, D, P)))
         continue;
       Finding Fd = finding(Fence >= 0 ? Finding::NarrowFence : Finding::NoRelease, Fence >= 0 ? unsigned(Fence) : P,
                            otherThan(F, F.Receives, P), F.Needed, F.Needed == Scope::System);
@@ -358,7 +427,8 @@ void Messages::receives(const Flag &F, std::vector<Finding> &Out) {
         continue;
       int Fence = -1;
       if (fenced(Rc, L, /*Release=*/false, F.Needed, Fence) || acquirePattern(F, Rc, L) ||
-          acquiredElsewhere(F, Rc, L) || barrierAfterWrites(F, L) || !someoneWrote(F, L))
+          acquiredElsewhere(F, Rc, L) || barrierAfterWrites(F, L) || !someoneWrote(F, L) ||
+          (St.Opts.Net == Strictness::Evidence && receiveCovered(F, Rc, L)))
         continue;
       Finding Fd = finding(Fence >= 0 ? Finding::NarrowFence : Finding::NoAcquire, Fence >= 0 ? unsigned(Fence) : Rc,
                            otherThan(F, F.Publishes, Rc), F.Needed, F.Needed == Scope::System);

@@ -248,3 +248,34 @@ __global__ void blockSlices(int *keys, int *vals, const int *in, int *out, int s
     if (k[o] != -1)
       out[blockIdx.x * size + o] = v[o];
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The CUDA samples' cdpAdvancedQuicksort: each warp claims room with a counter and writes its
+// elements; the warp whose count completes the sort (a ticket with no release and no acquire) reads
+// them back. That ticket is the message. The offset it reads after the ticket, and the ring
+// buffer's head it waits on and bumps after it, come later on both sides: they carry nothing the
+// ticket does not, and are not reported.
+struct SortCounts {
+  unsigned offset, sorted;
+};
+struct Ring {
+  unsigned head, tail, size;
+};
+__global__ void lastWarpTicket(unsigned *out, const unsigned *in, SortCounts *counts, Ring *ring, unsigned len) {
+  unsigned lane = threadIdx.x & 31;
+  unsigned value = in[blockIdx.x * blockDim.x + threadIdx.x];
+  unsigned base = 0;
+  if (lane == 0)
+    base = atomicAdd(&counts->offset, 32);
+  base = __shfl_sync(~0u, base, 0);
+  out[base + lane] = value;
+  if (lane == 0 && atomicAdd(&counts->sorted, 32) + 32 == len) {
+    volatile Ring *r = ring;
+    while (r->head - r->tail >= r->size) {
+    }
+    atomicAdd(&ring->head, 1);
+    unsigned taken = ((volatile SortCounts *)counts)->offset;
+    if (taken == len)
+      out[len] = out[0];
+  }
+}
