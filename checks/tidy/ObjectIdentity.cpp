@@ -148,7 +148,7 @@ const Expr *ScopedAccesses::Walker::singleAssignment(const VarDecl *V) {
   return Map && It != Map->end() && It->second.Count == 1 ? It->second.Assigned : nullptr;
 }
 
-const Expr *ScopedAccesses::Walker::gridStrideStart(const VarDecl *V, const Frame *Fr) {
+const Expr *ScopedAccesses::Walker::gridStrideStart(const VarDecl *V, const Frame *Fr, unsigned Depth) {
   const Modifications *Map = modificationsOf(V);
   auto It = Map ? Map->find(V) : Modifications::const_iterator();
   if (!Map || It == Map->end())
@@ -161,7 +161,7 @@ const Expr *ScopedAccesses::Walker::gridStrideStart(const VarDecl *V, const Fram
     return nullptr;
   for (const Expr *Step : M.Steps) {
     IndexDeps D;
-    canon(Step, frameOf(V->getParentFunctionOrMethod(), Fr), D);
+    canon(Step, frameOf(V->getParentFunctionOrMethod(), Fr), D, Depth + 1);
     if (!D.Grid)
       return nullptr;
   }
@@ -536,7 +536,7 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
         return canon(Value, frameOf(VD->getParentFunctionOrMethod(), Fr), Deps, Depth + 1);
       // A grid-stride loop's variable stays the thread's own: each thread
       // starts apart and steps over the whole grid.
-      if (const Expr *Start = gridStrideStart(VD, Fr)) {
+      if (const Expr *Start = gridStrideStart(VD, Fr, Depth + 1)) {
         IndexDeps Sub;
         std::string Text = canon(Start, frameOf(VD->getParentFunctionOrMethod(), Fr), Sub, Depth + 1);
         if (Sub.Block && Sub.Thread) {

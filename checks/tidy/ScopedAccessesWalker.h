@@ -185,7 +185,7 @@ private:
   /// A loop variable that starts at the thread's own index and steps by the
   /// grid's size (for (i = tid; i < n; i += blockDim.x * gridDim.x)): where
   /// it starts, or null.
-  const clang::Expr *gridStrideStart(const clang::VarDecl *V, const Frame *Fr);
+  const clang::Expr *gridStrideStart(const clang::VarDecl *V, const Frame *Fr, unsigned Depth);
   std::string canon(const clang::Expr *E, const Frame *Fr, IndexDeps &Deps, unsigned Depth = 0);
   ObjectRef rootRef(const clang::ValueDecl *D);
   bool modified(const clang::VarDecl *V);

@@ -279,3 +279,19 @@ __global__ void lastWarpTicket(unsigned *out, const unsigned *in, SortCounts *co
       out[len] = out[0];
   }
 }
+
+// LITMUS: forbidden
+// HeCBench's scan: an index that steps by a function of itself (ai += ai >> 5, to skip shared
+// memory banks) inside a grid-stride loop over blocks; once sent the AST front end into endless
+// recursion.
+__global__ void selfSteppedIndex(float *data, int nblocks) {
+  __shared__ float temp[66];
+  for (int bid = blockIdx.x; bid < nblocks; bid += gridDim.x) {
+    int ai = threadIdx.x;
+    ai += ai >> 5;
+    temp[ai] = data[bid * 64 + threadIdx.x];
+    __syncthreads();
+    data[bid * 64 + threadIdx.x] = temp[65 - ai];
+    __syncthreads();
+  }
+}
