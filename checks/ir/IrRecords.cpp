@@ -226,6 +226,8 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth = 0) {
       return F->getName().str(); // llvm.nvvm.read.ptx.sreg.ctaid.x
   if (V->hasName() && (isa<GlobalValue>(V) || isa<Argument>(V)))
     return V->getName().str();
+  if (const auto *Arg = dyn_cast<Argument>(V))
+    return "arg" + std::to_string(Arg->getArgNo());
   return "@" + utohexstr(reinterpret_cast<uintptr_t>(V));
 }
 
@@ -377,7 +379,11 @@ IrRecords::IrRecords(const Module &M) {
         int64_t Field = Op.Address ? fieldOffset(Op.Address, M.getDataLayout()) : -1;
         R.Object = ObjectId.try_emplace({Op.Object, Field}, ObjectId.size()).first->second;
         IndexDeps Deps;
-        R.Element = ElementId.try_emplace(canonical(Op.Address, Deps), ElementId.size()).first->second;
+        std::string Text = canonical(Op.Address, Deps);
+        R.Element = ElementId.try_emplace(Text, ElementId.size()).first->second;
+        // No value the thread computes for itself, nothing unknown.
+        R.FixedAddress = !Deps.Block && !Deps.Thread && !Deps.Warp && StringRef(Text).count('@') == 0 &&
+                         StringRef(Text).count("llvm.nvvm") == 0;
         R.ThreadPrivate = Deps.Block && Deps.Thread;
         bool WarpApart = false;
         if (std::string Segment = blockSegment(Op.Address, WarpApart); !Segment.empty()) {

@@ -100,6 +100,10 @@ struct MemOp {
   /// The element is the thread's own: its index keeps both the grid's blocks
   /// and a block's threads apart (out[blockIdx.x * blockDim.x + threadIdx.x]).
   bool ThreadPrivate = false;
+  /// Every thread computes the same address (a field of a structure all
+  /// threads share: p->count), so different Elements of one Object with
+  /// this set are different locations for every thread.
+  bool FixedAddress = false;
   /// For Call: the callee is a fence by the user's word (an option).
   bool FenceCall = false;
 

@@ -278,11 +278,12 @@ private:
     });
   }
   /// A receive of \p X, before the receive \p R of \p F, whose outcome
-  /// \p L runs on (of another element, when \p X is \p F); -1 for none.
+  /// \p L runs on (of another location, when \p X is \p F: two fields of one
+  /// shared structure); -1 for none.
   int earlierReceive(const Flag &X, const Flag &F, unsigned R, unsigned L) const {
     for (unsigned RX : X.Receives)
       if (RX != R && St.before(RX, R) && St.afterTest(RX, L) &&
-          (&X != &F || (St.op(RX).Element >= 0 && St.op(R).Element >= 0 && St.op(RX).Element != St.op(R).Element)))
+          (&X != &F || (St.op(RX).FixedAddress && St.op(R).FixedAddress && St.op(RX).Element != St.op(R).Element)))
         return RX;
     return -1;
   }
@@ -490,6 +491,16 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
             F.Receives.push_back(I);
         }
       }
+      // A read of the thread's own element of a flag that each thread writes
+      // only at its own element (ready[k] = 1 for the cell it owns) hears from
+      // no other thread: it tests what this thread wrote, or the launch's
+      // initial value.
+      erase_if(F.Receives, [&](unsigned R) {
+        const MemOp &Own = St.op(R);
+        return Own.ThreadPrivate && Own.Element >= 0 && all_of(F.Publishes, [&](unsigned P) {
+                 return St.op(P).ThreadPrivate && St.op(P).Element == Own.Element;
+               });
+      });
       if (F.Publishes.empty() || F.Receives.empty())
         continue;
       // A flag in one warp's own part of the object ((blockIdx.x * warps +

@@ -110,7 +110,8 @@ private:
         if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
           Modification &M = Out[VD];
           ++M.Count;
-          M.Assigned = E == Whole ? Value : nullptr;
+          if (Value) // a step or ++ leaves the plain assignment as it was
+            M.Assigned = E == Whole ? Value : nullptr;
         }
       return;
     }
@@ -156,7 +157,19 @@ const Expr *ScopedAccesses::Walker::gridStrideStart(const VarDecl *V, const Fram
   const Modification &M = It->second;
   if (M.Other || M.Steps.empty())
     return nullptr;
-  const Expr *Start = V->getInit() && M.Plain == 0 ? V->getInit() : !V->getInit() && M.Plain == 1 ? M.Assigned : nullptr;
+  // One plain assignment may restore a copy taken of the variable itself
+  // (restart = k; ...; k = restart): a value of its own sequence.
+  auto Restores = [&](const Expr *E) {
+    const auto *DRE = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+    const auto *Copy = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    const auto *From = Copy && Copy->hasLocalStorage() && Copy->getInit()
+                           ? dyn_cast<DeclRefExpr>(Copy->getInit()->IgnoreParenImpCasts())
+                           : nullptr;
+    return From && From->getDecl() == V && !modified(Copy);
+  };
+  const Expr *Start = V->getInit() && (M.Plain == 0 || (M.Plain == 1 && Restores(M.Assigned))) ? V->getInit()
+                      : !V->getInit() && M.Plain == 1                                          ? M.Assigned
+                                                                                               : nullptr;
   if (!Start)
     return nullptr;
   for (const Expr *Step : M.Steps) {

@@ -295,3 +295,48 @@ __global__ void selfSteppedIndex(float *data, int nblocks) {
     __syncthreads();
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Barnes-Hut's summarization (HeCBench bh) tests its own cell's ready field before a child's: the
+// child's field is another thread's flag, which the first test does not receive for it, so the
+// child's position read after it still needs an acquire.
+__global__ void ownThenChild(volatile float4 *cell, const int *child, int cells) {
+  int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= cells)
+    return;
+  if (cell[k].w < 0.0f) {
+    int c = child[k];
+    if (cell[c].w >= 0.0f) {
+      float x = cell[c].x;
+      cell[k].x = x * 0.5f;
+      cell[k].w = 1.0f;
+    }
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The same cells visited in passes (HeCBench bh's summarization): the thread keeps its start,
+// restores it for the next pass (k = restart), and steps over the grid again; its cells stay its
+// own, so only the children's ready fields are messages.
+__global__ void restartedPasses(volatile float4 *cell, const int *child, int cells) {
+  int step = blockDim.x * gridDim.x;
+  int k = threadIdx.x + blockIdx.x * blockDim.x;
+  int restart = k;
+  for (int pass = 0; pass < 2; pass++) {
+    while (k < cells) {
+      if (cell[k].w < 0.0f) {
+        int c = child[k];
+        if (cell[c].w >= 0.0f) {
+          cell[k].x = cell[c].x;
+          cell[k].w = 1.0f;
+        }
+      }
+      k += step;
+    }
+    k = restart;
+  }
+  while (k < cells) {
+    if (cell[k].w >= 0.0f)
+      k += step;
+  }
+}
