@@ -340,3 +340,31 @@ __global__ void restartedPasses(volatile float4 *cell, const int *child, int cel
       k += step;
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// HeCBench logic-rewrite's lock-free hash table: a node's key is written, then the node is linked
+// with a relaxed atomicCAS on a next field; lookups by other threads of the same launch follow the
+// links with plain loads and read the nodes' keys. Neither side orders them.
+struct HashNode {
+  int next;
+  int key;
+};
+__device__ int hashNodes;
+__global__ void hashInsertLookup(HashNode *table, const int *keys, int *found, int buckets) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int key = keys[i];
+  int slot = buckets + atomicAdd(&hashNodes, 1);
+  table[slot].key = key;
+  int at = key % buckets;
+  while (true) {
+    int seen = atomicCAS(&table[at].next, -1, slot);
+    if (seen == -1)
+      break;
+    at = seen;
+  }
+  for (int cur = table[key % buckets].next; cur != -1; cur = table[cur].next)
+    if (table[cur].key == key + 1) {
+      found[i] = cur;
+      break;
+    }
+}
