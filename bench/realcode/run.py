@@ -44,8 +44,6 @@ CRASH = re.compile(r"PLEASE submit a bug report|Stack dump:")
 MAX_ERRORS = 10
 DRIVER_ERROR = re.compile(r"^\S*clang(?:\+\+|-tidy)?(?:-\d+)?: (?:fatal )?error: (.*)$", re.M)
 NOT_AN_ERROR = ("too many errors emitted, stopping now",)
-NO_LOCATION = "note: could not determine the original source location"
-REMARK_SUFFIX = re.compile(r" \[-Rpass-analysis=[^\]]*\]$")
 
 
 def load_tool():
@@ -243,27 +241,6 @@ def tidy_side(job, cwd, paths, timeout):
     return res, found
 
 
-YAML_DOC = re.compile(r"^--- !", re.M)
-YAML_NAME = re.compile(r"^Name:\s*(\S+)", re.M)
-YAML_LOC = re.compile(r"^DebugLoc:\s*\{\s*File:\s*(?:'((?:[^']|'')*)'|([^,]*)),\s*Line:\s*(\d+),\s*Column:\s*(\d+)\s*\}",
-                      re.M | re.S)
-
-
-def remark_names(yaml_path):
-    """[(line, column, name)] of the pass's remarks, in the order they were emitted."""
-    try:
-        with open(yaml_path, encoding="utf-8", errors="replace") as fh:
-            text = fh.read()
-    except OSError:
-        return []
-    names = []
-    for doc in YAML_DOC.split(text)[1:]:
-        m, loc = YAML_NAME.search(doc), YAML_LOC.search(doc)
-        if m:
-            names.append((int(loc.group(3)) if loc else 0, int(loc.group(4)) if loc else 0, m.group(1)))
-    return names
-
-
 def pass_side(job, cwd, paths, plugin, tidy_module, clangxx, tmp, timeout):
     flags = job.argv[job.argv.index("--") + 1:]
     yaml_path = os.path.join(tmp, f"remarks-{threading.get_ident()}-{time.monotonic_ns()}.yaml")
@@ -273,18 +250,13 @@ def pass_side(job, cwd, paths, plugin, tidy_module, clangxx, tmp, timeout):
                                 "-fsave-optimization-record", f"-foptimization-record-file={yaml_path}",
                                 "-foptimization-record-passes=cuda-scope", "-S", "-o", os.devnull, job.t.file]
     rc, out, err, secs = run(argv, cwd, timeout)
-    # A remark without a debug location is preceded by this note and placed at its function.
-    lines, noloc, pending = [], [], False
-    for line in err.splitlines():
-        if NO_LOCATION in line:
-            pending = True
-            continue
-        m = cs.HEADER.match(line)
-        if m and m.group("level") == "remark":
-            noloc.append(pending)
-            pending = False
-        lines.append(line)
-    diags = cs.parse_output("\n".join(lines))
+    # The pass's remarks with their rules (from the optimization record), and clang's own errors:
+    # read as the cuda-scope command reads them.
+    remarks, diags = cs.pass_diagnostics(err, yaml_path)
+    try:
+        os.remove(yaml_path)
+    except OSError:
+        pass
     n, shown = errors_of(diags, err, paths, cwd)
     res = {"ran": rc == 0 and n == 0, "error_count": n, "errors": shown, "seconds": secs}
     dialect = dialect_of(diags, paths, cwd)
@@ -297,30 +269,10 @@ def pass_side(job, cwd, paths, plugin, tidy_module, clangxx, tmp, timeout):
     elif rc != 0 and n == 0:
         tail = [l for l in err.splitlines() if l.strip()][-3:]
         res["error_count"], res["errors"] = 1, [paths.text(f"exit status {rc}: " + " | ".join(tail))]
-    records = remark_names(yaml_path)
-    try:
-        os.remove(yaml_path)
-    except OSError:
-        pass
-    remarks = [d for d in diags if d.level == "remark"]
-    # The record file and the remarks come from one emission, in the same order; pair them in
-    # order when they agree, else by place.
-    in_order = len(records) == len(remarks) and all(
-        (r[0], r[1]) in ((d.line, d.col), (0, 0)) for r, d in zip(records, remarks))
     found = []
-    for k, d in enumerate(remarks):
-        check = "cuda-scope"
-        if in_order:
-            check = records[k][2]
-        else:
-            for j, (line, col, name) in enumerate(records):
-                if (line, col) == (d.line, d.col) or (noloc[k] and line == 0):
-                    check = name
-                    del records[j]
-                    break
-        d.message = REMARK_SUFFIX.sub("", d.message)
-        f = finding(d, paths, cwd, check)
-        if noloc[k]:
+    for d in remarks:
+        f = finding(d, paths, cwd, d.check)
+        if d.no_location:
             f["no_debug_location"] = True
         found.append(f)
     return res, found
