@@ -47,3 +47,5 @@ fi
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -Wno-dev >/dev/null
 cmake --build "$build"
+# So that a copy of the command without a build (pre-commit's clone) finds this one.
+"$root/scripts/register.sh" "$build" >/dev/null || echo "setup: could not register the build for this user"
