@@ -336,7 +336,8 @@ def main(argv):
         sys.exit(f"run.py: no such project in the corpus: {', '.join(sorted(unknown))}")
 
     tmp = tempfile.mkdtemp(prefix="cuda-scope-realcode-")
-    opts = argparse.Namespace(checks="cuda-scope-*", header_filter=".*", fix=False, all_archs=False,
+    opts = argparse.Namespace(checks="cuda-scope-*", checks_given=True, header_filter=".*", fix=False,
+                              export_fixes=None, all_archs=False,
                               host_only=False, default_arch=cs.DEFAULT_ARCH,
                               tidy_arg=["--system-headers", "--config={}"])
     tasks, results, order = [], {}, []

@@ -117,7 +117,13 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
     for (const Stmt *Child : CS->body()) {
       Blocks.push_back({CS, Index++});
       Enclosing.push_back(Child);
-      walk(Child, Fr);
+      if (isa<Expr>(Child)) {
+        ValueUse Dropped;
+        Dropped.Discarded = true;
+        walkWith(Child, Fr, Dropped);
+      } else {
+        walk(Child, Fr);
+      }
       Enclosing.pop_back();
       Blocks.pop_back();
       // if (blockIdx.x != C) return; what follows runs in block C alone.
@@ -145,8 +151,13 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
       GuardEnd[S] = Seq;
     return;
   }
+  // Only the outermost value of a dropped expression is dropped: what it is
+  // computed from is used.
   for (const Stmt *Child : S->children())
-    walk(Child, Fr);
+    if (Use.Discarded)
+      walkWith(Child, Fr, ValueUse());
+    else
+      walk(Child, Fr);
   if (const auto *AE = dyn_cast<AtomicExpr>(S)) {
     atomicExpr(AE, Fr);
   } else if (const auto *CE = dyn_cast<CallExpr>(S)) {
@@ -154,7 +165,8 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
   } else if (Kind != ScopedAccess::Host) {
     // Plain loads and stores, after what they are computed from.
     if (const auto *IC = dyn_cast<ImplicitCastExpr>(S); IC && IC->getCastKind() == CK_LValueToRValue) {
-      plainAccess(IC->getSubExpr(), OpKind::Load, IC, IC->getSubExpr()->getExprLoc(), Fr);
+      if (!Use.Discarded)
+        plainAccess(IC->getSubExpr(), OpKind::Load, IC, IC->getSubExpr()->getExprLoc(), Fr);
     } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(S)) {
       plainAccess(CA->getLHS(), OpKind::Load, CA, CA->getOperatorLoc(), Fr);
       plainAccess(CA->getLHS(), OpKind::Store, CA, CA->getOperatorLoc(), Fr);
@@ -283,6 +295,7 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     // The value assigned is the assignment's value too: the use around it
     // stays, and a variable assigned to relays it.
     ValueUse U = Use;
+    U.Discarded = false; // the store uses it
     if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
         U.RelayTo = VD;

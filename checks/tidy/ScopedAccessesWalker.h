@@ -70,6 +70,10 @@ public:
     ValueTest Compare = ValueTest::None;
     /// The statement whose outcome the test decides (an if, a loop, ?:, &&).
     const clang::Stmt *Guard = nullptr;
+    /// Nothing uses the value: a statement of its own, or what a function
+    /// returns to a call whose value is dropped. A load whose value is
+    /// dropped reads no data.
+    bool Discarded = false;
   };
 
   /// A call into a function: its arguments bind the callee's parameters, and

@@ -368,3 +368,25 @@ __global__ void hashInsertLookup(HashNode *table, const int *keys, int *found, i
       break;
     }
 }
+
+// LITMUS: forbidden
+// HeCBench logic-rewrite's hash table (hash_table.h): an insert that finds its key already there
+// returns the value another thread filled in, and every caller drops it. A value nobody uses hands
+// nothing over, however it was read.
+__device__ int insertOrGet(int *keys, int *vals, int key, int value, int cap) {
+  int at = key % cap;
+  while (true) {
+    int prev = atomicCAS(&keys[at], -1, key);
+    if (prev == -1) {
+      vals[at] = value;
+      return 2;
+    }
+    if (prev == key)
+      return vals[at];
+    at = (at + 1) % cap;
+  }
+}
+__global__ void dropInserted(int *keys, int *vals, const int *in, int cap) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  insertOrGet(keys, vals, in[i], i, cap);
+}
