@@ -381,9 +381,10 @@ IrRecords::IrRecords(const Module &M) {
         IndexDeps Deps;
         std::string Text = canonical(Op.Address, Deps);
         R.Element = ElementId.try_emplace(Text, ElementId.size()).first->second;
-        // No value the thread computes for itself, nothing unknown.
+        // No value the thread computes for itself, reads from memory (which
+        // may change between threads' reads: buf[*cursor]) or cannot name.
         R.FixedAddress = !Deps.Block && !Deps.Thread && !Deps.Warp && StringRef(Text).count('@') == 0 &&
-                         StringRef(Text).count("llvm.nvvm") == 0;
+                         StringRef(Text).count("llvm.nvvm") == 0 && StringRef(Text).count("*(") == 0;
         R.ThreadPrivate = Deps.Block && Deps.Thread;
         bool WarpApart = false;
         if (std::string Segment = blockSegment(Op.Address, WarpApart); !Segment.empty()) {
