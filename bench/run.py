@@ -41,13 +41,8 @@ BASELINE = "-*,objc-avoid-nserror-init"
 
 def measure(cmd):
     """Wall seconds and peak RSS (MiB) of one run."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) not in (0, 1):
-        sys.exit(f"failed: {' '.join(cmd)}")
-    return wall, usage.ru_maxrss / 1024.0
+    wall, _, rss = measure_cpu(cmd)
+    return wall, rss
 
 
 def measure_cpu(cmd):

@@ -21,20 +21,17 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from run import cs  # noqa: E402  (tools/cuda-scope, loaded by run.py)
 RULES = ("cuda-scope-mismatch", "cuda-scope-insufficient", "cuda-scope-release-acquire")
 
 
 def kind_of(check, message):
-    """What the finding claims happens at its line, in words both front ends' messages contain."""
+    """What the finding claims happens at its line: for the release/acquire rule, read from the
+    message as the cuda-scope command reads it when it merges the two front ends' findings."""
     if check != "cuda-scope-release-acquire":
         return check[len("cuda-scope-"):]
-    if " orders the message" in message:
-        return "fence"
-    if " is published here" in message:
-        return "publish"
-    if " is received here" in message:
-        return "receive"
-    return "other"
+    return cs.claim_of(message) or "other"
 
 
 def findings(results):
