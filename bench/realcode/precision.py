@@ -22,7 +22,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from run import cs  # noqa: E402  (tools/cuda-scope, loaded by run.py)
+from run import diagnostics  # noqa: E402  (the cuda-scope command's package, put on the path by run.py)
 RULES = ("cuda-scope-mismatch", "cuda-scope-insufficient", "cuda-scope-release-acquire")
 
 
@@ -31,7 +31,7 @@ def kind_of(check, message):
     message as the cuda-scope command reads it when it merges the two front ends' findings."""
     if check != "cuda-scope-release-acquire":
         return check[len("cuda-scope-"):]
-    return cs.claim_of(message) or "other"
+    return diagnostics.claim_of(message) or "other"
 
 
 def findings(results):

@@ -23,8 +23,6 @@ import argparse
 import collections
 import concurrent.futures
 import glob
-import importlib.machinery
-import importlib.util
 import json
 import os
 import re
@@ -46,18 +44,10 @@ DRIVER_ERROR = re.compile(r"^\S*clang(?:\+\+|-tidy)?(?:-\d+)?: (?:fatal )?error:
 NOT_AN_ERROR = ("too many errors emitted, stopping now",)
 
 
-def load_tool():
-    """tools/cuda-scope as a module: its compile-database loader, nvcc translator and output parser."""
-    sys.dont_write_bytecode = True  # leave no __pycache__ in the checkout
-    path = os.path.join(ROOT, "tools", "cuda-scope")
-    loader = importlib.machinery.SourceFileLoader("cuda_scope_tool", path)
-    spec = importlib.util.spec_from_loader("cuda_scope_tool", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
-
-
-cs = load_tool()
+# The cuda-scope command's package: its compile-database loader, nvcc translator and output parser.
+sys.dont_write_bytecode = True  # leave no __pycache__ in the checkout
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from cuda_scope import common, database, diagnostics, locate, nvcc, runner  # noqa: E402
 
 
 # ---------------------------------------------------------------------------------------------
@@ -215,13 +205,13 @@ def finding(d, paths, cwd, check):
 def dialect_of(diags, paths, cwd):
     """The errors that are nvcc dialect clang rejects (tools/cuda-scope's DIALECT): the command turns
     them into one note per file, naming what was not analysed."""
-    known, _ = cs.split_dialect(diags, {})
+    known, _ = diagnostics.split_dialect(diags, {})
     return [{"kind": k.name, "file": paths.rel(d.file, cwd), "line": d.line, "column": d.col} for d, k in known]
 
 
 def tidy_side(job, cwd, paths, timeout):
     rc, out, err, secs = run(job.argv, cwd, timeout)
-    diags = cs.parse_output(out)
+    diags = diagnostics.parse_output(out)
     n, shown = errors_of(diags, err, paths, cwd)
     res = {"parsed": n == 0 and rc != "timeout", "error_count": n, "errors": shown, "seconds": secs}
     dialect = dialect_of(diags, paths, cwd)
@@ -246,13 +236,13 @@ def pass_side(job, cwd, paths, plugin, tidy_module, clangxx, tmp, timeout):
     yaml_path = os.path.join(tmp, f"remarks-{threading.get_ident()}-{time.monotonic_ns()}.yaml")
     # The nvcc-compatibility layer that the module gives clang-tidy, given to clang++ as the user
     # guide says (-include the header beside the module).
-    argv = [clangxx] + cs.compat_flags(tidy_module) + flags + ["-O2", f"-fpass-plugin={plugin}", "-Rpass-analysis=cuda-scope",
+    argv = [clangxx] + locate.compat_flags(tidy_module) + flags + ["-O2", f"-fpass-plugin={plugin}", "-Rpass-analysis=cuda-scope",
                                 "-fsave-optimization-record", f"-foptimization-record-file={yaml_path}",
                                 "-foptimization-record-passes=cuda-scope", "-S", "-o", os.devnull, job.t.file]
     rc, out, err, secs = run(argv, cwd, timeout)
     # The pass's remarks with their rules (from the optimization record), and clang's own errors:
     # read as the cuda-scope command reads them.
-    remarks, diags = cs.pass_diagnostics(err, yaml_path)
+    remarks, diags = diagnostics.pass_diagnostics(err, yaml_path)
     try:
         os.remove(yaml_path)
     except OSError:
@@ -328,7 +318,7 @@ def main(argv):
     for p in (tidy_module, pass_plugin):
         if not os.path.isfile(p):
             sys.exit(f"run.py: {p} not found (--plugin-dir)")
-    tidy = cs.find_clang_tidy(None)
+    tidy = locate.find_clang_tidy(None)
     clangxx = shutil.which("clang++-22") or "/usr/lib/llvm-22/bin/clang++"
     projects, wanted = selector(args)
     unknown = projects - {p["name"] for p in corpus["projects"]}
@@ -338,7 +328,7 @@ def main(argv):
     tmp = tempfile.mkdtemp(prefix="cuda-scope-realcode-")
     opts = argparse.Namespace(checks="cuda-scope-*", checks_given=True, header_filter=".*", fix=False,
                               export_fixes=None, all_archs=False,
-                              host_only=False, default_arch=cs.DEFAULT_ARCH,
+                              host_only=False, default_arch=common.DEFAULT_ARCH,
                               tidy_arg=["--system-headers", "--config={}"])
     tasks, results, order = [], {}, []
     try:
@@ -361,15 +351,15 @@ def main(argv):
                     if wanted(name, file):
                         cwd, words = nvcc_command(project, group, file, extra)
                         print(f"[{name}] (cd {cwd} && {shlex.join(words)})")
-            entries, problems = cs.load_database(dbdir)
+            entries, problems = database.load_database(dbdir)
             if problems:
                 sys.exit("run.py: " + "; ".join(problems))
             notes = {file: note for _, file, _, note in tu_entries(project) if note}
-            tr = cs.Translator(set())
+            tr = nvcc.Translator(set())
             paths = Paths(root, src, build)
             for e in entries:
-                t = cs.translate_entry(tr, e["file"], e["directory"], e["words"], e["origin"])
-                jobs, missing = cs.build_jobs(opts, [t], tidy, tidy_module, None)
+                t = database.translate_entry(tr, e["file"], e["directory"], e["words"], e["origin"])
+                jobs, missing = runner.build_jobs(opts, [t], tidy, tidy_module, None)
                 if missing:
                     sys.exit(f"run.py: no CUDA toolkit for {e['file']}")
                 host = next(j for j in jobs if j.side == "host")

@@ -5,22 +5,18 @@ Any exception other than the tool's own Fatal (a clear error for the user) is a 
 
 USAGE: python3 tools/fuzz/fuzz_database.py [libFuzzer flags, e.g. -max_total_time=60] [CORPUS_DIR]
 """
-import importlib.machinery
-import importlib.util
 import json
 import os
-import shlex
 import sys
 import tempfile
 
 import atheris
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-loader = importlib.machinery.SourceFileLoader("cuda_scope_tool", os.path.join(ROOT, "tools", "cuda-scope"))
-spec = importlib.util.spec_from_loader("cuda_scope_tool", loader)
-tool = importlib.util.module_from_spec(spec)
-loader.exec_module(tool)
-tool.warn = lambda *args, **kwargs: None  # the translator names each flag it drops; not needed here
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from cuda_scope import common, database, nvcc  # noqa: E402
+
+nvcc.warn = lambda *args, **kwargs: None  # the translator names each flag it drops; not needed here
 atheris.instrument_all()  # coverage feedback from every Python function loaded, the tool's included
 
 WORK = tempfile.mkdtemp(prefix="cuda-scope-fuzz-")
@@ -48,11 +44,11 @@ def one_input(data):
         with open(db, "w", encoding="utf-8") as fh:
             json.dump(entries, fh)
     try:
-        entries, _ = tool.load_database(db)
-        translator = tool.Translator(set())
+        entries, _ = database.load_database(db)
+        translator = nvcc.Translator(set())
         for e in entries:
-            tool.translate_entry(translator, e["file"], e["directory"], e["words"], e["origin"])
-    except tool.Fatal:
+            database.translate_entry(translator, e["file"], e["directory"], e["words"], e["origin"])
+    except common.Fatal:
         pass
 
 

@@ -2,8 +2,6 @@
 architecture mapping, the check globs, the merging of the two front ends' findings, the reading of
 the IR pass's remarks and the exported fix-its. Run by test/tools/unit.test:
     python3 -m unittest discover -s test/tools/unit"""
-import importlib.machinery
-import importlib.util
 import os
 import sys
 import tempfile
@@ -12,20 +10,13 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
-def load_tool():
-    sys.dont_write_bytecode = True
-    loader = importlib.machinery.SourceFileLoader("cuda_scope_tool", os.path.join(ROOT, "tools", "cuda-scope"))
-    spec = importlib.util.spec_from_loader("cuda_scope_tool", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
-
-
-cs = load_tool()
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from cuda_scope import cli, database, diagnostics, merge, nvcc, report, rules, runner  # noqa: E402
 
 
 def translate(words, file="/src/k.cu", directory="/build"):
-    return cs.translate_entry(cs.Translator(set()), file, directory, words, "test")
+    return database.translate_entry(nvcc.Translator(set()), file, directory, words, "test")
 
 
 class Translation(unittest.TestCase):
@@ -58,27 +49,27 @@ class Translation(unittest.TestCase):
 
 class Architectures(unittest.TestCase):
     def test_family_targets_become_the_families_a_target(self):
-        self.assertEqual(cs.arch_of("sm_100f"), "sm_100a")
-        self.assertEqual(cs.arch_of("compute_120f"), "sm_120a")
-        self.assertEqual(cs.arch_of("sm_90a"), "sm_90a")
-        self.assertIsNone(cs.arch_of("native"))
+        self.assertEqual(nvcc.arch_of("sm_100f"), "sm_100a")
+        self.assertEqual(nvcc.arch_of("compute_120f"), "sm_120a")
+        self.assertEqual(nvcc.arch_of("sm_90a"), "sm_90a")
+        self.assertIsNone(nvcc.arch_of("native"))
 
     def test_unknown_architectures_fall_back_to_an_older_one(self):
-        self.assertEqual(cs.clang_arch("sm_90"), "sm_90")
-        self.assertEqual(cs.clang_arch("sm_130"), "sm_121")
-        self.assertEqual(cs.clang_arch("sm_99"), "sm_90")
-        self.assertIsNone(cs.clang_arch("sm_10"))
+        self.assertEqual(nvcc.clang_arch("sm_90"), "sm_90")
+        self.assertEqual(nvcc.clang_arch("sm_130"), "sm_121")
+        self.assertEqual(nvcc.clang_arch("sm_99"), "sm_90")
+        self.assertIsNone(nvcc.clang_arch("sm_10"))
 
 
 class Globs(unittest.TestCase):
     def test_later_globs_win(self):
-        self.assertTrue(cs.glob_selects("cuda-scope-*", "cuda-scope-proxy-fence"))
-        self.assertFalse(cs.glob_selects("-*,cuda-scope-callback-api", "cuda-scope-proxy-fence"))
-        self.assertFalse(cs.glob_selects("cuda-scope-*,-cuda-scope-proxy-fence", "cuda-scope-proxy-fence"))
-        self.assertTrue(cs.glob_selects("-*,cuda-scope-proxy-*", "cuda-scope-proxy-fence"))
+        self.assertTrue(rules.glob_selects("cuda-scope-*", "cuda-scope-proxy-fence"))
+        self.assertFalse(rules.glob_selects("-*,cuda-scope-callback-api", "cuda-scope-proxy-fence"))
+        self.assertFalse(rules.glob_selects("cuda-scope-*,-cuda-scope-proxy-fence", "cuda-scope-proxy-fence"))
+        self.assertTrue(rules.glob_selects("-*,cuda-scope-proxy-*", "cuda-scope-proxy-fence"))
 
     def test_run_clang_tidy_spellings(self):
-        argv = cs.run_clang_tidy_spellings(["-header-filter=.*", "-fix", "-config-file=c.yaml", "-p", "b"])
+        argv = cli.run_clang_tidy_spellings(["-header-filter=.*", "-fix", "-config-file=c.yaml", "-p", "b"])
         self.assertEqual(argv[0], "--header-filter=.*")
         self.assertEqual(argv[1], "--fix")
         self.assertEqual(argv[2], "--tidy-arg=--config-file=" + os.path.abspath("c.yaml"))
@@ -87,11 +78,50 @@ class Globs(unittest.TestCase):
 
 class Merging(unittest.TestCase):
     def test_both_front_ends_claim_the_same_thing(self):
-        tidy = cs.Diag("warning", "/k.cu", 8, 7, "'Flag' is published here with a relaxed store", "x")
-        ir = cs.Diag("remark", "/k.cu", 8, 7, "kernel argument 1 is published here (store, relaxed)", "x")
-        other = cs.Diag("warning", "/k.cu", 8, 7, "'Flag' is received here with a relaxed load", "x")
-        self.assertEqual(cs.claim_of(tidy.message), cs.claim_of(ir.message))
-        self.assertNotEqual(cs.claim_of(tidy.message), cs.claim_of(other.message))
+        tidy = diagnostics.Diag("warning", "/k.cu", 8, 7, "'Flag' is published here with a relaxed store", "x")
+        ir = diagnostics.Diag("remark", "/k.cu", 8, 7, "kernel argument 1 is published here (store, relaxed)", "x")
+        other = diagnostics.Diag("warning", "/k.cu", 8, 7, "'Flag' is received here with a relaxed load", "x")
+        self.assertEqual(diagnostics.claim_of(tidy.message), diagnostics.claim_of(ir.message))
+        self.assertNotEqual(diagnostics.claim_of(tidy.message), diagnostics.claim_of(other.message))
+
+    def run_merge(self, runs):
+        t = nvcc.Translation("/k.cu", "/", "test", lang="cuda", checks="cuda-scope-*")
+        m = merge.Merge(timeout=5)
+        for side, arch, rc, out, err, record in runs:
+            job = runner.Job(t, side, arch, [], record)
+            m.add(job, rc, out, err)
+        return m
+
+    def test_host_device_and_pass_report_one_bug_once(self):
+        tidy = "/k.cu:8:7: warning: 'Flag' is published here with a relaxed store [cuda-scope-release-acquire]\n"
+        with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+            f.write("--- !Analysis\nPass: cuda-scope\nName: cuda-scope-release-acquire\n"
+                    "DebugLoc: { File: '/k.cu', Line: 8, Column: 7 }\n...\n")
+        try:
+            m = self.run_merge([
+                ("host", "sm_90", 0, tidy, "", None),
+                ("device", "sm_90", 0, tidy, "", None),
+                ("pass", "sm_90", 0, "", "/k.cu:8:7: remark: kernel argument 1 is published here (store, relaxed) "
+                 "[-Rpass-analysis=cuda-scope]\n", f.name)])
+        finally:
+            os.remove(f.name)
+        self.assertEqual(len(m.findings), 1)
+        only = next(iter(m.findings.values()))
+        self.assertEqual(only.sides, ["host", "device sm_90", "IR pass sm_90"])
+        self.assertEqual((m.errors, m.failed), ({}, []))
+
+    def test_a_crash_without_diagnostics_is_a_failed_run_and_a_timeout_is_named(self):
+        m = self.run_merge([("host", "sm_90", 139, "", "Stack dump:\n0. clang-tidy\n", None),
+                            ("device", "sm_90", runner.TIMED_OUT, "", "", None)])
+        self.assertEqual([(side, why.split(" (")[0]) for _, side, why in m.failed],
+                         [("host", "clang-tidy failed"), ("device sm_90", "timed out after 5 s")])
+        self.assertEqual(len(m.errors), 2)
+
+    def test_warnings_as_errors_are_findings(self):
+        m = self.run_merge([("host", "sm_90", 1, "/k.cu:3:1: error: 'cudaFree' called from a host callback "
+                             "[cuda-scope-callback-api,-warnings-as-errors]\n", "", None)])
+        self.assertEqual(len(m.findings), 1)
+        self.assertEqual(m.failed, [])
 
 
 class PassRemarks(unittest.TestCase):
@@ -106,7 +136,7 @@ class PassRemarks(unittest.TestCase):
         with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
             f.write(record)
         try:
-            remarks, others = cs.pass_diagnostics(err, f.name)
+            remarks, others = diagnostics.pass_diagnostics(err, f.name)
         finally:
             os.remove(f.name)
         self.assertEqual([(d.line, d.check) for d in remarks],
@@ -125,8 +155,9 @@ class ExportedFixes(unittest.TestCase):
                 with open(os.path.join(d, name), "w") as f:
                     f.write(text)
             out = os.path.join(d, "fixes.out")
-            cs.write_fixes(out, d)
-            text = open(out).read()
+            report.write_fixes(out, d)
+            with open(out) as fh:
+                text = fh.read()
         self.assertEqual(text.count("DiagnosticName:"), 1)
         self.assertTrue(text.startswith("---\nMainSourceFile:"))
 

@@ -1,0 +1,350 @@
+"""The command line: run-clang-tidy's spellings, the options, and the run from plan to report
+(main); --launch makes it a compiler launcher for CMake."""
+import argparse
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from . import locate
+from .common import DEFAULT_ARCH, INTERNAL_ERROR, LLVM_MAJOR, MODULE_NAME, PASS_NAME, VERSION, Fatal, error, warn
+from .database import export_compile_commands, plan
+from .diagnostics import Diag, place_of, skipped_notes
+from .locate import find_clang, find_clang_apply_replacements, find_clang_tidy, find_docs, find_module, find_pass
+from .merge import Merge
+from .report import Stream, print_text, repository_root, to_json, to_sarif, write_fixes
+from .rules import list_checks, pass_rules
+from .runner import Progress, build_jobs, run_all
+
+# run-clang-tidy's options, which it spells with one dash: the same spelled with two here. Those that
+# only clang-tidy reads are handed to it (--tidy-arg); a file option is made absolute, since
+# clang-tidy runs in each entry's directory.
+RUN_CLANG_TIDY_OWN = {"fix", "checks", "header-filter", "quiet", "extra-arg", "extra-arg-before", "export-fixes"}
+RUN_CLANG_TIDY_TIDY = {"exclude-header-filter", "line-filter", "config", "config-file", "warnings-as-errors",
+                       "use-color", "allow-no-checks", "enable-check-profile"}
+
+
+def run_clang_tidy_spellings(argv):
+    out = []
+    for a in argv:
+        m = re.fullmatch(r"-{1,2}([a-z][a-z-]+)(?:=(.*))?", a)
+        if m and m.group(1) in RUN_CLANG_TIDY_TIDY:
+            name, value = m.group(1), m.group(2)
+            if name == "config-file" and value:
+                value = os.path.abspath(value)
+            out.append(f"--tidy-arg=--{name}" + (f"={value}" if value is not None else ""))
+        elif m and a.startswith("-") and not a.startswith("--") and m.group(1) in RUN_CLANG_TIDY_OWN:
+            out.append("-" + a)
+        else:
+            out.append(a)
+    return out
+
+
+def parse_args(argv):
+    if "--" in argv:
+        cut = argv.index("--")
+        argv, flags = argv[:cut], argv[cut + 1:]
+    else:
+        flags = None
+    argv = run_clang_tidy_spellings(argv)
+    args, flags = _parse(argv, flags)
+    args.checks_given = args.checks is not None
+    if args.checks is None:
+        args.checks = "cuda-scope-*"
+    return args, flags
+
+
+def _parse(argv, flags):
+    ap = argparse.ArgumentParser(
+        prog="cuda-scope", allow_abbrev=False,
+        description="Runs the cuda-scope-* clang-tidy checks over a project: reads a compile database "
+                    "(nvcc commands included) or flags after --, analyses both sides of every .cu file in "
+                    "parallel, merges the findings and prints them as text, SARIF or JSON.",
+        epilog="Exit status: 0 no findings, 1 findings, 2 usage or analysis errors, 3 an internal error of "
+               "cuda-scope. Guide: docs/tools.md.")
+    ap.add_argument("files", nargs="*", metavar="FILE",
+                    help="files to analyse (default with -p: every file in the database)")
+    ap.add_argument("-p", dest="build", metavar="BUILD_DIR",
+                    help="a directory holding compile_commands.json, or the file itself")
+    ap.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
+                    help="clang-tidy runs at once (default: the number of cores)")
+    ap.add_argument("--format", choices=("text", "sarif", "json"), default="text")
+    ap.add_argument("-o", "--output", metavar="FILE", help="write the report here instead of stdout")
+    ap.add_argument("--fix", action="store_true",
+                    help="apply the checks' fix-its (from one side of each file only)")
+    ap.add_argument("--export-fixes", metavar="FILE",
+                    help="write the checks' fix-its to this YAML file, as run-clang-tidy does, without applying them")
+    ap.add_argument("--launch", action="store_true",
+                    help="be a compiler launcher (CMake's <LANG>_COMPILER_LAUNCHER): analyse the source of the "
+                         "compile command after --, print the findings, then run the command and exit with its "
+                         "status (or --findings-exit-code when it succeeds and there are findings)")
+    ap.add_argument("--export-compile-commands", metavar="FILE",
+                    help="write a compile database of clang commands (the nvcc ones translated, the toolkit and "
+                         "the nvcc-compatibility header added) for clangd and other clang tools, then stop")
+    ap.add_argument("--export-side", choices=("host", "device"), default="host",
+                    help="which side of a CUDA file the exported database compiles (default: host; every "
+                         "check reports on it but for code under #if __CUDA_ARCH__)")
+    ap.add_argument("--list-checks", action="store_true",
+                    help="print the rules the command runs, the clang-tidy checks and the IR pass's rules that "
+                         "--checks selects, then stop")
+    ap.add_argument("--explain", action="store_true",
+                    help="print how each compile command is translated and the clang-tidy runs, then stop")
+    ap.add_argument("--checks", metavar="GLOBS",
+                    help="which checks, as clang-tidy globs (default: what the project's .clang-tidy, or "
+                         "-config/-config-file, says of cuda-scope-* checks; cuda-scope-* when it says nothing)")
+    ap.add_argument("--module", metavar="PATH", help=f"the clang-tidy module, {MODULE_NAME}")
+    ap.add_argument("--clang-tidy", metavar="PATH", help=f"clang-tidy {LLVM_MAJOR} (default: clang-tidy-{LLVM_MAJOR})")
+    ap.add_argument("--no-ir-pass", dest="ir_pass", action="store_false",
+                    help="do not run the device-IR pass (by default it runs on the device side of every CUDA "
+                         "file, for the rules only it has: cuda-scope-proxy-fence, cuda-scope-cluster-wait)")
+    ap.add_argument("--clang", metavar="PATH",
+                    help=f"clang++ {LLVM_MAJOR}, which runs the IR pass (default: $CLANG, clang++-{LLVM_MAJOR})")
+    ap.add_argument("--pass-plugin", metavar="PATH", help=f"the IR pass, {PASS_NAME} (default: beside the module)")
+    ap.add_argument("--cuda-path", metavar="DIR",
+                    help="the CUDA toolkit (default: $CUDA_PATH, else /usr/local/cuda)")
+    ap.add_argument("--default-arch", default=DEFAULT_ARCH, metavar="SM",
+                    help=f"device side architecture when a command names none (default: {DEFAULT_ARCH}, as nvcc 13)")
+    ap.add_argument("--all-archs", action="store_true",
+                    help="analyse the device side once per architecture a command builds for "
+                         "(default: only the newest one)")
+    ap.add_argument("--host-only", action="store_true", help="analyse only the host side of .cu files")
+    ap.add_argument("--header-filter", metavar="REGEX",
+                    help="passed to clang-tidy: which headers to report findings from")
+    ap.add_argument("--extra-arg", action="append", default=[], metavar="FLAG",
+                    help="a compiler flag appended to every command (repeatable)")
+    ap.add_argument("--extra-arg-before", action="append", default=[], metavar="FLAG",
+                    help="a compiler flag prepended to every command (repeatable)")
+    ap.add_argument("--tidy-arg", action="append", default=[], metavar="ARG",
+                    help="an argument passed to clang-tidy itself, e.g. --tidy-arg=--config-file=F")
+    ap.add_argument("--findings-exit-code", type=int, default=1, metavar="N",
+                    help="exit status when there are findings and no errors (default 1; 0 for build hooks)")
+    ap.add_argument("--root", metavar="DIR",
+                    help="SARIF paths are relative to this directory (default: the root of the repository the "
+                         "command runs in, else the current directory)")
+    ap.add_argument("--help-uri-base", metavar="URI",
+                    help="SARIF helpUri prefix for docs/checks/<name>.md (default: the installed docs)")
+    ap.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
+    ap.add_argument("--timeout", type=float, default=900, metavar="SECONDS",
+                    help="stop one clang-tidy or IR-pass run after this long and report its file as failed "
+                         "(default 900; 0: no limit)")
+    ap.add_argument("--heartbeat", type=float, default=60, metavar="SECONDS",
+                    help="when stderr is not a terminal, say how far the run is this often (default 60; 0: never)")
+    ap.add_argument("--version", action="version", version=f"cuda-scope {VERSION} (LLVM {LLVM_MAJOR})")
+    return ap.parse_args(argv), flags
+
+
+def explain(translations, jobs, out):
+    by_t = {}
+    for j in jobs:
+        by_t.setdefault(id(j.t), []).append(j)
+    for t in translations:
+        print(f"{t.file}", file=out)
+        print(f"  from: {t.origin}{' (nvcc)' if t.nvcc else ''}; language: {t.lang}", file=out)
+        for before, after in t.steps:
+            print(f"  {before} -> {after}", file=out)
+        for j in by_t.get(id(t), []):
+            print(f"  {j.label}: {shlex.join(j.argv)}", file=out)
+
+
+SOURCE_EXTS = (".cu", ".cpp", ".cc", ".cxx", ".c", ".C", ".c++")
+
+
+def launch(argv):
+    """Compiler-launcher mode: argv is the command line with --launch; what follows -- is the
+    compile command (a launcher such as ccache may come first). The analysis's findings go to the
+    build's output; the compile runs whatever they are."""
+    cut = argv.index("--")
+    options = [a for a in argv[:cut] if a != "--launch"]
+    command = argv[cut + 1:]
+    if not command:
+        raise Fatal("--launch: no compile command after --")
+    sources = [a for a in command[1:] if a.endswith(SOURCE_EXTS) and os.path.isfile(a)]
+    status = 0
+    if sources:
+        try:
+            status = main(options + ["--quiet", sources[-1], "--"] + command)
+        except Fatal as e:
+            error(str(e))
+            status = 2
+    compiled = subprocess.call(command)
+    if compiled != 0:
+        return compiled
+    # The findings' status (--findings-exit-code: 0 shows them and lets the build go on); a file
+    # cuda-scope could not analyse is reported and does not fail a build that compiled.
+    return status if status not in (2, INTERNAL_ERROR) else 0
+
+
+def main(argv):
+    if "--launch" in argv and "--" in argv:
+        return launch(argv)
+    if os.environ.get("CUDA_SCOPE_INTERNAL_ERROR_FOR_TESTING"):
+        raise RuntimeError("an internal error, as asked by CUDA_SCOPE_INTERNAL_ERROR_FOR_TESTING")
+    args, flags = parse_args(argv)
+    if args.jobs < 0:
+        raise Fatal("-j must be 0 (the number of cores) or more")
+    if args.build and flags is not None:
+        raise Fatal("give either -p BUILD_DIR or flags after '--', not both")
+    if args.output and not args.list_checks:
+        folder = os.path.dirname(os.path.abspath(args.output))
+        if not os.path.isdir(folder):
+            raise Fatal(f"-o {args.output}: the folder {folder} does not exist (nothing was analysed)")
+        if not os.access(folder, os.W_OK) or (os.path.exists(args.output) and not os.access(args.output, os.W_OK)):
+            raise Fatal(f"-o {args.output}: cannot write there (nothing was analysed)")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    jobs_n = args.jobs or cores
+    if args.list_checks:
+        checks = list_checks(find_clang_tidy(args.clang_tidy), find_module(args.module)[0], args.checks)
+        for c in sorted(set(checks) | (set(pass_rules(args)) if args.ir_pass else set())):
+            print(c)
+        return 0
+    warned = set()
+    translations, problems = plan(args, flags, warned)
+    tidy = find_clang_tidy(args.clang_tidy)
+    module, _ = find_module(args.module)
+    ir = None
+    if args.ir_pass and not args.host_only and not args.fix and not args.export_compile_commands and pass_rules(args):
+        clang, plugin = find_clang(args.clang, tidy), find_pass(args.pass_plugin, module)
+        if clang and plugin:
+            records = os.path.join(tempfile.gettempdir(), "cuda-scope-remarks-XXXX") if args.explain \
+                else tempfile.mkdtemp(prefix="cuda-scope-remarks-")
+            ir = (clang, plugin, records)
+        elif args.clang or args.pass_plugin:
+            raise Fatal(f"the IR pass cannot run: {'no clang++ ' + str(LLVM_MAJOR) if not clang else 'no ' + PASS_NAME + ' beside the module'}")
+        else:
+            warn(f"the device-IR pass's rules ({', '.join(pass_rules(args))}) are not run: "
+                 + (f"clang++-{LLVM_MAJOR} was not found (pass --clang=PATH)" if not clang
+                    else f"{PASS_NAME} is not beside the module (pass --pass-plugin=PATH)")
+                 + "; --no-ir-pass says this is intended")
+    jobs, toolkit_missing = build_jobs(args, translations, tidy, module, args.cuda_path, ir)
+    if toolkit_missing:
+        file, path, source = toolkit_missing[0]
+        raise Fatal(f"no CUDA toolkit found for {file}: looked in {path} ({source}) for include/cuda_runtime.h; "
+                    f"pass --cuda-path=DIR or set CUDA_PATH to the toolkit's directory")
+    apply = find_clang_apply_replacements(tidy) if args.fix else None
+    # Each run exports its fixes and clang-apply-replacements applies them once at the end, so a
+    # header that several files include is not edited twice, nor by two runs at once.
+    fixes_dir = None
+    if (args.fix and apply) or args.export_fixes:
+        fixes_dir = os.path.join(tempfile.gettempdir(), "cuda-scope-fixes-XXXX") if args.explain \
+            else tempfile.mkdtemp(prefix="cuda-scope-fixes-")
+    for n, j in enumerate(jobs):
+        if "--fix-placeholder" in j.argv:
+            k = j.argv.index("--fix-placeholder")
+            j.argv[k:k + 1] = [f"--export-fixes={os.path.join(fixes_dir, f'{n}.yaml')}"] if fixes_dir else ["--fix"]
+    if args.fix and not apply:
+        jobs_n = 1  # each clang-tidy then edits the files itself: one at a time, never the same header twice at once
+    if args.export_compile_commands:
+        clang = find_clang(args.clang, tidy) or f"clang++-{LLVM_MAJOR}"
+        n = export_compile_commands(args.export_compile_commands, jobs, module, clang, args.export_side)
+        for p in problems:
+            error(p)
+        if not args.quiet:
+            print(f"cuda-scope: wrote {n} entries ({args.export_side} side) to {args.export_compile_commands}",
+                  file=sys.stderr)
+        return 2 if problems else 0
+    if args.explain:
+        out = open(args.output, "w") if args.output else sys.stdout
+        explain(translations, jobs, out)
+        for p in problems:
+            error(p)
+        return 2 if problems else 0
+
+    progress = Progress(len(jobs), sys.stderr.isatty() and not args.quiet,
+                        heartbeat=0 if args.quiet else args.heartbeat)
+    stream = Stream(jobs, sys.stdout, args.format == "text" and not args.output and sys.stdout.isatty()
+                    and not args.fix)
+
+    def finished(job, out, err):
+        stream.finished(job, out, err)
+        progress.step(f"{os.path.basename(job.t.file)} ({job.label})")
+    results, interrupted = run_all(jobs, jobs_n, args.timeout, finished)
+    progress.finish()
+    if interrupted:
+        error(f"interrupted: {len(results)} of {len(jobs)} runs finished; the report has what they found")
+
+    merged = Merge(timeout=args.timeout)
+    for job, rc, out, err in results:
+        merged.add(job, rc, out, err)
+    findings, errors, failed, skipped = merged.findings, merged.errors, merged.failed, merged.skipped
+
+    if ir:
+        shutil.rmtree(ir[2], ignore_errors=True)
+    fix_problem = None
+    if fixes_dir and args.export_fixes:
+        try:
+            write_fixes(args.export_fixes, fixes_dir)
+        except OSError as e:
+            fix_problem = f"--export-fixes={args.export_fixes}: {e.strerror}"
+    if fixes_dir:
+        yamls = [f for f in os.listdir(fixes_dir) if f.endswith(".yaml")]
+        if yamls and args.fix and apply:
+            p = subprocess.run([apply, fixes_dir], capture_output=True, text=True)
+            if p.returncode != 0:
+                fix_problem = f"clang-apply-replacements could not apply the fixes: {p.stderr.strip()}"
+        shutil.rmtree(fixes_dir, ignore_errors=True)
+
+    sort = lambda d: (d.file or "", d.line, d.col, d.check or "", d.message)
+    found = sorted(findings.values(), key=sort)
+    errs = sorted(errors.values(), key=sort)
+    notes = [Diag("note", f, line, col, text, None) for f, line, col, text in skipped_notes(skipped.values())]
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    if args.format == "text":
+        # What streamed is not printed again: the errors and notes, and anything the merge placed
+        # differently, are.
+        streamed = stream.shown if stream.enabled else set()
+        print_text(sorted([d for d in found if place_of(d) not in streamed] + errs + notes, key=sort), out)
+    else:
+        print_text(sorted(errs + notes, key=sort), sys.stderr)
+        checks = list_checks(tidy, module, args.checks)
+        checks += [r for r in (pass_rules(args) if ir else []) if r not in checks]
+        files = sorted({t.file for t in translations})
+        if args.format == "sarif":
+            doc = to_sarif(found, errs, checks, find_docs(), args.help_uri_base,
+                           os.path.abspath(args.root or repository_root()), len(files), notes)
+        else:
+            doc = to_json(found, errs, files, failed, notes, skipped.values())
+        json.dump(doc, out, indent=2)
+        out.write("\n")
+    if out is not sys.stdout:
+        out.close()
+    for p in problems:
+        error(p)
+    for f, s, reason in failed:
+        error(f"{f} ({s} side) {reason}; the other files were analysed")
+    if fix_problem:
+        error(fix_problem)
+    if sys.stderr.isatty() and not args.quiet:
+        nfiles = len({d.file for d in found})
+        print(f"cuda-scope: {len(found)} finding{'s' * (len(found) != 1)} in {nfiles} file{'s' * (nfiles != 1)}; "
+              f"{len({t.file for t in translations})} analysed in {len(jobs)} runs", file=sys.stderr)
+    if interrupted:
+        return 130
+    if problems or failed or fix_problem:
+        return 2
+    return args.findings_exit_code if found else 0
+
+
+
+def entry(argv, command_dir=None):
+    """The command: main() with its exit statuses. command_dir is where the cuda-scope script is (its
+    module, pass and docs are looked for relative to it)."""
+    if command_dir:
+        locate.COMMAND_DIR = command_dir
+    try:
+        return main(argv)
+    except Fatal as e:
+        error(str(e))
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 1
+    except Exception:  # a bug of cuda-scope's own: a distinct status, so CI does not read it as findings
+        import traceback
+        traceback.print_exc()
+        error("internal error (the traceback above); please report it with the command line")
+        return INTERNAL_ERROR

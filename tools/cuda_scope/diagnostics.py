@@ -1,0 +1,240 @@
+"""Reading what the analysers print: clang-tidy's diagnostics, the IR pass's remarks (their rule
+read from the optimization record), the claim a finding makes, and the nvcc dialect clang rejects."""
+import os
+import re
+from dataclasses import dataclass, field
+
+from .common import source_line
+
+HEADER = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<level>warning|error|fatal error|note|remark): "
+                    r"(?P<msg>.*)$")
+NOLOC = re.compile(r"^(?P<level>warning|error|fatal error|note): (?P<msg>.*)$")
+CHECK = re.compile(r"^(?P<msg>.*) \[(?P<check>[A-Za-z0-9_.-]+(?:,[A-Za-z0-9_.-]+)*)\]$")
+
+
+@dataclass(eq=False)
+class Diag:
+    """One diagnostic of clang-tidy or clang++: a finding (it names a check), an error, a note."""
+    level: str                        # warning, error, fatal error, note, remark
+    file: str                         # None when it has no place
+    line: int
+    col: int
+    message: str
+    check: str                        # the check or rule; None for clang's own diagnostics
+    snippet: list = field(default_factory=list)  # the source lines clang printed under it
+    notes: list = field(default_factory=list)
+    sides: list = field(default_factory=list)    # the runs that reported it ('host', 'device sm_90', ...)
+    no_location: bool = False                    # an IR remark with no debug location
+
+    @property
+    def is_error(self):
+        return self.level in ("error", "fatal error") and (not self.check or self.check.startswith("clang-diagnostic"))
+
+    def key(self):
+        return (self.file, self.line, self.col, self.check, self.message)
+
+    def header(self):
+        loc = f"{self.file}:{self.line}:{self.col}: " if self.file else ""
+        suffix = f" [{self.check}]" if self.check else ""
+        return f"{loc}{self.level}: {self.message}{suffix}"
+
+
+def parse_output(text):
+    diags, current = [], None
+    for line in text.splitlines():
+        m = HEADER.match(line) or NOLOC.match(line)
+        if not m:
+            if current is not None:
+                current.snippet.append(line)
+            continue
+        g = m.groupdict()
+        msg, check = g["msg"], None
+        c = CHECK.match(msg)
+        if c:
+            msg, check = c.group("msg"), c.group("check").split(",")[0]
+        file = os.path.normpath(g["file"]) if g.get("file") else None
+        d = Diag(g["level"], file, int(g["line"]) if g.get("line") else 0, int(g["col"]) if g.get("col") else 0,
+                 msg, check)
+        if g["level"] == "note" and diags:
+            diags[-1].notes.append(d)
+        else:
+            diags.append(d)
+        current = d
+    return diags
+
+
+REMARK_SUFFIX = re.compile(r" \[-Rpass-analysis=cuda-scope\]$")
+NO_LOCATION = "note: could not determine the original source location"
+YAML_DOC = re.compile(r"^--- !", re.M)
+YAML_NAME = re.compile(r"^Name:\s*(\S+)", re.M)
+YAML_LOC = re.compile(r"^DebugLoc:\s*\{\s*File:\s*(?:'((?:[^']|'')*)'|([^,]*)),\s*Line:\s*(\d+),\s*Column:\s*(\d+)\s*\}",
+                      re.M | re.S)
+
+
+def remark_names(yaml_path):
+    """[(line, column, name)] of the pass's remarks in an optimization record, in emission order."""
+    try:
+        with open(yaml_path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+    except OSError:
+        return []
+    names = []
+    for doc in YAML_DOC.split(text)[1:]:
+        m, loc = YAML_NAME.search(doc), YAML_LOC.search(doc)
+        if m:
+            names.append((int(loc.group(3)) if loc else 0, int(loc.group(4)) if loc else 0, m.group(1)))
+    return names
+
+
+def pass_diagnostics(err, yaml_path):
+    """clang++'s diagnostics of a run with the pass: the pass's remarks, each with its rule read from
+    the optimization record (clang prints a remark's name nowhere else), and clang's own. Returns
+    (remarks, others); a remark without a debug location is marked no_location."""
+    lines, noloc, pending = [], [], False
+    for line in err.splitlines():
+        if NO_LOCATION in line:
+            pending = True
+            continue
+        m = HEADER.match(line)
+        if m and m.group("level") == "remark":
+            noloc.append(pending)
+            pending = False
+        lines.append(line)
+    diags = parse_output("\n".join(lines))
+    remarks = [d for d in diags if d.level == "remark"]
+    records = remark_names(yaml_path)
+    # The record and the remarks come from one emission, in the same order: pair them in order
+    # when they agree, else by place.
+    in_order = len(records) == len(remarks) and all(
+        (r[0], r[1]) in ((d.line, d.col), (0, 0)) for r, d in zip(records, remarks))
+    for k, d in enumerate(remarks):
+        d.check = "cuda-scope"
+        if in_order:
+            d.check = records[k][2]
+        else:
+            for j, (line, col, name) in enumerate(records):
+                if (line, col) == (d.line, d.col) or (noloc[k] and line == 0):
+                    d.check = name
+                    del records[j]
+                    break
+        d.message = REMARK_SUFFIX.sub("", d.message)
+        d.no_location = noloc[k]
+    return remarks, [d for d in diags if d.level != "remark"]
+
+
+def claim_of(message):
+    """What a finding's message says happens at its place, in words both front ends' messages share,
+    so that one bug that clang-tidy and the IR pass both report is one finding (and one claim to
+    judge, in bench/realcode/precision.py)."""
+    for words, claim in ((" orders the message", "fence"), (" is published here", "publish"),
+                         (" is received here", "receive")):
+        if words in message:
+            return claim
+    return ""
+
+
+def place_of(d):
+    """A finding's identity across the front ends: where it is, its rule, and what it claims there."""
+    return (d.file, d.line, d.col, d.check, claim_of(d.message))
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """A clang error on code that nvcc accepts, which the nvcc-compatibility header cannot supply
+    because it is clang's parser or semantic analysis that rejects it. `message` matches the whole
+    error; `source` (optional) must match the source text at the error's place, to tell the
+    construct from other errors with the same message. docs/compatibility.md lists each one with the
+    corpus code that showed it."""
+    name: str
+    message: re.Pattern
+    source: re.Pattern
+    what: str
+    why: str
+
+    def __init__(self, name, message, source, what, why):
+        for k, v in (("name", name), ("message", re.compile(message)),
+                     ("source", re.compile(source) if source else None), ("what", what), ("why", why)):
+            object.__setattr__(self, k, v)
+
+
+DIALECT = [
+    # cuda-samples cudaGraphsPerfScaling/cudaGraphPerfScaling.cu:96: "mov.u64 %0, %globaltimer;"
+    Dialect("asm-percent", r"invalid % escape in inline assembly string", None, "the asm statement",
+            "a PTX register written with one '%' in an asm statement with operands (nvcc passes it to "
+            "ptxas as written, clang requires '%%')"),
+    # cuda-samples conjugateGradientMultiDeviceCG.cu:214: ::"r"(reg_val) "l"(arrived)
+    Dialect("asm-comma", r"expected '\)'", r'^"[^"]*"\s*\(', "the asm statement",
+            "asm operands with no comma between them (nvcc accepts it)"),
+    # cuda-samples simpleAWBarrier.cu:93: __shared__ cuda::barrier<cuda::thread_scope_block> barrier;
+    Dialect("shared-init", r"initialization is not supported for __shared__ variables", None,
+            "the __shared__ variable '{name}'",
+            "a __shared__ variable of a type with a constructor, such as cuda::barrier (nvcc accepts it "
+            "under #pragma nv_diag_suppress static_var_with_dynamic_init, clang has no switch for it)"),
+    # HeCBench attentionMultiHeadKVCache-cuda/vec_dtypes.cuh:219: vec_cast<T, S>::cast<vec_size>(...)
+    Dialect("template-keyword", r"reference to overloaded function could not be resolved; did you mean to call it\?",
+            r"^[A-Za-z_][\w:]*\s*<[^;]*>\s*::\s*[A-Za-z_]\w*\s*<", "the call of '{name}'",
+            "a member template of a dependent type called without the 'template' keyword (nvcc accepts "
+            "it)"),
+]
+
+
+@dataclass(eq=False)
+class Skipped:
+    """A part of a file that was not analysed because of a Dialect error."""
+    file: str
+    line: int
+    col: int
+    dialect: Dialect
+    what: str                         # the part, named: "the __shared__ variable 'barrier'"
+    sides: list = field(default_factory=list)
+
+    @classmethod
+    def at(cls, file, line, col, dialect, cache):
+        # The name at the error's place: the variable, or the qualified callee up to its '<'.
+        m = re.match(r"[A-Za-z_][\w:<>, ]*::\s*[A-Za-z_]\w*" if "call" in dialect.what else r"[A-Za-z_]\w*",
+                     source_at(file, line, col, cache))
+        return cls(file, line, col, dialect, dialect.what.format(name=m.group(0) if m else "?"))
+
+
+def source_at(file, line, col, cache):
+    """The text of file from (line, col) to the end of that line; '' when it cannot be read."""
+    text = source_line(file, line, cache)
+    return "" if text is None else text[max(col - 1, 0):].decode("utf-8", "replace")
+
+
+def dialect_of(d, cache):
+    """The Dialect a clang error is, or None."""
+    if not d.is_error or not d.file:
+        return None
+    for k in DIALECT:
+        if k.message.fullmatch(d.message) and (not k.source or k.source.search(source_at(d.file, d.line, d.col, cache))):
+            return k
+    return None
+
+
+def split_dialect(diags, cache):
+    """(the errors that are known nvcc dialect, as (Diag, Dialect), the other diagnostics)."""
+    known, rest = [], []
+    for d in diags:
+        k = dialect_of(d, cache)
+        if k:
+            known.append((d, k))
+        else:
+            rest.append(d)
+    return known, rest
+
+
+def skipped_notes(skipped):
+    """One note per file naming every part of it that was not analysed: (file, line, col, text)."""
+    by_file = {}
+    for s in sorted(skipped, key=lambda s: (s.file, s.line, s.col)):
+        by_file.setdefault(s.file, []).append(s)
+    notes = []
+    for file, items in by_file.items():
+        parts = "; ".join(f"{s.what} at line {s.line} ({', '.join(s.sides)}): {s.dialect.why}"
+                          for s in items)
+        what = "this part" if len(items) == 1 else f"these {len(items)} parts"
+        notes.append((file, items[0].line, items[0].col,
+                      f"cuda-scope did not analyse {what} of the file, which nvcc accepts and clang 22 "
+                      f"rejects, and analysed the rest: {parts}"))
+    return notes

@@ -1,0 +1,113 @@
+"""Merging what every run found into one report: a bug that several sides (host, device, each
+architecture, the IR pass) report is one finding that names them all; errors are reported once per
+file and side; the nvcc dialect clang rejects becomes one note per file."""
+import os
+from dataclasses import dataclass, field
+
+from .diagnostics import Diag, Skipped, parse_output, pass_diagnostics, place_of, split_dialect
+from .rules import PASS_RULES, glob_selects
+from .runner import TIMED_OUT
+
+
+@dataclass
+class Merge:
+    """The report so far. add() takes each run's result in the order of the jobs."""
+    timeout: float = 0
+    findings: dict = field(default_factory=dict)   # Diag.key() -> the finding
+    errors: dict = field(default_factory=dict)     # key -> the error
+    failed: list = field(default_factory=list)     # (file, side, why) of the runs that did not analyse
+    skipped: dict = field(default_factory=dict)    # (file, line, col, dialect) -> Skipped
+    by_place: dict = field(default_factory=dict)   # place_of(finding) -> the finding there
+    device_failed: set = field(default_factory=set)  # (file, arch) whose device side did not parse
+    cache: dict = field(default_factory=dict)      # file -> its lines, for the dialect's source tests
+
+    def add(self, job, rc, out, err):
+        if rc == TIMED_OUT:
+            self._error(Diag("error", None, 0, 0, f"{job.t.file} ({job.label}): the run took longer than "
+                             f"{self.timeout:g} s and was stopped (--timeout)", None),
+                        (job.t.file, job.label, "timeout"), job.label)
+            self.failed.append((job.t.file, job.label, f"timed out after {self.timeout:g} s"))
+        elif job.side == "pass":
+            self._add_pass(job, rc, err)
+        else:
+            self._add_tidy(job, rc, out, err)
+
+    def _error(self, d, key, side):
+        if key not in self.errors:
+            d.sides = [side]
+            self.errors[key] = d
+
+    def _skip(self, known, side):
+        for d, k in known:
+            key = (d.file, d.line, d.col, k.name)
+            s = self.skipped.get(key) or Skipped.at(d.file, d.line, d.col, k, self.cache)
+            self.skipped[key] = s
+            if side not in s.sides:
+                s.sides.append(side)
+
+    def _add_pass(self, job, rc, err):
+        remarks, others = pass_diagnostics(err, job.record)
+        for d in remarks + others:
+            if d.file and not os.path.isabs(d.file):
+                d.file = os.path.normpath(os.path.join(job.t.directory, d.file))
+        if (job.t.file, job.arch) in self.device_failed:
+            others = []  # the device side's errors are reported once, from clang-tidy
+        known, others = split_dialect(others, self.cache)
+        self._skip(known, job.label)
+        errs = [d for d in others if d.level in ("error", "fatal error")]
+        for d in errs:
+            d.check = None
+            self._error(d, d.key(), job.label)
+        if errs:
+            self.failed.append((job.t.file, job.label,
+                                "does not compile for the IR pass (clang's errors for it are in the report)"))
+        elif rc != 0 and not known and (job.t.file, job.arch) not in self.device_failed:
+            tail = [line for line in err.splitlines() if line.strip()][-6:]
+            self._error(Diag("error", None, 0, 0, f"the IR pass failed on {job.t.file} ({job.label}), exit status "
+                             f"{rc}: " + " | ".join(tail), None), (job.t.file, job.label, "failed"), job.label)
+            self.failed.append((job.t.file, job.label, f"the IR pass failed (exit status {rc})"))
+        for d in remarks:
+            if d.check not in PASS_RULES or not glob_selects(job.t.checks, d.check):
+                continue
+            place = place_of(d)
+            if place in self.by_place:
+                if job.label not in self.by_place[place].sides:
+                    self.by_place[place].sides.append(job.label)
+                continue
+            d.level = "warning"
+            d.sides = [job.label]
+            self.findings[d.key()] = self.by_place[place] = d
+
+    def _add_tidy(self, job, rc, out, err):
+        known, diags = split_dialect(parse_output(out), self.cache)
+        side = job.label
+        self._skip(known, side)
+        had_error, unknown = bool(known), False
+        for d in diags:
+            unknown |= d.is_error
+            had_error |= d.is_error
+            target = self.errors if d.is_error else self.findings
+            key = d.key()
+            if key in target:
+                if side not in target[key].sides:
+                    target[key].sides.append(side)
+            else:
+                d.sides = [side]
+                target[key] = d
+                if not d.is_error and d.check:
+                    self.by_place.setdefault(place_of(d), d)
+        # WarningsAsErrors (the project's .clang-tidy, or -warnings-as-errors) makes clang-tidy exit 1
+        # with findings of level error: findings, not a failure.
+        as_errors = any(d.level == "error" and d.check and not d.is_error for d in diags)
+        if rc != 0 and not had_error and not as_errors:
+            # clang-tidy failed without a diagnostic: a crash, a bad option, a module that does
+            # not load. What it said last is the best account of why.
+            tail = [line for line in err.splitlines()
+                    if line.strip() and not line.startswith("Error while processing")][-6:]
+            self._error(Diag("error", None, 0, 0, f"clang-tidy failed on {job.t.file} ({side}), exit status {rc}: "
+                             + " | ".join(tail), None), (job.t.file, side, "failed"), side)
+            self.failed.append((job.t.file, side, f"clang-tidy failed (exit status {rc})"))
+        elif unknown:
+            self.failed.append((job.t.file, side, "does not parse (clang's errors for it are in the report)"))
+        if had_error and job.side == "device":
+            self.device_failed.add((job.t.file, job.arch))

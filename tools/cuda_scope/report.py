@@ -1,0 +1,211 @@
+"""Output: text as clang-tidy prints it (streamed per file on a terminal), SARIF 2.1.0 for code
+scanning, JSON, and exported fix-its."""
+import hashlib
+import os
+import re
+import sys
+import urllib.parse
+
+from .common import VERSION, find_up, source_line
+from .diagnostics import parse_output, pass_diagnostics, place_of
+from .locate import doc_summary
+from .rules import PASS_RULES
+
+def display_column(file, line, col, cache):
+    """clang counts columns in bytes; SARIF here counts Unicode code points."""
+    text = source_line(file, line, cache)
+    return col if text is None else len(text[:max(col - 1, 0)].decode("utf-8", "replace")) + 1
+
+
+def artifact(file, root):
+    rel = os.path.relpath(file, root) if file.startswith(root.rstrip(os.sep) + os.sep) else None
+    if rel:
+        return {"uri": urllib.parse.quote(rel.replace(os.sep, "/")), "uriBaseId": "SRCROOT"}
+    return {"uri": "file://" + urllib.parse.quote(file.replace(os.sep, "/"))}
+
+
+def sarif_region(d, cache):
+    region = {"startLine": max(d.line, 1)}
+    if d.col:
+        region["startColumn"] = display_column(d.file, d.line, d.col, cache)
+    return region
+
+
+def repository_root(start=None):
+    """The root of the repository the command runs in (the nearest folder up with .git), which
+    SARIF paths are relative to, wherever in it the command runs; the current folder outside one."""
+    here = os.path.abspath(start or os.getcwd())
+    return find_up(here, ".git") or here
+
+
+def line_text(file, line, cache):
+    text = source_line(file, line, cache)
+    return "" if text is None else text.decode("utf-8", "replace").rstrip("\r")
+
+
+def fingerprint(f, root, cache, seen):
+    """A result's identity across commits, for code scanning's partialFingerprints: the rule, the
+    file, and the text of the line without its spacing, so that lines moving up or down keep it; the
+    n-th same result in a file gets n."""
+    rel = os.path.relpath(f.file, root) if f.file else ""
+    text = re.sub(r"\s+", "", line_text(f.file, f.line, cache)) if f.file else ""
+    digest = hashlib.sha256("\0".join((f.check or "", rel.replace(os.sep, "/"), text)).encode()).hexdigest()[:32]
+    seen[digest] = seen.get(digest, 0) + 1
+    return f"{digest}:{seen[digest]}"
+
+
+def help_base_of(docs, given):
+    """The prefix of each rule's helpUri: --help-uri-base, else the docs found beside the command."""
+    base = given or ("file://" + urllib.parse.quote(docs) + "/" if docs else None)
+    return base + "/" if base and not base.endswith("/") else base
+
+
+def to_sarif(findings, errors, checks, docs, help_base, root, analysed, notes=()):
+    """A SARIF 2.1.0 log; help_base is --help-uri-base (None: the docs' folder)."""
+    help_base = help_base_of(docs, help_base)
+    cache = {}
+    seen = {}
+    ids = sorted(set(checks) | {f.check for f in findings})
+    rules = []
+    for rid in ids:
+        summary = doc_summary(docs, rid) or f"{rid} (see its documentation)"
+        rule = {"id": rid, "name": rid, "shortDescription": {"text": summary},
+                "fullDescription": {"text": summary},
+                "defaultConfiguration": {"level": "warning"}}
+        if rid.startswith("cuda-scope-") and help_base:
+            rule["helpUri"] = help_base + rid[len("cuda-scope-"):] + ".md"
+            rule["help"] = {"text": f"{summary} See {rule['helpUri']}."}
+        rules.append(rule)
+    index = {r["id"]: n for n, r in enumerate(rules)}
+    results = []
+    for f in findings:
+        res = {"ruleId": f.check, "ruleIndex": index[f.check],
+               "level": "error" if f.level in ("error", "fatal error") else "warning",
+               "message": {"text": f.message},
+               "locations": [{"physicalLocation": {"artifactLocation": artifact(f.file, root),
+                                                   "region": sarif_region(f, cache)}}]}
+        related = []
+        for n, note in enumerate(f.notes, 1):
+            loc = {"id": n, "message": {"text": note.message}}
+            if note.file:
+                loc["physicalLocation"] = {"artifactLocation": artifact(note.file, root),
+                                           "region": sarif_region(note, cache)}
+            related.append(loc)
+        if related:
+            res["relatedLocations"] = related
+        res["partialFingerprints"] = {"primaryLocationLineHash": fingerprint(f, root, cache, seen)}
+        res["properties"] = {"sides": f.sides}
+        results.append(res)
+    notifications = []
+    for e in list(errors) + list(notes):
+        n = {"level": "error" if e.is_error else "note", "message": {"text": e.message}}
+        if e.file:
+            n["locations"] = [{"physicalLocation": {"artifactLocation": artifact(e.file, root),
+                                                    "region": sarif_region(e, cache)}}]
+        notifications.append(n)
+    driver = {"name": "cuda-scope", "version": VERSION, "semanticVersion": VERSION, "rules": rules}
+    if help_base:
+        driver["informationUri"] = urllib.parse.urljoin(help_base, "../tools.md")
+    return {
+        "$schema": "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": driver},
+            "originalUriBaseIds": {"SRCROOT": {"uri": "file://" + urllib.parse.quote(
+                root.replace(os.sep, "/").rstrip("/") + "/")}},
+            "columnKind": "unicodeCodePoints",
+            "invocations": [{"executionSuccessful": not errors,
+                             "toolExecutionNotifications": notifications}],
+            "results": results,
+            "properties": {"translationUnits": analysed},
+        }],
+    }
+
+
+def to_json(findings, errors, files, failed, notes, skipped):
+    """The --format=json report."""
+    return {"version": VERSION, "findings": [diag_json(d) for d in findings],
+            "errors": [diag_json(d) for d in errors],
+            "files": files,
+            "failed": [{"file": f, "side": s, "reason": r} for f, s, r in failed],
+            "notes": [{"file": n.file, "line": n.line, "column": n.col, "message": n.message} for n in notes],
+            "skipped": [{"file": k.file, "line": k.line, "column": k.col, "kind": k.dialect.name,
+                         "what": k.what, "reason": k.dialect.why, "sides": k.sides}
+                        for k in sorted(skipped, key=lambda k: (k.file, k.line, k.col))]}
+
+
+def diag_json(d):
+    out = {"file": d.file, "line": d.line, "column": d.col, "level": d.level, "message": d.message}
+    if d.check:
+        out["check"] = d.check
+    out["sides"] = d.sides
+    if d.notes:
+        out["notes"] = [{"file": n.file, "line": n.line, "column": n.col, "message": n.message} for n in d.notes]
+    return out
+
+
+class Stream:
+    """Shows each file's findings as soon as all of its runs have finished, for a person watching a
+    terminal; the final report, sorted and merged, is then not printed again. Where the report goes
+    to a pipe or a file, nothing streams and the report stays the same for every -j."""
+
+    def __init__(self, jobs, out, enabled):
+        self.out, self.enabled = out, enabled
+        self.left = {}
+        for j in jobs:
+            self.left[j.t.file] = self.left.get(j.t.file, 0) + 1
+        self.done = {}
+        self.shown = set()
+
+    def finished(self, job, out, err):
+        if not self.enabled:
+            return
+        self.done.setdefault(job.t.file, []).append((job, out, err))
+        self.left[job.t.file] -= 1
+        if self.left[job.t.file]:
+            return
+        diags = []
+        for j, o, e in self.done.pop(job.t.file):
+            found = [d for d in pass_diagnostics(e, j.record)[0]] if j.side == "pass" else parse_output(o)
+            for d in found:
+                if d.level == "remark":
+                    d.level = "warning"
+                if d.is_error or not d.check or (j.side == "pass" and d.check not in PASS_RULES):
+                    continue
+                place = place_of(d)
+                if place not in self.shown:
+                    self.shown.add(place)
+                    diags.append(d)
+        sys.stderr.write("\r\033[K")
+        print_text(sorted(diags, key=lambda d: (d.file or "", d.line, d.col, d.check or "")), self.out)
+        self.out.flush()
+
+
+def print_text(diags, out):
+    for d in diags:
+        print(d.header(), file=out)
+        for line in d.snippet:
+            print(line, file=out)
+        for n in d.notes:
+            print(n.header(), file=out)
+            for line in n.snippet:
+                print(line, file=out)
+
+
+def write_fixes(path, fixes_dir):
+    """One YAML file with the fix-its of every run, as run-clang-tidy -export-fixes writes it: the
+    runs' Diagnostics lists joined, each diagnostic once."""
+    items, seen = [], set()
+    for name in sorted(os.listdir(fixes_dir), key=lambda n: int(n.split(".")[0]) if n.split(".")[0].isdigit() else 0):
+        if not name.endswith(".yaml"):
+            continue
+        with open(os.path.join(fixes_dir, name), encoding="utf-8") as fh:
+            text = fh.read()
+        body = text.split("\nDiagnostics:", 1)[1] if "\nDiagnostics:" in text else ""
+        body = body.split("\n...", 1)[0]
+        for item in re.split(r"\n(?=  - )", "\n" + body.strip("\n"))[1:] if body.strip() not in ("", "[]") else []:
+            if item not in seen:
+                seen.add(item)
+                items.append(item)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("---\nMainSourceFile:  ''\nDiagnostics:" + ("\n" + "\n".join(items) if items else " []") + "\n...\n")

@@ -1,0 +1,202 @@
+"""The analyser runs: one Job per file side (clang-tidy host, device per architecture, the IR
+pass), run in parallel with a time limit, stopped at once on Ctrl-C, with progress on stderr."""
+import concurrent.futures
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+
+from .common import CXX_EXTS
+from .locate import compat_flags, compat_header, is_toolkit, toolkit_candidates
+from .nvcc import Translation, arch_key
+from .rules import PASS_RULES, glob_selects, project_checks
+
+@dataclass(eq=False)
+class Job:
+    """One run of an analyser over one file: side 'host', 'device', 'single' (a C/C++ file) with
+    clang-tidy, or 'pass' with clang++ and the IR pass (its remarks' rules in `record`)."""
+    t: Translation
+    side: str
+    arch: str
+    argv: list
+    record: str = None
+
+    @property
+    def label(self):
+        """How reports name the side: 'host', or 'device sm_90'."""
+        if self.side == "pass":
+            return f"IR pass {self.arch}"
+        return f"device {self.arch}" if self.side == "device" else "host"
+
+
+TIMED_OUT = "timed out"
+RUNNING = set()           # the analyser processes running now, which Ctrl-C stops
+RUNNING_LOCK = threading.Lock()
+STOPPING = threading.Event()
+
+
+def run_job(job, cwd, timeout=None):
+    """Runs one clang-tidy or clang++ job; rc is TIMED_OUT when it ran past timeout seconds."""
+    if STOPPING.is_set():
+        return job, None, "", ""
+    try:
+        p = subprocess.Popen(job.argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             errors="replace")
+    except OSError as e:
+        return job, 127, "", f"cannot run {job.argv[0]}: {e.strerror}"
+    with RUNNING_LOCK:
+        RUNNING.add(p)
+    try:
+        out, err = p.communicate(timeout=timeout or None)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        rc = TIMED_OUT
+    finally:
+        with RUNNING_LOCK:
+            RUNNING.discard(p)
+    return job, rc, out, err
+
+
+def stop_running():
+    """Ctrl-C: no queued job starts, and the running ones are stopped."""
+    STOPPING.set()
+    with RUNNING_LOCK:
+        for p in list(RUNNING):
+            try:
+                p.kill()
+            except OSError:
+                pass
+
+
+def run_all(jobs, workers, timeout, finished):
+    """Runs the jobs, `workers` at once; finished(job, out, err) is called as each one ends. Returns
+    ([(job, rc, out, err)] in the order of jobs, whether Ctrl-C stopped the run). On Ctrl-C nothing
+    queued starts, the running analysers are killed, and what finished is still returned."""
+    results, interrupted = [], False
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, workers))
+    try:
+        futures = [pool.submit(run_job, j, j.t.directory, timeout) for j in jobs]
+        for fut in concurrent.futures.as_completed(futures):
+            job, rc, out, err = fut.result()
+            if rc is None:
+                continue  # not started: the run was interrupted
+            results.append((job, rc, out, err))
+            finished(job, out, err)
+    except KeyboardInterrupt:
+        interrupted = True
+        stop_running()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    order = {id(j): n for n, j in enumerate(jobs)}
+    results.sort(key=lambda r: order[id(r[0])])
+    return results, interrupted
+
+
+class Progress:
+    """A one-line progress bar on stderr when stderr is a terminal; otherwise (CI, a pipe) a
+    heartbeat line every `heartbeat` seconds, so that a long run is seen to be alive."""
+
+    def __init__(self, total, enabled, heartbeat=0):
+        self.total, self.done, self.enabled = total, 0, enabled and total > 0
+        self.lock = threading.Lock()
+        self.width = shutil.get_terminal_size((80, 20)).columns
+        self.heartbeat = heartbeat if not enabled and total > 0 else 0
+        self.last = time.monotonic()
+
+    def step(self, name):
+        with self.lock:
+            self.done += 1
+            if self.heartbeat and time.monotonic() - self.last >= self.heartbeat:
+                self.last = time.monotonic()
+                print(f"cuda-scope: {self.done}/{self.total} runs done (last: {name})", file=sys.stderr, flush=True)
+            if not self.enabled:
+                return
+            n = 24
+            filled = n * self.done // self.total
+            text = f"[{'#' * filled}{'.' * (n - filled)}] {self.done}/{self.total} {name}"
+            sys.stderr.write("\r\033[K" + text[:self.width - 1])
+            sys.stderr.flush()
+
+    def finish(self):
+        if self.enabled:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+def build_jobs(args, translations, tidy, module, toolkit_opt, ir=None):
+    """The clang-tidy runs, and with ir = (clang++, pass plugin, record directory) the IR pass's
+    runs: one device compile per CUDA file and architecture."""
+    jobs = []
+    common = [tidy, f"-load={module}"]
+    tail = ["--quiet", "--use-color=false"]
+    if args.header_filter is not None:
+        tail.append(f"--header-filter={args.header_filter}")
+    tail += args.tidy_arg
+    toolkit_missing = []
+    configs = {}
+    for t in translations:
+        # A project's configuration that speaks of cuda-scope checks is honoured (its Checks, and
+        # its WarningsAsErrors and CheckOptions, which no flag here overrides); --checks overrides it.
+        own = None if args.checks_given else project_checks(tidy, module, t, args.tidy_arg, configs)
+        t.checks = own or args.checks
+        base = common + ([] if own else [f"-checks=-*,{args.checks}"]) + tail
+        cuda = None
+        if t.lang == "cuda" or t.nvcc:
+            candidates = [(t.cuda_path, "the command's --cuda-path")] if (t.cuda_path and not toolkit_opt) \
+                else toolkit_candidates(toolkit_opt)
+            path, source = candidates[0]
+            if is_toolkit(path):
+                cuda = os.path.abspath(path)
+            elif t.lang == "cuda" and not t.nocudainc:
+                toolkit_missing.append((t.file, path, source))
+                continue
+        flags = list(t.flags)
+        if t.lang == "cuda":
+            tk = []
+            if cuda:
+                tk += [f"--cuda-path={cuda}"]
+                if os.path.isdir(os.path.join(cuda, "include", "cccl")):
+                    tk += [f"-I{cuda}/include/cccl"]
+            tk += ["-Wno-unknown-cuda-version"]
+            if not cuda:
+                tk += ["-nocudalib"] if "-nocudalib" not in flags else []
+            t.note("(toolkit)", " ".join(tk))
+            header = compat_header(module)
+            if header:
+                t.note("(nvcc compatibility)", f"-include {header} (the module adds it to every run)")
+            flags = ["-x", "cuda"] + flags + (["-fgpu-rdc"] if t.rdc else []) + tk
+            archs = t.archs or [args.default_arch]
+            if not t.archs:
+                t.note("(no architecture named)", f"--cuda-gpu-arch={args.default_arch} on the device side")
+            device_archs = archs if args.all_archs else [max(archs, key=arch_key)]
+            fix = ["--fix-placeholder"] if args.fix or args.export_fixes else []
+            jobs.append(Job(t, "host", device_archs[0], base + fix + [t.file, "--"] + flags + ["--cuda-host-only"]))
+            if not args.host_only:
+                for a in device_archs:
+                    jobs.append(Job(t, "device", a, base + [t.file, "--"] + flags +
+                                    ["--cuda-device-only", f"--cuda-gpu-arch={a}"]))
+                if ir and any(glob_selects(t.checks, r) for r in PASS_RULES):
+                    clang, plugin, records = ir
+                    for a in device_archs:
+                        record = os.path.join(records, f"{len(jobs)}.yaml")
+                        job = Job(t, "pass", a, [clang] + flags + compat_flags(module) +
+                                  ["--cuda-device-only", f"--cuda-gpu-arch={a}", "-O2", f"-fpass-plugin={plugin}",
+                                   "-Rpass-analysis=cuda-scope", "-fsave-optimization-record",
+                                   f"-foptimization-record-file={record}", "-foptimization-record-passes=cuda-scope",
+                                   "-S", "-o", os.devnull, t.file])
+                        job.record = record
+                        jobs.append(job)
+        else:
+            if t.nvcc and cuda:
+                # nvcc puts the toolkit's include directory on every command, .cpp ones too.
+                flags.append(f"-I{cuda}/include")
+                t.note("(nvcc's implicit include)", f"-I{cuda}/include")
+            lang = ["-x", t.lang] if (t.lang != "c++" or os.path.splitext(t.file)[1] not in CXX_EXTS) else []
+            fix = ["--fix-placeholder"] if args.fix or args.export_fixes else []
+            jobs.append(Job(t, "single", None, base + fix + [t.file, "--"] + lang + flags))
+    return jobs, toolkit_missing
