@@ -126,7 +126,9 @@ def _parse(argv, flags):
                     help="SARIF paths are relative to this directory (default: the root of the repository the "
                          "command runs in, else the current directory)")
     ap.add_argument("--help-uri-base", metavar="URI",
-                    help="SARIF helpUri prefix for docs/checks/<name>.md (default: the installed docs)")
+                    help="SARIF helpUri prefix for docs/checks/<name>.md (default: the pages on the web page of the "
+                         "cuda-scope checkout the command runs from, or the base an install was configured "
+                         "with, else the docs beside the command as file:// URIs)")
     ap.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     ap.add_argument("--timeout", type=float, default=900, metavar="SECONDS",
                     help="stop one clang-tidy or IR-pass run after this long and report its file as failed "

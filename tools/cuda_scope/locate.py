@@ -4,6 +4,7 @@ user's registered build, then the system."""
 import os
 import re
 import shutil
+import subprocess
 
 from .common import LLVM_MAJOR, MODULE_NAME, PASS_NAME, Fatal
 
@@ -128,6 +129,43 @@ def find_docs():
         if os.path.isdir(d):
             return d
     return None
+
+
+REMOTE = re.compile(r"^(?:https?://(?:[^@/]+@)?|ssh://(?:[^@/]+@)?|[^@/:]+@)(?P<host>[\w.-]+)(?::\d+)?[:/]"
+                    r"(?P<path>[\w.-]+(?:/[\w.-]+)+)/?$")
+
+
+def web_url(remote):
+    """The web page of a git remote on a forge (https://host/owner/repo), or None for a path or a
+    file:// remote, which has no page to point a reader at."""
+    m = REMOTE.match(remote.strip())
+    return f"https://{m.group('host')}/{re.sub(r'[.]git$', '', m.group('path'))}" if m else None
+
+
+def help_uri_base(docs):
+    """Where SARIF's helpUri points by default: the check pages on the web page of the cuda-scope
+    repository the command comes from (its checkout's origin, at the commit it runs), or the base an
+    install was configured with (CUDA_SCOPE_HELP_URI_BASE); None when neither is known (the pages
+    are then named by file:// URIs)."""
+    prefix = os.path.dirname(COMMAND_DIR)
+    try:
+        with open(os.path.join(prefix, "share", "cuda-scope", "help-uri-base"), encoding="utf-8") as fh:
+            base = fh.read().strip()
+        if base:
+            return base
+    except OSError:
+        pass
+    if not docs or os.path.dirname(os.path.dirname(docs)) != prefix or not os.path.exists(os.path.join(prefix, ".git")):
+        return None
+
+    def git(*args):
+        try:
+            p = subprocess.run(["git", "-C", prefix] + list(args), capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return p.stdout.strip() if p.returncode == 0 else None
+    page, commit = web_url(git("remote", "get-url", "origin") or ""), git("rev-parse", "HEAD")
+    return f"{page}/blob/{commit}/docs/checks/" if page and commit else None
 
 
 def doc_summary(docs, check):

@@ -8,7 +8,7 @@ import urllib.parse
 
 from .common import VERSION, find_up, source_line
 from .diagnostics import parse_output, pass_diagnostics, place_of
-from .locate import doc_summary
+from .locate import doc_summary, help_uri_base
 from .rules import PASS_RULES
 
 def display_column(file, line, col, cache):
@@ -55,8 +55,9 @@ def fingerprint(f, root, cache, seen):
 
 
 def help_base_of(docs, given):
-    """The prefix of each rule's helpUri: --help-uri-base, else the docs found beside the command."""
-    base = given or ("file://" + urllib.parse.quote(docs) + "/" if docs else None)
+    """The prefix of each rule's helpUri: --help-uri-base, else the pages of the cuda-scope repository
+    the command comes from, else the docs found beside the command as file:// URIs."""
+    base = given or help_uri_base(docs) or ("file://" + urllib.parse.quote(docs) + "/" if docs else None)
     return base + "/" if base and not base.endswith("/") else base
 
 

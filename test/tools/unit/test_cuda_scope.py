@@ -12,7 +12,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from cuda_scope import cli, database, diagnostics, merge, nvcc, report, rules, runner  # noqa: E402
+from cuda_scope import cli, database, diagnostics, locate, merge, nvcc, report, rules, runner  # noqa: E402
 
 
 def translate(words, file="/src/k.cu", directory="/build"):
@@ -74,6 +74,15 @@ class Globs(unittest.TestCase):
         self.assertEqual(argv[1], "--fix")
         self.assertEqual(argv[2], "--tidy-arg=--config-file=" + os.path.abspath("c.yaml"))
         self.assertEqual(argv[3:], ["-p", "b"])
+
+
+class HelpPages(unittest.TestCase):
+    def test_a_forge_remote_has_a_web_page_and_a_path_has_none(self):
+        self.assertEqual(locate.web_url("git@github.com:o/cuda-scope.git"), "https://github.com/o/cuda-scope")
+        self.assertEqual(locate.web_url("https://tok@gitlab.com/g/sub/r.git"), "https://gitlab.com/g/sub/r")
+        self.assertEqual(locate.web_url("ssh://git@host.example:2222/o/r"), "https://host.example/o/r")
+        self.assertIsNone(locate.web_url("/srv/git/cuda-scope.git"))
+        self.assertIsNone(locate.web_url("file:///srv/git/cuda-scope"))
 
 
 class Merging(unittest.TestCase):
