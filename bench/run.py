@@ -259,7 +259,38 @@ def compat_cost(build, runs):
     print()
 
 
-PARTS = ("overhead", "growth", "device-growth", "ir-pass", "compat")
+def command_cost(build, runs):
+    print("## The cuda-scope command: its clang-tidy runs alone (--no-ir-pass) and with the IR pass")
+    print(f"(median of {runs} alternating runs each, -j 1, the command's own Python included; wall and CPU "
+          "seconds, peak RSS MiB of the largest process)\n")
+    tus = sorted(glob.glob(os.path.join(ROOT, "bench", "corpus", "*.cu"))) + \
+        sorted(glob.glob(os.path.join(ROOT, "examples", "*.cu")))
+    med = lambda xs, i: statistics.median(x[i] for x in xs)
+    print("| TU | tidy only s | with IR pass s | ratio | tidy only CPU s | with IR pass CPU s | ratio | MiB | MiB |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    total = [0.0] * 4
+    with tempfile.TemporaryDirectory() as d:
+        report = os.path.join(d, "report.json")
+        command = [sys.executable, os.path.join(ROOT, "tools", "cuda-scope"),
+                   f"--module={os.path.join(build, 'plugin', 'libCudaScopeTidy.so')}",
+                   f"--clang-tidy={TOOLS}/clang-tidy", f"--clang={TOOLS}/clang++", "-j", "1", "-q",
+                   "--format=json", "-o", report, f"--cuda-path={CUDA}"]
+        for src in tus:
+            flags = [src, "--", "-std=c++17", "-arch=sm_90"]
+            alone, both = [], []
+            for _ in range(runs):
+                alone.append(measure_cpu(command + ["--no-ir-pass"] + flags))
+                both.append(measure_cpu(command + flags))
+            f = [med(alone, 0), med(both, 0), med(alone, 1), med(both, 1), med(alone, 2), med(both, 2)]
+            for i in range(4):
+                total[i] += f[i]
+            print(f"| {os.path.relpath(src, ROOT)} | {f[0]:.3f} | {f[1]:.3f} | {f[1] / f[0]:.3f} | {f[2]:.3f} "
+                  f"| {f[3]:.3f} | {f[3] / f[2]:.3f} | {f[4]:.0f} | {f[5]:.0f} |")
+    print(f"| **all** | {total[0]:.3f} | {total[1]:.3f} | {total[1] / total[0]:.3f} | {total[2]:.3f} "
+          f"| {total[3]:.3f} | {total[3] / total[2]:.3f} | | |\n")
+
+
+PARTS = ("overhead", "growth", "device-growth", "ir-pass", "compat", "command")
 
 
 def main():
@@ -291,6 +322,8 @@ def main():
         ir_pass_share(a.build, a.kernels, a.runs)
     if "compat" in parts:
         compat_cost(a.build, a.runs)
+    if "command" in parts:
+        command_cost(a.build, a.runs)
 
 
 if __name__ == "__main__":
