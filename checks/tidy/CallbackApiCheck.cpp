@@ -15,7 +15,8 @@ CallbackApiCheck::CallbackApiCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
     : ClangTidyCheck(Name, Ctx),
       AllowedFunctionsOption(Options.get("AllowedFunctions", StatelessApiFunctions).str()),
       RegistrarsOption(Options.get("Registrars", "").str()),
-      CudaFunctionsOption(Options.get("CudaFunctions", "").str()) {
+      CudaFunctionsOption(Options.get("CudaFunctions", "").str()),
+      FactsFileOption(Options.getLocalOrGlobal("FactsFile", "").str()) {
   for (const std::string &F : splitList(AllowedFunctionsOption))
     Allowed.insert(F);
   for (const std::string &F : splitList(CudaFunctionsOption))
@@ -34,6 +35,7 @@ void CallbackApiCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AllowedFunctions", AllowedFunctionsOption);
   Options.store(Opts, "Registrars", RegistrarsOption);
   Options.store(Opts, "CudaFunctions", CudaFunctionsOption);
+  Options.store(Opts, "FactsFile", FactsFileOption);
 }
 
 void CallbackApiCheck::registerMatchers(MatchFinder *Finder) {
@@ -50,6 +52,8 @@ void CallbackApiCheck::registerMatchers(MatchFinder *Finder) {
 void CallbackApiCheck::check(const MatchFinder::MatchResult &Result) {
   if (Result.Nodes.getNodeAs<TranslationUnitDecl>("tu")) {
     Graph = TUCallGraph::get(*Result.Context);
+    Facts = TUFacts::get(*Result.Context);
+    Facts->configure(FactsFileOption);
     UserRegistrations.clear();
     return;
   }
@@ -81,7 +85,7 @@ void CallbackApiCheck::onEndOfTranslationUnit() {
     switch (E.What) {
     case CudaEvent::ApiCall: return !Allowed.contains(E.Name);
     case CudaEvent::KernelLaunch: return true;
-    case CudaEvent::ExternalCall: return CudaFunctions.contains(E.Name);
+    case CudaEvent::ExternalCall: return !E.Virtual && CudaFunctions.contains(E.Name);
     }
     return false;
   };
@@ -94,18 +98,33 @@ void CallbackApiCheck::onEndOfTranslationUnit() {
     Graph->forEachReachable(R.Callback, Mask, Wanted, [&](const TUCallGraph::Path &P) {
       if (!Reported.insert(P.Event->E).second)
         return;
-      diag(P.Event->E->getBeginLoc(),
-           "%0 from a host callback; host functions run by a stream must not call the CUDA API "
-           "or launch work (the call fails with cudaErrorNotPermitted or deadlocks the stream); "
-           "consider handing the work to a host thread")
-          << describeEvent(*P.Event);
+      diag(P.Event->E->getBeginLoc(), "%0") << callbackMessage(*P.Event);
       diag(R.Site->getBeginLoc(), "%0 is registered as a host callback here, through '%1'",
            DiagnosticIDs::Note)
           << R.Callback << R.Registrar;
       noteCallChain(*this, P.Chain);
     });
   }
+
+  // For the whole program: what each function other files can call reaches
+  // here, the calls that leave the file, and the callbacks registered here.
+  if (Facts && Facts->enabled()) {
+    for (const FunctionDecl *F : Facts->exported()) {
+      Graph->forEachReachable(F, Mask, Wanted, [&](const TUCallGraph::Path &P) {
+        Facts->event(F, "callback", P.Event->E->getBeginLoc(),
+                     json::Object{{"message", callbackMessage(*P.Event)}}, chainNotes(P.Chain));
+      });
+      Facts->openCalls(*Graph, F);
+    }
+    for (const Registration &R : All) {
+      Facts->callback(R);
+      Facts->openCalls(*Graph, R.Callback);
+    }
+    for (const Registration &R : Graph->openRegistrations())
+      Facts->callback(R);
+  }
   Graph.reset();
+  Facts.reset();
   UserRegistrations.clear();
 }
 

@@ -3,6 +3,7 @@
 #define CUDA_SCOPE_TIDY_CALLBACKAPICHECK_H
 
 #include "TUCallGraph.h"
+#include "TUFacts.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -29,10 +30,12 @@ private:
   const std::string AllowedFunctionsOption;
   const std::string RegistrarsOption;
   const std::string CudaFunctionsOption;
+  const std::string FactsFileOption;
   llvm::StringSet<> Allowed, CudaFunctions;
   std::vector<ExtraRegistrar> Registrars;
 
   std::shared_ptr<TUCallGraph> Graph;
+  std::shared_ptr<TUFacts> Facts;
   std::vector<Registration> UserRegistrations;
 };
 

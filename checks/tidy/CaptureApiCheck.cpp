@@ -170,7 +170,8 @@ CaptureApiCheck::CaptureApiCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
       AllowedFunctionsOption(Options.get("AllowedFunctions", StatelessApiFunctions).str()),
       BeginOption(Options.get("BeginCaptureFunctions", "").str()),
       EndOption(Options.get("EndCaptureFunctions", "").str()),
-      SafeOption(Options.get("CaptureSafeFunctions", "").str()) {
+      SafeOption(Options.get("CaptureSafeFunctions", "").str()),
+      FactsFileOption(Options.getLocalOrGlobal("FactsFile", "").str()) {
   for (const std::string &F : splitList(AllowedFunctionsOption))
     Allowed.insert(F);
   auto Wrappers = [&](StringRef Option, StringRef Value, std::vector<Wrapper> &Out) {
@@ -202,6 +203,7 @@ void CaptureApiCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "BeginCaptureFunctions", BeginOption);
   Options.store(Opts, "EndCaptureFunctions", EndOption);
   Options.store(Opts, "CaptureSafeFunctions", SafeOption);
+  Options.store(Opts, "FactsFile", FactsFileOption);
 }
 
 bool CaptureApiCheck::beginsCapture(const NamedDecl *Callee) const {
@@ -250,6 +252,8 @@ void CaptureApiCheck::registerMatchers(MatchFinder *Finder) {
 void CaptureApiCheck::check(const MatchFinder::MatchResult &Result) {
   if (Result.Nodes.getNodeAs<TranslationUnitDecl>("tu")) {
     Graph = TUCallGraph::get(*Result.Context);
+    Facts = TUFacts::get(*Result.Context);
+    Facts->configure(FactsFileOption);
     Roots.clear();
     RootSet.clear();
     Contracts.clear();
@@ -293,13 +297,19 @@ void CaptureApiCheck::check(const MatchFinder::MatchResult &Result) {
 
 class CaptureApiCheck::Analysis {
 public:
-  Analysis(CaptureApiCheck &Check, TUCallGraph &Graph)
-      : Check(Check), Graph(Graph), Ctx(Graph.context()), SM(Ctx.getSourceManager()) {}
+  Analysis(CaptureApiCheck &Check, TUCallGraph &Graph, TUFacts *Program)
+      : Check(Check), Graph(Graph), Ctx(Graph.context()), SM(Ctx.getSourceManager()),
+        Program(Program) {}
 
   void root(const FunctionDecl *F, const Decl *Contract) {
     if (!analyse(F, Purpose::Check, Contract) && Contract)
       contractWithoutCfg(F, Contract);
   }
+
+  /// For the whole program (TUFacts): what each function other files can
+  /// call reaches here that breaks or escapes a capture, and the calls that
+  /// leave the file.
+  void exportFacts();
 
 private:
   enum class Purpose : uint8_t { Check, CollectRelaxed };
@@ -386,6 +396,14 @@ private:
               const FunctionDecl *Owner);
   void emit(Run &R, const Capture &Cite, Finding K, StreamFlags Flags, const CudaEvent &E,
             ArrayRef<const CallEdge *> Chain);
+  std::string message(Finding K, StreamFlags Flags, const CudaEvent &E, StringRef Context,
+                      StringRef Stream) const;
+  /// Whether a branch that runs only when not capturing holds the event at
+  /// the end of Chain (in Owner) or any call on the way to it.
+  bool chainGuarded(ArrayRef<const CallEdge *> Chain, const FunctionDecl *Owner, const Expr *At);
+  /// Whether an exchange to relaxed mode brackets the event on its way.
+  bool chainRelaxed(ArrayRef<const CallEdge *> Chain, const FunctionDecl *Owner, const Expr *At);
+  void captureCall(Run &R, const State &S, const CudaEvent &Open, ArrayRef<const CallEdge *> Chain);
 
   // Guards and relaxed brackets in the functions a region reaches.
   FunctionFacts &guards(const FunctionDecl *F);
@@ -418,6 +436,7 @@ private:
   }
   DenseMap<const FunctionDecl *, NotCapturing> Predicates;
   DenseSet<const Expr *> Reported;
+  TUFacts *Program; ///< the facts for the whole program; null when none are asked for
 };
 
 static const unsigned EventMask = (1u << CudaEvent::ApiCall) | (1u << CudaEvent::KernelLaunch);
@@ -715,11 +734,20 @@ void CaptureApiCheck::Analysis::call(Run &R, State &S, const CallExpr *CE) {
     return;
   }
   if (const CudaEvent *Ev = R.EventAt.lookup(CE)) {
-    if (Ev->Api && Ev->Api->Capture == CaptureEffect::ExchangeMode)
-      exchange(S, CE);
-    else if (R.reporting() && !S.Open.empty() && !guarded(R.F, CE->getBeginLoc()))
-      report(R, S, *Ev, {}, R.F);
-    return;
+    if (Ev->What == CudaEvent::ExternalCall) {
+      // A call that leaves the file: the whole program follows it. A virtual
+      // call also reaches the overriders this file defines, below.
+      if (Program && R.reporting() && !S.Open.empty() && !guarded(R.F, CE->getBeginLoc()))
+        captureCall(R, S, *Ev, {});
+      if (!Ev->Virtual)
+        return;
+    } else {
+      if (Ev->Api && Ev->Api->Capture == CaptureEffect::ExchangeMode)
+        exchange(S, CE);
+      else if (R.reporting() && !S.Open.empty() && !guarded(R.F, CE->getBeginLoc()))
+        report(R, S, *Ev, {}, R.F);
+      return;
+    }
   }
   const FunctionDecl *Direct = CE->getDirectCallee();
   if (!Direct) {
@@ -754,6 +782,82 @@ void CaptureApiCheck::Analysis::edgesAt(Run &R, State &S, SourceLocation Loc,
           append_range(Chain, P.Chain);
           report(R, S, *P.Event, Chain, P.Owner);
         });
+    if (!Program)
+      continue;
+    Graph.forEachReachable(
+        Edge->Callee, 1u << CudaEvent::ExternalCall,
+        [](const CudaEvent &E) { return E.Target != nullptr; },
+        [&](const TUCallGraph::Path &P) {
+          SmallVector<const CallEdge *, 4> Chain{Edge};
+          append_range(Chain, P.Chain);
+          if (!chainGuarded(Chain, P.Owner, P.Event->E))
+            captureCall(R, S, *P.Event, Chain);
+        });
+  }
+}
+
+static StringRef modeName(CaptureMode M) {
+  switch (M) {
+  case CaptureMode::Global: return "global";
+  case CaptureMode::ThreadLocal: return "thread-local";
+  case CaptureMode::Relaxed: return "relaxed";
+  }
+  return "global";
+}
+
+static StringRef flagsName(CaptureApiCheck::StreamFlags F) {
+  switch (F) {
+  case CaptureApiCheck::StreamFlags::Blocking: return "blocking";
+  case CaptureApiCheck::StreamFlags::NonBlocking: return "nonblocking";
+  case CaptureApiCheck::StreamFlags::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+void CaptureApiCheck::Analysis::captureCall(Run &R, const State &S, const CudaEvent &Open,
+                                            ArrayRef<const CallEdge *> Chain) {
+  // The capture a finding would cite: one the file shows begin (a function
+  // declared capture-safe is a contract of its own file).
+  for (unsigned O : S.Open) {
+    const Capture &C = R.Captures[O];
+    if (!C.Begin)
+      continue;
+    json::Object Region{{"stream", C.Name}, // std::string: copied
+                        {"mode", S.Relaxed ? StringRef("relaxed") : modeName(C.Mode)},
+                        {"flags", flagsName(C.Begin ? C.Flags : StreamFlags::Unknown)}};
+    Program->captureCall(C.Begin->getBeginLoc(), std::move(Region), Open, chainNotes(Chain));
+    return;
+  }
+}
+
+void CaptureApiCheck::Analysis::exportFacts() {
+  if (!Program)
+    return;
+  static const char *const KindNames[] = {"none", "unsafe", "sync", "unsupported", "legacy"};
+  for (const FunctionDecl *F : Program->exported()) {
+    Graph.forEachReachable(
+        F, EventMask, [&](const CudaEvent &E) { return classify(E) != Finding::None; },
+        [&](const TUCallGraph::Path &P) {
+          const CudaEvent &E = *P.Event;
+          Finding K = classify(E);
+          // Guarded by a test that the stream is not capturing, in F or on
+          // the way: safe whoever captures. So is an unsafe call inside an
+          // exchange to relaxed mode.
+          if (chainGuarded(P.Chain, P.Owner, E.E) ||
+              (K == Finding::Unsafe && chainRelaxed(P.Chain, P.Owner, E.E)))
+            return;
+          json::Object Event{{"kind", KindNames[static_cast<unsigned>(K)]}};
+          // The wording of the finding, with the capture's words left open.
+          if (K == Finding::Legacy)
+            Event["message"] = json::Object{
+                {"blocking", message(K, StreamFlags::Blocking, E, "{context}", "{stream}")},
+                {"nonblocking", message(K, StreamFlags::NonBlocking, E, "{context}", "{stream}")},
+                {"unknown", message(K, StreamFlags::Unknown, E, "{context}", "{stream}")}};
+          else
+            Event["message"] = message(K, StreamFlags::Unknown, E, "{context}", "{stream}");
+          Program->event(F, "capture", E.E->getBeginLoc(), std::move(Event), chainNotes(P.Chain));
+        });
+    Program->openCalls(Graph, F);
   }
 }
 
@@ -1032,13 +1136,8 @@ void CaptureApiCheck::Analysis::report(Run &R, const State &S, const CudaEvent &
     return;
   // The call sites inside the functions the region reaches, and the call
   // itself, may sit in a branch that runs only when not capturing.
-  if (!Chain.empty()) {
-    if (guarded(Owner, E.E->getBeginLoc()))
-      return;
-    for (size_t I = 1; I < Chain.size(); ++I)
-      if (guarded(Chain[I - 1]->Callee, Chain[I]->Loc))
-        return;
-  }
+  if (!Chain.empty() && chainGuarded(Chain, Owner, E.E))
+    return;
   auto Prefer = [](const Capture *Have, const Capture &C) {
     return !Have || (!Have->Begin && C.Begin);
   };
@@ -1052,13 +1151,8 @@ void CaptureApiCheck::Analysis::report(Run &R, const State &S, const CudaEvent &
         Cite = &R.Captures[O];
     if (!Cite)
       return;
-    if (!Chain.empty()) {
-      if (relaxed(Owner).RelaxedExprs.count(E.E))
-        return;
-      for (size_t I = 1; I < Chain.size(); ++I)
-        if (relaxed(Chain[I - 1]->Callee).RelaxedLocs.count(Chain[I]->Loc))
-          return;
-    }
+    if (!Chain.empty() && chainRelaxed(Chain, Owner, E.E))
+      return;
   } else if (K == Finding::Legacy) {
     // One blocking capture stream makes legacy work invalidate; only when
     // every capture stream is known non-blocking does the work escape.
@@ -1086,32 +1180,38 @@ void CaptureApiCheck::Analysis::report(Run &R, const State &S, const CudaEvent &
   emit(R, *Cite, K, Flags, E, Chain);
 }
 
-void CaptureApiCheck::Analysis::emit(Run &R, const Capture &Cite, Finding K, StreamFlags Flags,
-                                     const CudaEvent &E, ArrayRef<const CallEdge *> Chain) {
+bool CaptureApiCheck::Analysis::chainGuarded(ArrayRef<const CallEdge *> Chain,
+                                             const FunctionDecl *Owner, const Expr *At) {
+  if (guarded(Owner, At->getBeginLoc()))
+    return true;
+  for (size_t I = 1; I < Chain.size(); ++I)
+    if (guarded(Chain[I - 1]->Callee, Chain[I]->Loc))
+      return true;
+  return false;
+}
+
+bool CaptureApiCheck::Analysis::chainRelaxed(ArrayRef<const CallEdge *> Chain,
+                                             const FunctionDecl *Owner, const Expr *At) {
+  if (relaxed(Owner).RelaxedExprs.count(At))
+    return true;
+  for (size_t I = 1; I < Chain.size(); ++I)
+    if (relaxed(Chain[I - 1]->Callee).RelaxedLocs.count(Chain[I]->Loc))
+      return true;
+  return false;
+}
+
+std::string CaptureApiCheck::Analysis::message(Finding K, StreamFlags Flags, const CudaEvent &E,
+                                               StringRef Context, StringRef Stream) const {
   const ErrorNames &Names = errorNames(E.Api ? E.Api->Family : ApiFamily::Runtime);
   std::string What = describeEvent(E);
   bool OnLegacy = K == Finding::Legacy && (E.What == CudaEvent::KernelLaunch ||
                                            E.Api->Capture == CaptureEffect::StreamOrdered);
   if (OnLegacy)
     What += " on the legacy stream";
-  std::string Context = Cite.Begin ? "while stream '" + Cite.Name + "' is being captured"
-                                   : "from '" + Cite.Name + "', which is declared capture-safe,";
   StringRef Name = E.Name;
   std::string Async = (Name + "Async").str();
   const CudaApiInfo *AsyncApi = lookupCudaApi(Async);
   bool HasAsync = AsyncApi && AsyncApi->Capture == CaptureEffect::StreamOrdered;
-
-  // Report at the call in the user's code when the call itself is in a
-  // system header (header-only library code): diagnostics there are dropped.
-  SourceLocation Loc = E.E->getBeginLoc();
-  bool Moved = false;
-  if (SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
-    for (size_t I = Chain.size(); I-- > 0;)
-      if (!SM.isInSystemHeader(SM.getExpansionLoc(Chain[I]->Loc))) {
-        Loc = Chain[I]->Loc;
-        Moved = true;
-        break;
-      }
 
   std::string Why, Fix;
   switch (K) {
@@ -1151,30 +1251,46 @@ void CaptureApiCheck::Analysis::emit(Run &R, const Capture &Cite, Finding K, Str
                      : "a stream-ordered form on the capture stream";
     break;
   case Finding::None:
-    return;
+    return "";
   }
 
-  Loc = at(Loc);
   if (K != Finding::Legacy)
-    Check.diag(Loc, "%0 %1 invalidates the capture %2; consider %3")
-        << What << Context << Why << Fix;
-  else if (Flags == StreamFlags::NonBlocking)
-    Check.diag(Loc,
-               "%0 %1 is not captured: it runs now, once, and every replay of the graph skips it; "
-               "consider %2")
-        << What << Context << Fix;
-  else if (Flags == StreamFlags::Blocking)
-    Check.diag(Loc,
-               "%0 %1 runs on the legacy stream, which invalidates the capture (%2); consider %3")
-        << What << Context << Names.Implicit << Fix;
-  else
-    Check.diag(Loc,
-               "%0 %1 runs on the legacy stream: if %2 is non-blocking it is not captured (it runs "
-               "now, once, and every replay of the graph skips it), otherwise it invalidates the "
-               "capture (%3); consider %4")
-        << What << Context
-        << (Cite.Begin ? "'" + Cite.Name + "'" : std::string("the capture stream"))
-        << Names.Implicit << Fix;
+    return What + " " + Context.str() + " invalidates the capture " + Why + "; consider " + Fix;
+  if (Flags == StreamFlags::NonBlocking)
+    return What + " " + Context.str() +
+           " is not captured: it runs now, once, and every replay of the graph skips it; "
+           "consider " +
+           Fix;
+  if (Flags == StreamFlags::Blocking)
+    return What + " " + Context.str() +
+           " runs on the legacy stream, which invalidates the capture (" + Names.Implicit.str() +
+           "); consider " + Fix;
+  return What + " " + Context.str() + " runs on the legacy stream: if " + Stream.str() +
+         " is non-blocking it is not captured (it runs now, once, and every replay of the graph "
+         "skips it), otherwise it invalidates the capture (" +
+         Names.Implicit.str() + "); consider " + Fix;
+}
+
+void CaptureApiCheck::Analysis::emit(Run &R, const Capture &Cite, Finding K, StreamFlags Flags,
+                                     const CudaEvent &E, ArrayRef<const CallEdge *> Chain) {
+  std::string Context = Cite.Begin ? "while stream '" + Cite.Name + "' is being captured"
+                                   : "from '" + Cite.Name + "', which is declared capture-safe,";
+  // Report at the call in the user's code when the call itself is in a
+  // system header (header-only library code): diagnostics there are dropped.
+  SourceLocation Loc = E.E->getBeginLoc();
+  bool Moved = false;
+  if (SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
+    for (size_t I = Chain.size(); I-- > 0;)
+      if (!SM.isInSystemHeader(SM.getExpansionLoc(Chain[I]->Loc))) {
+        Loc = Chain[I]->Loc;
+        Moved = true;
+        break;
+      }
+  std::string Text = message(K, Flags, E, Context,
+                             Cite.Begin ? "'" + Cite.Name + "'" : std::string("the capture stream"));
+  if (Text.empty())
+    return;
+  Check.diag(at(Loc), "%0") << Text;
 
   if (Cite.Begin) {
     Check.diag(at(Cite.Begin->getBeginLoc()), "capture of '%0' begins here", DiagnosticIDs::Note)
@@ -1422,11 +1538,13 @@ std::string CaptureApiCheck::Analysis::streamKey(const Expr *E) const {
 
 void CaptureApiCheck::onEndOfTranslationUnit() {
   if (Graph) {
-    Analysis A(*this, *Graph);
+    Analysis A(*this, *Graph, Facts && Facts->enabled() ? Facts.get() : nullptr);
     for (const FunctionDecl *F : Roots)
       A.root(F, Contracts.lookup(F));
+    A.exportFacts();
   }
   Graph.reset();
+  Facts.reset();
   Roots.clear();
   RootSet.clear();
   Contracts.clear();

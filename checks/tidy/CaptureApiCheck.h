@@ -3,6 +3,7 @@
 #define CUDA_SCOPE_TIDY_CAPTUREAPICHECK_H
 
 #include "TUCallGraph.h"
+#include "TUFacts.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -44,11 +45,13 @@ private:
   const std::string BeginOption;
   const std::string EndOption;
   const std::string SafeOption;
+  const std::string FactsFileOption;
   llvm::StringSet<> Allowed;
   std::vector<Wrapper> BeginWrappers, EndWrappers;
   std::vector<std::string> SafePatterns;
 
   std::shared_ptr<TUCallGraph> Graph;
+  std::shared_ptr<TUFacts> Facts;
   /// Functions to analyse, in the order the TU holds them: those that begin
   /// a capture and those declared capture-safe.
   std::vector<const clang::FunctionDecl *> Roots;

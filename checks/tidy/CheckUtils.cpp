@@ -81,19 +81,33 @@ std::vector<std::pair<std::string, unsigned>> parseNameIndexList(StringRef Value
   return Out;
 }
 
-void noteCallChain(tidy::ClangTidyCheck &Check, ArrayRef<const CallEdge *> Chain) {
+std::vector<std::pair<SourceLocation, std::string>> chainNotes(ArrayRef<const CallEdge *> Chain) {
+  std::vector<std::pair<SourceLocation, std::string>> Notes;
   for (const CallEdge *E : Chain) {
     const char *Text = nullptr;
     switch (E->How) {
     case CallEdge::Call:
-    case CallEdge::Pointer: Text = "%0 is called here"; break;
-    case CallEdge::Construct: Text = "%0 runs here"; break;
-    case CallEdge::Destroy: Text = "%0 runs here, at the end of the object's lifetime"; break;
-    case CallEdge::Delete: Text = "%0 runs here, from delete"; break;
-    case CallEdge::Virtual: Text = "%0 may be called here, through a virtual call"; break;
+    case CallEdge::Pointer: Text = " is called here"; break;
+    case CallEdge::Construct: Text = " runs here"; break;
+    case CallEdge::Destroy: Text = " runs here, at the end of the object's lifetime"; break;
+    case CallEdge::Delete: Text = " runs here, from delete"; break;
+    case CallEdge::Virtual: Text = " may be called here, through a virtual call"; break;
     }
-    Check.diag(E->Loc, Text, DiagnosticIDs::Note) << ("'" + E->Callee->getQualifiedNameAsString() + "'");
+    Notes.emplace_back(E->Loc, "'" + E->Callee->getQualifiedNameAsString() + "'" + Text);
   }
+  return Notes;
+}
+
+void noteCallChain(tidy::ClangTidyCheck &Check, ArrayRef<const CallEdge *> Chain) {
+  for (auto &[Loc, Text] : chainNotes(Chain))
+    Check.diag(Loc, "%0", DiagnosticIDs::Note) << Text;
+}
+
+std::string callbackMessage(const CudaEvent &E) {
+  return describeEvent(E) +
+         " from a host callback; host functions run by a stream must not call the CUDA API or "
+         "launch work (the call fails with cudaErrorNotPermitted or deadlocks the stream); "
+         "consider handing the work to a host thread";
 }
 
 std::string describeEvent(const CudaEvent &E) {

@@ -37,9 +37,16 @@ std::vector<std::string> splitList(llvm::StringRef Value);
 std::vector<std::pair<std::string, unsigned>> parseNameIndexList(llvm::StringRef Value,
                                                                  std::vector<std::string> &Bad);
 
-/// Emits one note per step of \p Chain, from the root down: "'f' is called
-/// here", "'~Buffer' runs here", ...
+/// One note per step of \p Chain, from the root down: "'f' is called
+/// here", "'~Buffer' runs here", ... (the diagnostics' and the facts' wording).
+std::vector<std::pair<clang::SourceLocation, std::string>>
+chainNotes(llvm::ArrayRef<const CallEdge *> Chain);
+
+/// Emits chainNotes(Chain) as notes of the last diagnostic.
 void noteCallChain(clang::tidy::ClangTidyCheck &Check, llvm::ArrayRef<const CallEdge *> Chain);
+
+/// cuda-scope-callback-api's message for \p E reached from a host callback.
+std::string callbackMessage(const CudaEvent &E);
 
 /// "'cudaFree'", "kernel 'fill'", "'cuMemFree' (through a function pointer)".
 std::string describeEvent(const CudaEvent &E);

@@ -34,6 +34,10 @@ static StringRef identifierOf(const NamedDecl *D) {
 }
 
 const FunctionDecl *TUCallGraph::resolveFunction(const Expr *E) {
+  return definitionOf(namedFunction(E));
+}
+
+const FunctionDecl *TUCallGraph::namedFunction(const Expr *E) {
   // Few steps suffice for every form we accept; the bound stops cycles
   // through self-referential initializers.
   for (unsigned Step = 0; E && Step < 8; ++Step) {
@@ -50,7 +54,7 @@ const FunctionDecl *TUCallGraph::resolveFunction(const Expr *E) {
       continue;
     }
     if (const auto *Lambda = dyn_cast<LambdaExpr>(E))
-      return Lambda->capture_size() == 0 ? definitionOf(Lambda->getCallOperator()) : nullptr;
+      return Lambda->capture_size() == 0 ? Lambda->getCallOperator() : nullptr;
     if (const auto *Conv = dyn_cast<CXXMemberCallExpr>(E)) {
       // A lambda's conversion to a function pointer.
       E = Conv->getImplicitObjectArgument();
@@ -58,7 +62,7 @@ const FunctionDecl *TUCallGraph::resolveFunction(const Expr *E) {
     }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
-        return definitionOf(FD);
+        return FD;
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
         E = VD->getAnyInitializer();
         continue;
@@ -66,7 +70,7 @@ const FunctionDecl *TUCallGraph::resolveFunction(const Expr *E) {
       return nullptr;
     }
     if (const auto *ME = dyn_cast<MemberExpr>(E))
-      return definitionOf(dyn_cast<FunctionDecl>(ME->getMemberDecl()));
+      return dyn_cast<FunctionDecl>(ME->getMemberDecl());
     return nullptr;
   }
   return nullptr;
@@ -162,12 +166,23 @@ private:
       edge(CallEdge::Virtual, MD, CE->getBeginLoc());
       for (const CXXMethodDecl *O : Overriders(MD))
         edge(CallEdge::Virtual, O, CE->getBeginLoc());
+      openCall(CE, MD, Name, /*Virtual=*/true);
       return;
     }
     if (Def)
       edge(CallEdge::Call, Def, CE->getBeginLoc());
-    else if (!Name.empty())
-      S.Events.push_back({CudaEvent::ExternalCall, CE, Name, nullptr});
+    else
+      openCall(CE, Callee, Name, /*Virtual=*/false);
+  }
+
+  /// A call whose body this TU does not hold all of: other files may.
+  void openCall(const Expr *E, const FunctionDecl *Target, StringRef Name, bool Virtual) {
+    if (Name.empty() && !Virtual)
+      return;
+    CudaEvent Ev{CudaEvent::ExternalCall, E, Name, nullptr};
+    Ev.Target = Target;
+    Ev.Virtual = Virtual;
+    S.Events.push_back(Ev);
   }
 
   static bool devirtualized(const CallExpr *CE, const CXXMethodDecl *MD) {
@@ -185,9 +200,11 @@ private:
       if (const CXXRecordDecl *RD = Ctx.getBaseElementType(T)->getAsCXXRecordDecl())
         if (const CXXDestructorDecl *D = RD->getDestructor()) {
           edge(CallEdge::Delete, D, Del->getBeginLoc());
-          if (D->isVirtual())
+          if (D->isVirtual()) {
             for (const CXXMethodDecl *O : Overriders(D))
               edge(CallEdge::Delete, O, Del->getBeginLoc());
+            openCall(Del, D, StringRef(), /*Virtual=*/true);
+          }
         }
     edge(CallEdge::Call, Del->getOperatorDelete(), Del->getBeginLoc());
   }
@@ -230,7 +247,7 @@ public:
         static_cast<unsigned>(Api->CallbackArg) >= CE->getNumArgs())
       return true;
     const Expr *Arg = CE->getArg(Api->CallbackArg);
-    if (const FunctionDecl *F = TUCallGraph::resolveFunction(Arg))
+    if (const FunctionDecl *F = TUCallGraph::namedFunction(Arg))
       Out.push_back({F, Arg, Api->Name});
     return true;
   }
@@ -270,7 +287,7 @@ public:
 
 private:
   void add(const Expr *E, const RecordDecl *RD) {
-    if (const FunctionDecl *F = TUCallGraph::resolveFunction(E))
+    if (const FunctionDecl *F = TUCallGraph::namedFunction(E))
       Out.push_back({F, E, RD->getName().starts_with("cuda") ? "cudaHostNodeParams::fn"
                                                               : "CUDA_HOST_NODE_PARAMS::fn"});
   }
@@ -315,10 +332,23 @@ ArrayRef<const CXXMethodDecl *> TUCallGraph::overriders(const CXXMethodDecl *M) 
 
 ArrayRef<Registration> TUCallGraph::registrations() {
   if (!Registrations) {
+    std::vector<Registration> All;
+    RegistrationFinder(All).TraverseAST(Ctx);
     Registrations = std::make_unique<std::vector<Registration>>();
-    RegistrationFinder(*Registrations).TraverseAST(Ctx);
+    OpenRegistrations = std::make_unique<std::vector<Registration>>();
+    for (Registration &R : All) {
+      if (const FunctionDecl *Def = definitionOf(R.Callback))
+        Registrations->push_back({Def, R.Site, R.Registrar});
+      else
+        OpenRegistrations->push_back(R);
+    }
   }
   return *Registrations;
+}
+
+ArrayRef<Registration> TUCallGraph::openRegistrations() {
+  (void)registrations(); // builds both lists
+  return *OpenRegistrations;
 }
 
 void TUCallGraph::summarize(const FunctionDecl *F, Summary &S) {

@@ -33,13 +33,18 @@ struct CudaEvent {
   enum Kind : uint8_t {
     ApiCall,      ///< a CUDA runtime or driver API function
     KernelLaunch, ///< kernel<<<...>>>()
-    ExternalCall, ///< a function the TU declares but does not define
+    ExternalCall, ///< a function the TU declares but does not define, or a
+                  ///< virtual call, whose overriders other files may define
   };
   Kind What;
   const clang::Expr *E;       ///< the call or launch
   llvm::StringRef Name;       ///< normalized API name, kernel or callee name
   const CudaApiInfo *Api;     ///< the table row, if the API has one
   bool ThroughPointer = false; ///< called through a pointer named after the API
+  /// ExternalCall: the function called (for a virtual call, the method named
+  /// at the call, or the destructor that delete runs).
+  const clang::FunctionDecl *Target = nullptr;
+  bool Virtual = false; ///< ExternalCall: any overrider of Target may run
   unsigned mask() const { return 1u << What; }
 };
 
@@ -53,7 +58,7 @@ struct CallEdge {
 
 /// A host function handed to the runtime to be run by a stream or graph.
 struct Registration {
-  const clang::FunctionDecl *Callback; ///< the definition
+  const clang::FunctionDecl *Callback; ///< the definition (a declaration in openRegistrations)
   const clang::Expr *Site;             ///< the registering call or .fn initialisation
   llvm::StringRef Registrar;           ///< "cudaLaunchHostFunc", "cudaHostNodeParams::fn"
 };
@@ -90,11 +95,15 @@ public:
 
   /// Callbacks registered through the API table's registrars anywhere in the TU.
   llvm::ArrayRef<Registration> registrations();
+  /// The same for callbacks this TU declares but another file defines.
+  llvm::ArrayRef<Registration> openRegistrations();
 
   /// The function an expression names: a function, a static member, a
   /// non-capturing lambda converted to a pointer, or a pointer variable whose
   /// initializer names one. Null if the TU does not show it.
   static const clang::FunctionDecl *resolveFunction(const clang::Expr *E);
+  /// The same, but the declaration when the TU does not define it.
+  static const clang::FunctionDecl *namedFunction(const clang::Expr *E);
 
   /// The definition of \p F this TU holds, if any.
   static const clang::FunctionDecl *definitionOf(const clang::FunctionDecl *F);
@@ -112,7 +121,7 @@ private:
   std::unique_ptr<llvm::DenseMap<const clang::CXXMethodDecl *,
                                  llvm::SmallVector<const clang::CXXMethodDecl *, 2>>>
       Overriders;
-  std::unique_ptr<std::vector<Registration>> Registrations;
+  std::unique_ptr<std::vector<Registration>> Registrations, OpenRegistrations;
 };
 
 } // namespace cuda_scope

@@ -14,10 +14,11 @@ from . import locate
 from .common import DEFAULT_ARCH, INTERNAL_ERROR, LLVM_MAJOR, MODULE_NAME, PASS_NAME, VERSION, Fatal, error, warn
 from .database import export_compile_commands, plan
 from .diagnostics import Diag, place_of, skipped_notes
+from . import facts
 from .locate import find_clang, find_clang_apply_replacements, find_clang_tidy, find_docs, find_module, find_pass
 from .merge import Merge
 from .report import Stream, print_text, repository_root, to_json, to_sarif, write_fixes
-from .rules import list_checks, pass_rules
+from .rules import glob_selects, list_checks, pass_rules
 from .runner import Progress, build_jobs, run_all
 
 # run-clang-tidy's options, which it spells with one dash: the same spelled with two here. Those that
@@ -98,6 +99,9 @@ def _parse(argv, flags):
                          "-config/-config-file, says of cuda-scope-* checks; cuda-scope-* when it says nothing)")
     ap.add_argument("--module", metavar="PATH", help=f"the clang-tidy module, {MODULE_NAME}")
     ap.add_argument("--clang-tidy", metavar="PATH", help=f"clang-tidy {LLVM_MAJOR} (default: clang-tidy-{LLVM_MAJOR})")
+    ap.add_argument("--no-whole-program", dest="whole_program", action="store_false",
+                    help="report only what each file shows alone (by default the host side of every file "
+                         "writes facts, and callbacks and captures are followed across files)")
     ap.add_argument("--no-ir-pass", dest="ir_pass", action="store_false",
                     help="do not run the device-IR pass (by default it runs on the device side of every CUDA "
                          "file, for the rules only it has: cuda-scope-proxy-fence, cuda-scope-cluster-wait)")
@@ -237,6 +241,13 @@ def main(argv):
         if "--fix-placeholder" in j.argv:
             k = j.argv.index("--fix-placeholder")
             j.argv[k:k + 1] = [f"--export-fixes={os.path.join(fixes_dir, f'{n}.yaml')}"] if fixes_dir else ["--fix"]
+    # Each host-side run writes its file's facts; the whole program is their merge.
+    facts_dir = None
+    if args.whole_program and not args.explain and not args.export_compile_commands:
+        facts_dir = tempfile.mkdtemp(prefix="cuda-scope-facts-")
+        for n, j in enumerate(jobs):
+            if j.side in ("host", "single"):
+                j.facts = os.path.join(facts_dir, f"{n}.json")
     if args.fix and not apply:
         jobs_n = 1  # each clang-tidy then edits the files itself: one at a time, never the same header twice at once
     if args.export_compile_commands:
@@ -271,6 +282,11 @@ def main(argv):
     merged = Merge(timeout=args.timeout)
     for job, rc, out, err in results:
         merged.add(job, rc, out, err)
+    if facts_dir:
+        found_across, facts_problems = facts.analyse(j.facts for j, _, _, _ in results if j.facts)
+        merged.add_whole_program(d for d in found_across if glob_selects(args.checks, d.check))
+        problems += facts_problems
+        shutil.rmtree(facts_dir, ignore_errors=True)
     findings, errors, failed, skipped = merged.findings, merged.errors, merged.failed, merged.skipped
 
     if ir:

@@ -32,6 +32,17 @@ class Merge:
         else:
             self._add_tidy(job, rc, out, err)
 
+    def add_whole_program(self, diags):
+        """The findings whose path crosses files (facts.findings); one a file's own run also
+        reported there is that finding, seen from the whole program too."""
+        for d in diags:
+            place = place_of(d)
+            if place in self.by_place:
+                if d.sides[0] not in self.by_place[place].sides:
+                    self.by_place[place].sides.append(d.sides[0])
+                continue
+            self.findings[d.key()] = self.by_place[place] = d
+
     def _error(self, d, key, side):
         if key not in self.errors:
             d.sides = [side]

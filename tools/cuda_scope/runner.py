@@ -23,6 +23,7 @@ class Job:
     arch: str
     argv: list
     record: str = None
+    facts: str = None                 # where the run writes its file's facts for the whole program
 
     @property
     def label(self):
@@ -43,8 +44,9 @@ def run_job(job, cwd, timeout=None):
     if STOPPING.is_set():
         return job, None, "", ""
     try:
+        env = dict(os.environ, CUDA_SCOPE_FACTS=job.facts) if job.facts else None
         p = subprocess.Popen(job.argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             errors="replace")
+                             errors="replace", env=env)
     except OSError as e:
         return job, 127, "", f"cannot run {job.argv[0]}: {e.strerror}"
     with RUNNING_LOCK:

@@ -1,0 +1,210 @@
+"""The whole program: each host-side analysis of a file writes what it knows of the paths that leave
+the file (the module's TUFacts; the format is docs/facts.md); this module reads those files, merges
+them in one pass linear in their size, and follows host callbacks and stream captures across files.
+
+Only paths that cross a file are reported here: what stays within one file is the per-file checks'
+and is reported by them. The words of each finding are the checks' own, written into the facts; the
+capture's stream is filled in here."""
+import json
+import os
+from collections import deque
+from dataclasses import dataclass, field
+
+from .common import source_line
+from .diagnostics import Diag
+
+FORMAT = "cuda-scope-facts"
+VERSION = 1
+SIDE = "whole program"
+
+
+@dataclass
+class Function:
+    """A function other files can reach, as the file defining it sees it."""
+    id: str
+    name: str
+    file: str                                     # the first file defining it
+    files: set                                    # every file defining it (an inline function: several)
+    callback: list = field(default_factory=list)  # what it reaches that no host callback may do
+    capture: list = field(default_factory=list)   # what it reaches that breaks or escapes a capture
+    calls: list = field(default_factory=list)     # the calls it reaches that leave its file
+
+
+@dataclass
+class Program:
+    functions: dict = field(default_factory=dict)   # id -> Function (the first file's, for inline ones)
+    overriders: dict = field(default_factory=dict)  # method id -> ids of the methods overriding it
+    callbacks: list = field(default_factory=list)   # (file, registration)
+    captures: list = field(default_factory=list)    # (file, call made while a capture is open)
+    files: int = 0
+
+
+def load(paths):
+    """The merged program, and a problem per file that could not be read (the rest are merged)."""
+    program, problems = Program(), []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                doc = json.load(fh)
+        except (OSError, ValueError) as e:
+            problems.append(f"{path}: cannot read the facts ({e})")
+            continue
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            problems.append(f"{path}: not a cuda-scope facts file")
+            continue
+        if doc.get("version") != VERSION:
+            problems.append(f"{path}: facts version {doc.get('version')}, this command reads version {VERSION} "
+                            f"(the module and the command come from different builds)")
+            continue
+        add(program, doc)
+    return program, problems
+
+
+def add(program, doc):
+    """Merges one file's facts into the program."""
+    program.files += 1
+    file = doc["file"]
+    for f in doc.get("functions", ()):
+        for base in f.get("overrides", ()):
+            program.overriders.setdefault(base, []).append(f["id"])
+        if f["id"] not in program.functions:
+            program.functions[f["id"]] = Function(f["id"], f["name"], file, {file}, f.get("callback", []),
+                                                  f.get("capture", []), f.get("calls", []))
+        else:
+            program.functions[f["id"]].files.add(file)
+    program.callbacks += [(file, r) for r in doc.get("callbacks", ())]
+    program.captures += [(file, r) for r in doc.get("captures", ())]
+
+
+def targets(program, callee, virtual):
+    """The functions a call may run: the callee where a file defines it, and for a virtual call every
+    method that overrides it, directly or not, in any file."""
+    out, seen, work = [], {callee}, deque([callee])
+    while work:
+        fid = work.popleft()
+        if fid in program.functions:
+            out.append(program.functions[fid])
+        if virtual:
+            for o in program.overriders.get(fid, ()):
+                if o not in seen:
+                    seen.add(o)
+                    work.append(o)
+    return out
+
+
+SOURCE = {}  # file -> its lines, for the snippets
+
+
+def snippet(d):
+    """The source line and a caret under the column, as clang prints them under a diagnostic."""
+    text = source_line(d.file, d.line, SOURCE) if d.file else None
+    if text is None:
+        return []
+    line = text.decode("utf-8", "replace").rstrip("\r")
+    width = max(5, len(str(d.line)))
+    pad = "".join(c if c == "\t" else " " for c in line[:max(d.col - 1, 0)])
+    return [f"{d.line:>{width}} | {line}", f"{'':>{width}} | {pad}^"]
+
+
+def note(at, message):
+    if not at:
+        return Diag("note", None, 0, 0, message, None)
+    d = Diag("note", at["file"], at["line"], at["column"], message, None)
+    d.snippet = snippet(d)
+    return d
+
+
+def hop(call, target):
+    """The notes of one call that leaves a file: how the caller reaches it, then the call itself,
+    naming the file that defines what runs."""
+    notes = [note(n["at"], n["message"]) for n in call.get("notes", ())]
+    if not call.get("virtual"):
+        text = f"'{call['name']}' is called here; it is defined in {target.file}"
+    elif target.id == call["callee"]:
+        text = f"'{call['name']}' is called here, through a virtual call; it is defined in {target.file}"
+    else:
+        text = (f"'{call['name']}' is called here, through a virtual call; '{target.name}', defined in "
+                f"{target.file}, overrides it")
+    return notes + [note(call["at"], text)]
+
+
+def reach(program, starts):
+    """Every function reachable from starts [(Function, notes, crossed)] by a way that crosses a file
+    (crossed: the start already did), each once, with the notes of the shortest such way (breadth
+    first). A way that stays in one file is that file's own check's."""
+    seen = {}
+    work = deque()
+
+    def visit(fn, notes, crossed):
+        if (fn.id, crossed) not in seen:
+            seen[(fn.id, crossed)] = notes
+            work.append((fn, crossed))
+
+    for fn, notes, crossed in starts:
+        visit(fn, notes, crossed)
+    reported = set()
+    while work:
+        fn, crossed = work.popleft()
+        notes = seen[(fn.id, crossed)]
+        if crossed and fn.id not in reported:
+            reported.add(fn.id)
+            yield fn, notes
+        for call in fn.calls:
+            for t in targets(program, call["callee"], call.get("virtual")):
+                visit(t, notes + hop(call, t), crossed or not (fn.files & t.files))
+
+
+def finding(check, event, message, notes):
+    at = event["at"]
+    d = Diag("warning", at["file"], at["line"], at["column"], message, check)
+    d.snippet = snippet(d)
+    d.notes = notes + [note(n["at"], n["message"]) for n in event.get("notes", ())]
+    d.sides = [SIDE]
+    return d
+
+
+def findings(program):
+    """The findings whose path crosses files, in a stable order."""
+    out, seen = [], set()
+
+    def emit(d):
+        key = (d.file, d.line, d.col, d.check, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+
+    for file, reg in program.callbacks:
+        registered = note(reg["at"], f"'{reg['name']}' is registered as a host callback here, through "
+                                     f"'{reg['registrar']}'")
+        starts = []
+        for fn in targets(program, reg["callback"], False):
+            # Defined where it is registered, the file's own check followed it there; defined in
+            # another file, nothing there knew it for a callback.
+            here = file in fn.files
+            starts.append((fn, [registered] + ([] if here else [note(reg["at"], f"'{reg['name']}' is defined in {fn.file}")]),
+                           not here))
+        for fn, notes in reach(program, starts):
+            for event in fn.callback:
+                emit(finding("cuda-scope-callback-api", event, event["message"], notes))
+
+    for file, call in program.captures:
+        begins = note(call.get("begin"), f"capture of '{call['stream']}' begins here")
+        starts = [(t, [begins] + hop(call, t), file not in t.files)
+                  for t in targets(program, call["callee"], call.get("virtual"))]
+        context = f"while stream '{call['stream']}' is being captured"
+        for fn, notes in reach(program, starts):
+            for event in fn.capture:
+                if event["kind"] == "unsafe" and call.get("mode") == "relaxed":
+                    continue  # relaxed mode permits the unsafe calls
+                text = event["message"]
+                if isinstance(text, dict):
+                    text = text.get(call.get("flags", "unknown")) or text["unknown"]
+                text = text.replace("{context}", context).replace("{stream}", f"'{call['stream']}'")
+                emit(finding("cuda-scope-capture-api", event, text, notes))
+    return sorted(out, key=lambda d: (d.file or "", d.line, d.col, d.check, d.message))
+
+
+def analyse(paths):
+    """(findings, problems) of the facts files at paths."""
+    program, problems = load(p for p in paths if os.path.exists(p))
+    return findings(program), problems
