@@ -23,6 +23,7 @@ Prints one table per part, figures and ratios side by side; --only runs some par
 """
 import argparse
 import glob
+import json
 import os
 import statistics
 import subprocess
@@ -45,10 +46,10 @@ def measure(cmd):
     return wall, rss
 
 
-def measure_cpu(cmd):
+def measure_cpu(cmd, env=None):
     """Wall seconds, CPU seconds (user + system) and peak RSS (MiB) of one run."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) not in (0, 1):
@@ -290,7 +291,108 @@ def command_cost(build, runs):
           f"| {total[3]:.3f} | {total[3] / total[2]:.3f} | | |\n")
 
 
-PARTS = ("overhead", "growth", "device-growth", "ir-pass", "compat", "command")
+def generate_facts(folder, files, edges_per_file, seed=7):
+    """A generated project's facts (docs/facts.md): `files` files of 20 functions each, every
+    function calling edges_per_file / 20 functions of other files (one call in eight virtual, through a
+    base method that two functions of two files override), one file in ten registering a host callback
+    and one in ten capturing; one function in ten makes an API call each rule reports. Returns the
+    paths."""
+    import random
+    rnd = random.Random(seed)
+    per_fn = max(1, edges_per_file // 20)
+    paths = []
+    for f in range(files):
+        name = f"/gen/src{f}.cpp"
+        at = lambda line: {"file": name, "line": line, "column": 3}
+        fns = []
+        for k in range(20):
+            calls = []
+            for c in range(per_fn):
+                g, j = rnd.randrange(files), rnd.randrange(20)
+                virtual = c % 8 == 0
+                callee = f"base{g}_{j % 4}" if virtual else f"f{g}_{j}"
+                calls.append({"callee": callee, "name": callee, "virtual": virtual, "at": at(k * 40 + c + 2),
+                              "notes": []})
+            event = (k * 7 + f) % 10 == 0
+            fns.append({"id": f"f{f}_{k}", "name": f"f{f}_{k}", "at": at(k * 40 + 1),
+                        "overrides": [f"base{f}_{k}", f"base{(f - 1) % files}_{k}"] if k < 4 else [],
+                        "callback": [{"at": at(k * 40 + 1), "message": "'cudaFree' called from a host callback",
+                                      "notes": []}] if event else [],
+                        "capture": [{"at": at(k * 40 + 1), "kind": "sync",
+                                     "message": "'cudaDeviceSynchronize' called {context} invalidates the capture",
+                                     "notes": []}] if event else [],
+                        "calls": calls})
+        doc = {"format": "cuda-scope-facts", "version": 1, "file": name, "functions": fns,
+               "callbacks": [{"callback": f"f{f}_0", "name": f"f{f}_0", "registrar": "cudaLaunchHostFunc",
+                              "at": at(900)}] if f % 10 == 0 else [],
+               "captures": [{"stream": "s", "mode": "global", "flags": "unknown", "begin": at(901),
+                             "callee": f"f{(f * 31 + 5) % files}_3", "name": "op", "virtual": False,
+                             "at": at(902), "notes": []}] if f % 10 == 5 else []}
+        path = os.path.join(folder, f"{f}.json")
+        with open(path, "w") as out:
+            json.dump(doc, out)
+        paths.append(path)
+    return paths
+
+
+def facts_cost(build, runs):
+    print("## Writing the whole program's facts: every cuda-scope-* check, host side, with and without "
+          "$CUDA_SCOPE_FACTS")
+    print(f"(median of {runs} alternating runs each; wall and CPU seconds, peak RSS MiB)\n")
+    tus = sorted(glob.glob(os.path.join(ROOT, "bench", "corpus", "*.cu"))) + \
+        sorted(glob.glob(os.path.join(ROOT, "examples", "*.cu")))
+    med = lambda xs, i: statistics.median(x[i] for x in xs)
+    print("| TU | without s | with s | ratio | without CPU s | with CPU s | ratio | without MiB | with MiB | facts KiB |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    total = [0.0] * 4
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "facts.json")
+        for src in tus:
+            cmd = tidy(build, "-*,cuda-scope-*", src, TOOLKIT)
+            without, with_ = [], []
+            for _ in range(runs):
+                without.append(measure_cpu(cmd))
+                with_.append(measure_cpu(cmd, env=dict(os.environ, CUDA_SCOPE_FACTS=out)))
+            f = [med(without, 0), med(with_, 0), med(without, 1), med(with_, 1), med(without, 2), med(with_, 2)]
+            for i in range(4):
+                total[i] += f[i]
+            print(f"| {os.path.relpath(src, ROOT)} | {f[0]:.3f} | {f[1]:.3f} | {f[1] / f[0]:.3f} | {f[2]:.3f} "
+                  f"| {f[3]:.3f} | {f[3] / f[2]:.3f} | {f[4]:.0f} | {f[5]:.0f} | {os.path.getsize(out) / 1024:.0f} |")
+    print(f"| **all** | {total[0]:.3f} | {total[1]:.3f} | {total[1] / total[0]:.3f} | {total[2]:.3f} "
+          f"| {total[3]:.3f} | {total[3] / total[2]:.3f} | | | |\n")
+
+
+def merge_cost(file_counts, edges_per_file, runs):
+    print(f"## Whole-program merge: generated facts, {edges_per_file} call edges per file")
+    print(f"(median of {runs} runs of the cuda-scope command's merge alone, tools/cuda_scope/facts.py, in a "
+          "fresh python3; wall and CPU seconds, peak RSS MiB)\n")
+    print("| files | call edges | facts MiB | findings | wall s | CPU s | peak MiB | µs per edge | vs smallest |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    first = None
+    for files in file_counts:
+        with tempfile.TemporaryDirectory() as d:
+            paths = generate_facts(d, files, edges_per_file)
+            size = sum(os.path.getsize(p) for p in paths) / 2 ** 20
+            listing = os.path.join(d, "paths.txt")
+            with open(listing, "w") as out:
+                out.write("\n".join(paths))
+            code = ("import sys; sys.path.insert(0, sys.argv[1]); from cuda_scope import facts; "
+                    "f, p = facts.analyse(open(sys.argv[2]).read().split()); assert not p, p; "
+                    "open(sys.argv[3], 'w').write(str(len(f)))")
+            count = os.path.join(d, "count.txt")
+            cmd = [sys.executable, "-c", code, os.path.join(ROOT, "tools"), listing, count]
+            times = [measure_cpu(cmd) for _ in range(runs)]
+            wall, cpu, rss = (statistics.median(t[i] for t in times) for i in range(3))
+            found = open(count).read()
+        edges = files * (edges_per_file // 20) * 20
+        per_edge = cpu / edges * 1e6
+        first = first or per_edge
+        print(f"| {files} | {edges} | {size:.0f} | {found} | {wall:.2f} | {cpu:.2f} | {rss:.0f} | {per_edge:.2f} "
+              f"| {per_edge / first:.2f} |")
+    print()
+
+
+PARTS = ("overhead", "growth", "device-growth", "ir-pass", "compat", "command", "facts", "merge")
 
 
 def main():
@@ -302,6 +404,8 @@ def main():
     ap.add_argument("--kernels", type=int, default=400)
     ap.add_argument("--device-kernels", default="500,1000,2000,4000")
     ap.add_argument("--device-messages", default="512,1024,2048,4096")
+    ap.add_argument("--merge-files", default="1250,2500,5000")
+    ap.add_argument("--merge-edges-per-file", type=int, default=200)
     ap.add_argument("--only", default=",".join(PARTS), help=f"the parts to run, of {','.join(PARTS)} (default: all)")
     a = ap.parse_args()
     parts = set(a.only.split(","))
@@ -324,6 +428,10 @@ def main():
         compat_cost(a.build, a.runs)
     if "command" in parts:
         command_cost(a.build, a.runs)
+    if "facts" in parts:
+        facts_cost(a.build, a.runs)
+    if "merge" in parts:
+        merge_cost([int(n) for n in a.merge_files.split(",")], a.merge_edges_per_file, a.runs)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ class Program:
     callbacks: list = field(default_factory=list)   # (file, registration)
     captures: list = field(default_factory=list)    # (file, call made while a capture is open)
     files: int = 0
+    targets: dict = field(default_factory=dict)     # (callee, virtual) -> what the call may run
 
 
 def load(paths):
@@ -78,17 +79,21 @@ def add(program, doc):
 
 def targets(program, callee, virtual):
     """The functions a call may run: the callee where a file defines it, and for a virtual call every
-    method that overrides it, directly or not, in any file."""
-    out, seen, work = [], {callee}, deque([callee])
-    while work:
-        fid = work.popleft()
-        if fid in program.functions:
-            out.append(program.functions[fid])
-        if virtual:
-            for o in program.overriders.get(fid, ()):
-                if o not in seen:
-                    seen.add(o)
-                    work.append(o)
+    method that overrides it, directly or not, in any file. Computed once per callee."""
+    key = (callee, bool(virtual))
+    out = program.targets.get(key)
+    if out is None:
+        out, seen, work = [], {callee}, deque([callee])
+        while work:
+            fid = work.popleft()
+            if fid in program.functions:
+                out.append(program.functions[fid])
+            if virtual:
+                for o in program.overriders.get(fid, ()):
+                    if o not in seen:
+                        seen.add(o)
+                        work.append(o)
+        program.targets[key] = out
     return out
 
 
@@ -128,30 +133,45 @@ def hop(call, target):
     return notes + [note(call["at"], text)]
 
 
-def reach(program, starts):
-    """Every function reachable from starts [(Function, notes, crossed)] by a way that crosses a file
-    (crossed: the start already did), each once, with the notes of the shortest such way (breadth
-    first). A way that stays in one file is that file's own check's."""
-    seen = {}
+def walk(program, starts):
+    """One breadth-first walk from every start [(Function, crossed, kind, origin)] at once: a state is
+    (function, whether the way to it crossed a file, kind), each visited once, so the walk is linear in
+    the calls. Yields (Function, kind, state) once per function and kind reached by a way that
+    crossed a file (a way inside one file is that file's own check's); notes_of(parents, state) gives
+    the shortest such way. Returns nothing; `parents` (the first item) is filled as it goes."""
+    parents = {}
+    yield parents
     work = deque()
-
-    def visit(fn, notes, crossed):
-        if (fn.id, crossed) not in seen:
-            seen[(fn.id, crossed)] = notes
-            work.append((fn, crossed))
-
-    for fn, notes, crossed in starts:
-        visit(fn, notes, crossed)
-    reported = set()
+    for fn, crossed, kind, origin in starts:
+        state = (fn.id, crossed, kind)
+        if state not in parents:
+            parents[state] = (None, origin)
+            work.append((fn, crossed, kind))
+    done = set()
     while work:
-        fn, crossed = work.popleft()
-        notes = seen[(fn.id, crossed)]
-        if crossed and fn.id not in reported:
-            reported.add(fn.id)
-            yield fn, notes
+        fn, crossed, kind = work.popleft()
+        state = (fn.id, crossed, kind)
+        if crossed and (fn.id, kind) not in done:
+            done.add((fn.id, kind))
+            yield fn, kind, state
         for call in fn.calls:
             for t in targets(program, call["callee"], call.get("virtual")):
-                visit(t, notes + hop(call, t), crossed or not (fn.files & t.files))
+                crosses = crossed or not (fn.files & t.files)
+                nxt = (t.id, crosses, kind)
+                if nxt not in parents:
+                    parents[nxt] = (state, (call, t))
+                    work.append((t, crosses, kind))
+
+
+def notes_of(parents, state):
+    """(the origin of the way to state, the notes of its hops in order)."""
+    hops = []
+    while True:
+        prev, how = parents[state]
+        if prev is None:
+            return how, hops[::-1]
+        hops.append(how)
+        state = prev
 
 
 def finding(check, event, message, notes):
@@ -164,43 +184,59 @@ def finding(check, event, message, notes):
 
 
 def findings(program):
-    """The findings whose path crosses files, in a stable order."""
+    """The findings whose path crosses files, in a stable order: one walk for every callback, one for
+    every capture."""
     out, seen = [], set()
 
-    def emit(d):
-        key = (d.file, d.line, d.col, d.check, d.message)
+    def emit(d, key):
         if key not in seen:
             seen.add(key)
             out.append(d)
 
+    def path(origin_notes, hops):
+        notes = list(origin_notes)
+        for call, t in hops:
+            notes += hop(call, t)
+        return notes
+
+    starts = []
     for file, reg in program.callbacks:
-        registered = note(reg["at"], f"'{reg['name']}' is registered as a host callback here, through "
-                                     f"'{reg['registrar']}'")
-        starts = []
         for fn in targets(program, reg["callback"], False):
             # Defined where it is registered, the file's own check followed it there; defined in
             # another file, nothing there knew it for a callback.
-            here = file in fn.files
-            starts.append((fn, [registered] + ([] if here else [note(reg["at"], f"'{reg['name']}' is defined in {fn.file}")]),
-                           not here))
-        for fn, notes in reach(program, starts):
-            for event in fn.callback:
-                emit(finding("cuda-scope-callback-api", event, event["message"], notes))
+            starts.append((fn, file not in fn.files, 0, (reg, fn, file in fn.files)))
+    it = walk(program, starts)
+    parents = next(it)
+    for fn, _, state in it:
+        (reg, root, here), hops = notes_of(parents, state)
+        origin = [note(reg["at"], f"'{reg['name']}' is registered as a host callback here, through "
+                                  f"'{reg['registrar']}'")]
+        if not here:
+            origin.append(note(reg["at"], f"'{reg['name']}' is defined in {root.file}"))
+        for event in fn.callback:
+            d = finding("cuda-scope-callback-api", event, event["message"], path(origin, hops))
+            emit(d, (d.file, d.line, d.col, d.check, d.message))
 
-    for file, call in program.captures:
-        begins = note(call.get("begin"), f"capture of '{call['stream']}' begins here")
-        starts = [(t, [begins] + hop(call, t), file not in t.files)
-                  for t in targets(program, call["callee"], call.get("virtual"))]
+    # Kind 1: a capture in relaxed mode, which permits the unsafe calls; kind 0: the others.
+    starts = [(t, file not in t.files, int(call.get("mode") == "relaxed"), (call, t))
+              for file, call in program.captures
+              for t in targets(program, call["callee"], call.get("virtual"))]
+    it = walk(program, starts)
+    parents = next(it)
+    for fn, relaxed, state in it:
+        (call, first), hops = notes_of(parents, state)
+        origin = [note(call.get("begin"), f"capture of '{call['stream']}' begins here")] + hop(call, first)
         context = f"while stream '{call['stream']}' is being captured"
-        for fn, notes in reach(program, starts):
-            for event in fn.capture:
-                if event["kind"] == "unsafe" and call.get("mode") == "relaxed":
-                    continue  # relaxed mode permits the unsafe calls
-                text = event["message"]
-                if isinstance(text, dict):
-                    text = text.get(call.get("flags", "unknown")) or text["unknown"]
-                text = text.replace("{context}", context).replace("{stream}", f"'{call['stream']}'")
-                emit(finding("cuda-scope-capture-api", event, text, notes))
+        for event in fn.capture:
+            if event["kind"] == "unsafe" and relaxed:
+                continue
+            text = event["message"]
+            if isinstance(text, dict):
+                text = text.get(call.get("flags", "unknown")) or text["unknown"]
+            text = text.replace("{context}", context).replace("{stream}", f"'{call['stream']}'")
+            d = finding("cuda-scope-capture-api", event, text, path(origin, hops))
+            # One finding per place, whichever capture reaches it first.
+            emit(d, (d.file, d.line, d.col, d.check))
     return sorted(out, key=lambda d: (d.file or "", d.line, d.col, d.check, d.message))
 
 
