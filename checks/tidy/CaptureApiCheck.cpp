@@ -320,7 +320,6 @@ private:
     CaptureMode Mode = CaptureMode::Global;
     StreamFlags Flags = StreamFlags::Unknown;
     SmallVector<std::pair<const ValueDecl *, bool>, 2> Facts; ///< flags known when it began
-    const VarDecl *Result = nullptr; ///< the variable holding the begin's status
   };
 
   struct State {
@@ -329,9 +328,12 @@ private:
     SmallVector<unsigned, 2> Open;
     SmallVector<std::pair<const VarDecl *, int64_t>, 2> Values;
     SmallVector<std::pair<const ValueDecl *, bool>, 2> Facts;
+    /// The variables that hold a begin's status (capture id) on every path
+    /// here: a later assignment makes the variable another call's status.
+    SmallVector<std::pair<const VarDecl *, unsigned>, 1> StatusOf;
     bool operator==(const State &O) const {
       return Reached == O.Reached && Relaxed == O.Relaxed && Open == O.Open && Values == O.Values &&
-             Facts == O.Facts;
+             Facts == O.Facts && StatusOf == O.StatusOf;
     }
   };
 
@@ -530,6 +532,7 @@ void CaptureApiCheck::Analysis::merge(State &Into, const State &From) {
   Into.Relaxed = Into.Relaxed && From.Relaxed;
   erase_if(Into.Values, [&](const auto &V) { return !is_contained(From.Values, V); });
   erase_if(Into.Facts, [&](const auto &F) { return !is_contained(From.Facts, F); });
+  erase_if(Into.StatusOf, [&](const auto &V) { return !is_contained(From.StatusOf, V); });
 }
 
 void CaptureApiCheck::Analysis::setValue(State &S, const VarDecl *V, std::optional<int64_t> Value) {
@@ -591,8 +594,9 @@ CaptureApiCheck::Analysis::State CaptureApiCheck::Analysis::edgeState(Run &R, co
     const auto *StatusRef = dyn_cast<DeclRefExpr>(Status);
     erase_if(S.Open, [&](unsigned Id) {
       const Capture &C = R.Captures[Id];
-      return C.Begin &&
-             (C.Begin == Status || (StatusRef && C.Result && StatusRef->getDecl() == C.Result));
+      return C.Begin && (C.Begin == Status ||
+                         (StatusRef && is_contained(S.StatusOf, std::make_pair(
+                                                        dyn_cast<VarDecl>(StatusRef->getDecl()), Id))));
     });
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(Cond);
@@ -663,8 +667,9 @@ void CaptureApiCheck::Analysis::statement(Run &R, State &S, const Stmt *St) {
       setValue(S, V, constantValue(Value, Ctx));
   };
   auto Status = [&](const VarDecl *V, const Expr *Value) {
+    erase_if(S.StatusOf, [&](const auto &P) { return P.first == V; });
     if (auto It = R.CaptureOf.find(Value->IgnoreParenImpCasts()); It != R.CaptureOf.end())
-      R.Captures[It->second].Result = V;
+      S.StatusOf.push_back({V, It->second});
   };
   if (const auto *DS = dyn_cast<DeclStmt>(St)) {
     for (const Decl *D : DS->decls())

@@ -61,6 +61,21 @@ cudaError_t beginChecked(cudaStream_t S, int *D, cudaGraph_t *G) {
   return cudaStreamEndCapture(S, G);
 }
 
+// One status variable for every call, as error-checking code is often
+// written: once it holds another call's status, testing it says nothing of
+// the begin, and the early return leaves the capture open.
+cudaError_t statusReused(cudaStream_t S, int *D, const int *H, cudaGraph_t *G) {
+  cudaError_t Err = cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
+  // CHECK: :[[@LINE-1]]:21: warning: capture of 'S' begun here is not ended on every path; {{.*}} [cuda-scope-capture-api]
+  // CHECK: :[[@LINE+5]]:5: note: the function returns here with 'S' still being captured
+  if (Err != cudaSuccess)
+    return Err; // no-warning: here Err is the begin's status, which failed
+  Err = cudaMemcpyAsync(D, H, 4, cudaMemcpyHostToDevice, S);
+  if (Err != cudaSuccess)
+    return Err;
+  return cudaStreamEndCapture(S, G);
+}
+
 void beginTested(cudaStream_t S, int *D, cudaGraph_t *G) {
   if (cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal) != cudaSuccess)
     return; // no-warning: the begin failed, nothing is captured
