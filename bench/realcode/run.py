@@ -340,7 +340,8 @@ def main(argv):
             if not os.path.isdir(root):
                 sys.exit(f"run.py: {root} is missing: extract {project['repo']} at {project['commit']} there "
                          f"(bench/realcode/README.md)")
-            build = os.path.join(tmp, name, "build")
+            # A kept database's commands name the generated headers: keep them beside it.
+            build = os.path.join(args.keep_db or tmp, name, "build")
             dbdir = os.path.join(args.keep_db, name) if args.keep_db else os.path.join(tmp, name)
             os.makedirs(build, exist_ok=True)
             generate(project, root, build)

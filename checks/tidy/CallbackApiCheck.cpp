@@ -80,12 +80,13 @@ void CallbackApiCheck::onEndOfTranslationUnit() {
 
   unsigned Mask = (1u << CudaEvent::ApiCall) | (1u << CudaEvent::KernelLaunch);
   if (!CudaFunctions.empty())
-    Mask |= 1u << CudaEvent::ExternalCall;
+    Mask |= (1u << CudaEvent::ExternalCall) | (1u << CudaEvent::OpenCall);
   auto Wanted = [&](const CudaEvent &E) {
     switch (E.What) {
     case CudaEvent::ApiCall: return !Allowed.contains(E.Name);
     case CudaEvent::KernelLaunch: return true;
-    case CudaEvent::ExternalCall: return !E.Virtual && CudaFunctions.contains(E.Name);
+    case CudaEvent::ExternalCall:
+    case CudaEvent::OpenCall: return !E.Virtual && CudaFunctions.contains(E.Name);
     }
     return false;
   };
@@ -109,19 +110,19 @@ void CallbackApiCheck::onEndOfTranslationUnit() {
   // For the whole program: what each function other files can call reaches
   // here, the calls that leave the file, and the callbacks registered here.
   if (Facts && Facts->enabled()) {
-    for (const FunctionDecl *F : Facts->exported()) {
-      Graph->forEachReachable(F, Mask, Wanted, [&](const TUCallGraph::Path &P) {
-        Facts->event(F, "callback", P.Event->E->getBeginLoc(),
-                     json::Object{{"message", callbackMessage(*P.Event)}}, chainNotes(P.Chain));
-      });
-      Facts->openCalls(*Graph, F);
-    }
     for (const Registration &R : All) {
       Facts->callback(R);
-      Facts->openCalls(*Graph, R.Callback);
+      Facts->include(*Graph, R.Callback);
     }
     for (const Registration &R : Graph->openRegistrations())
       Facts->callback(R);
+    Facts->include(*Graph);
+    for (const FunctionDecl *F : Facts->functions())
+      if (const TUCallGraph::Summary *S = Graph->summary(F))
+        for (const CudaEvent &E : S->Events)
+          if ((E.mask() & Mask) && Wanted(E))
+            Facts->event(F, "callback", E.E->getBeginLoc(),
+                         json::Object{{"message", callbackMessage(E)}});
   }
   Graph.reset();
   Facts.reset();

@@ -405,7 +405,7 @@ private:
   bool chainGuarded(ArrayRef<const CallEdge *> Chain, const FunctionDecl *Owner, const Expr *At);
   /// Whether an exchange to relaxed mode brackets the event on its way.
   bool chainRelaxed(ArrayRef<const CallEdge *> Chain, const FunctionDecl *Owner, const Expr *At);
-  void captureCall(Run &R, const State &S, const CudaEvent &Open, ArrayRef<const CallEdge *> Chain);
+  void captureCall(Run &R, const State &S, const CallEdge *Inside, const CudaEvent *Open);
 
   // Guards and relaxed brackets in the functions a region reaches.
   FunctionFacts &guards(const FunctionDecl *F);
@@ -739,11 +739,12 @@ void CaptureApiCheck::Analysis::call(Run &R, State &S, const CallExpr *CE) {
     return;
   }
   if (const CudaEvent *Ev = R.EventAt.lookup(CE)) {
-    if (Ev->What == CudaEvent::ExternalCall) {
+    if (Ev->What == CudaEvent::ExternalCall || Ev->What == CudaEvent::OpenCall) {
       // A call that leaves the file: the whole program follows it. A virtual
       // call also reaches the overriders this file defines, below.
-      if (Program && R.reporting() && !S.Open.empty() && !guarded(R.F, CE->getBeginLoc()))
-        captureCall(R, S, *Ev, {});
+      if (Program && Ev->What == CudaEvent::OpenCall && R.reporting() && !S.Open.empty() &&
+          !guarded(R.F, CE->getBeginLoc()))
+        captureCall(R, S, nullptr, Ev);
       if (!Ev->Virtual)
         return;
     } else {
@@ -787,17 +788,8 @@ void CaptureApiCheck::Analysis::edgesAt(Run &R, State &S, SourceLocation Loc,
           append_range(Chain, P.Chain);
           report(R, S, *P.Event, Chain, P.Owner);
         });
-    if (!Program)
-      continue;
-    Graph.forEachReachable(
-        Edge->Callee, 1u << CudaEvent::ExternalCall,
-        [](const CudaEvent &E) { return E.Target != nullptr; },
-        [&](const TUCallGraph::Path &P) {
-          SmallVector<const CallEdge *, 4> Chain{Edge};
-          append_range(Chain, P.Chain);
-          if (!chainGuarded(Chain, P.Owner, P.Event->E))
-            captureCall(R, S, *P.Event, Chain);
-        });
+    if (Program)
+      captureCall(R, S, Edge, nullptr);
   }
 }
 
@@ -819,8 +811,8 @@ static StringRef flagsName(CaptureApiCheck::StreamFlags F) {
   return "unknown";
 }
 
-void CaptureApiCheck::Analysis::captureCall(Run &R, const State &S, const CudaEvent &Open,
-                                            ArrayRef<const CallEdge *> Chain) {
+void CaptureApiCheck::Analysis::captureCall(Run &R, const State &S, const CallEdge *Inside,
+                                            const CudaEvent *Open) {
   // The capture a finding would cite: one the file shows begin (a function
   // declared capture-safe is a contract of its own file).
   for (unsigned O : S.Open) {
@@ -830,7 +822,9 @@ void CaptureApiCheck::Analysis::captureCall(Run &R, const State &S, const CudaEv
     json::Object Region{{"stream", C.Name}, // std::string: copied
                         {"mode", S.Relaxed ? StringRef("relaxed") : modeName(C.Mode)},
                         {"flags", flagsName(C.Begin ? C.Flags : StreamFlags::Unknown)}};
-    Program->captureCall(C.Begin->getBeginLoc(), std::move(Region), Open, chainNotes(Chain));
+    Program->captureCall(C.Begin->getBeginLoc(), std::move(Region), Inside, Open);
+    if (Inside)
+      Program->include(Graph, Inside->Callee);
     return;
   }
 }
@@ -839,30 +833,44 @@ void CaptureApiCheck::Analysis::exportFacts() {
   if (!Program)
     return;
   static const char *const KindNames[] = {"none", "unsafe", "sync", "unsupported", "legacy"};
-  for (const FunctionDecl *F : Program->exported()) {
-    Graph.forEachReachable(
-        F, EventMask, [&](const CudaEvent &E) { return classify(E) != Finding::None; },
-        [&](const TUCallGraph::Path &P) {
-          const CudaEvent &E = *P.Event;
-          Finding K = classify(E);
-          // Guarded by a test that the stream is not capturing, in F or on
-          // the way: safe whoever captures. So is an unsafe call inside an
-          // exchange to relaxed mode.
-          if (chainGuarded(P.Chain, P.Owner, E.E) ||
-              (K == Finding::Unsafe && chainRelaxed(P.Chain, P.Owner, E.E)))
-            return;
-          json::Object Event{{"kind", KindNames[static_cast<unsigned>(K)]}};
-          // The wording of the finding, with the capture's words left open.
-          if (K == Finding::Legacy)
-            Event["message"] = json::Object{
-                {"blocking", message(K, StreamFlags::Blocking, E, "{context}", "{stream}")},
-                {"nonblocking", message(K, StreamFlags::NonBlocking, E, "{context}", "{stream}")},
-                {"unknown", message(K, StreamFlags::Unknown, E, "{context}", "{stream}")}};
-          else
-            Event["message"] = message(K, StreamFlags::Unknown, E, "{context}", "{stream}");
-          Program->event(F, "capture", E.E->getBeginLoc(), std::move(Event), chainNotes(P.Chain));
-        });
-    Program->openCalls(Graph, F);
+  Program->include(Graph);
+  for (const FunctionDecl *F : Program->functions()) {
+    const TUCallGraph::Summary *Sum = Graph.summary(F);
+    if (!Sum)
+      continue;
+    // A call behind a test that the stream is not capturing runs only when
+    // nothing captures; one inside an exchange to relaxed mode runs relaxed.
+    auto Mark = [&](SourceLocation Loc) {
+      if (guarded(F, Loc))
+        Program->markCalls(F, Loc, "guarded");
+      if (relaxed(F).RelaxedLocs.count(Loc))
+        Program->markCalls(F, Loc, "relaxed");
+    };
+    for (const CallEdge &E : Sum->Calls)
+      Mark(E.Loc);
+    for (const CudaEvent &E : Sum->Events) {
+      if (E.What == CudaEvent::OpenCall)
+        Mark(E.E->getBeginLoc());
+      if (E.What == CudaEvent::ExternalCall || E.What == CudaEvent::OpenCall)
+        continue;
+      Finding K = classify(E);
+      if (K == Finding::None)
+        continue;
+      json::Object Event{{"kind", KindNames[static_cast<unsigned>(K)]}};
+      // The wording of the finding, with the capture's words left open.
+      if (K == Finding::Legacy)
+        Event["message"] = json::Object{
+            {"blocking", message(K, StreamFlags::Blocking, E, "{context}", "{stream}")},
+            {"nonblocking", message(K, StreamFlags::NonBlocking, E, "{context}", "{stream}")},
+            {"unknown", message(K, StreamFlags::Unknown, E, "{context}", "{stream}")}};
+      else
+        Event["message"] = message(K, StreamFlags::Unknown, E, "{context}", "{stream}");
+      if (guarded(F, E.E->getBeginLoc()))
+        Event["guarded"] = true;
+      if (relaxed(F).RelaxedExprs.count(E.E))
+        Event["relaxed"] = true;
+      Program->event(F, "capture", E.E->getBeginLoc(), std::move(Event));
+    }
   }
 }
 

@@ -117,6 +117,7 @@ std::string describeEvent(const CudaEvent &E) {
   case CudaEvent::ApiCall:
     return ("'" + E.Name + "' called" + (E.ThroughPointer ? " through a function pointer" : "")).str();
   case CudaEvent::ExternalCall:
+  case CudaEvent::OpenCall:
     return ("'" + E.Name + "' called").str();
   }
   return "";

@@ -179,7 +179,10 @@ private:
   void openCall(const Expr *E, const FunctionDecl *Target, StringRef Name, bool Virtual) {
     if (Name.empty() && !Virtual)
       return;
-    CudaEvent Ev{CudaEvent::ExternalCall, E, Name, nullptr};
+    const SourceManager &SM = Ctx.getSourceManager();
+    bool Library = !Virtual && (Target->getBuiltinID() != 0 ||
+                                SM.isInSystemHeader(SM.getExpansionLoc(Target->getLocation())));
+    CudaEvent Ev{Library ? CudaEvent::ExternalCall : CudaEvent::OpenCall, E, Name, nullptr};
     Ev.Target = Target;
     Ev.Virtual = Virtual;
     S.Events.push_back(Ev);

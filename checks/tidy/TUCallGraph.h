@@ -33,18 +33,22 @@ struct CudaEvent {
   enum Kind : uint8_t {
     ApiCall,      ///< a CUDA runtime or driver API function
     KernelLaunch, ///< kernel<<<...>>>()
-    ExternalCall, ///< a function the TU declares but does not define, or a
-                  ///< virtual call, whose overriders other files may define
+    ExternalCall, ///< a function the TU declares but does not define, from a
+                  ///< system header or a builtin (a library's: no file of the
+                  ///< project defines it)
+    OpenCall,     ///< a function the TU declares outside system headers but
+                  ///< does not define, or a virtual call: another file of the
+                  ///< project may define it, or an override
   };
   Kind What;
   const clang::Expr *E;       ///< the call or launch
   llvm::StringRef Name;       ///< normalized API name, kernel or callee name
   const CudaApiInfo *Api;     ///< the table row, if the API has one
   bool ThroughPointer = false; ///< called through a pointer named after the API
-  /// ExternalCall: the function called (for a virtual call, the method named
-  /// at the call, or the destructor that delete runs).
+  /// ExternalCall, OpenCall: the function called (for a virtual call, the
+  /// method named at the call, or the destructor that delete runs).
   const clang::FunctionDecl *Target = nullptr;
-  bool Virtual = false; ///< ExternalCall: any overrider of Target may run
+  bool Virtual = false; ///< OpenCall: any overrider of Target may run
   unsigned mask() const { return 1u << What; }
 };
 

@@ -49,8 +49,11 @@ public:
   bool shouldVisitLambdaBody() const { return false; }
 
   bool VisitFunctionDecl(const FunctionDecl *F) {
+    // A function defined in a header is defined in every file that includes
+    // it, which then calls it directly: only the main file's are reached
+    // from other files only.
     if (!F->doesThisDeclarationHaveABody() || F->isDependentContext() ||
-        SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation())))
+        !SM.isInMainFile(SM.getExpansionLoc(F->getLocation())))
       return true;
     const auto *MD = dyn_cast<CXXMethodDecl>(F);
     bool Overrides = MD && MD->size_overridden_methods() > 0;
@@ -67,18 +70,72 @@ private:
 
 } // namespace
 
-const std::vector<const FunctionDecl *> &TUFacts::exported() {
+// What makes a function worth writing: it leads to an API call, a launch, or
+// out of the file.
+static const unsigned Relevant = (1u << CudaEvent::ApiCall) | (1u << CudaEvent::KernelLaunch) |
+                                 (1u << CudaEvent::OpenCall);
+
+void TUFacts::include(TUCallGraph &Graph, const FunctionDecl *Root) {
   if (!Exported) {
-    Exported = std::make_unique<std::vector<const FunctionDecl *>>();
-    ExportFinder(Ctx.getSourceManager(), *Exported).TraverseAST(Ctx);
+    Exported = true;
+    std::vector<const FunctionDecl *> Out;
+    ExportFinder(Ctx.getSourceManager(), Out).TraverseAST(Ctx);
+    for (const FunctionDecl *F : Out)
+      add(Graph, F);
   }
-  return *Exported;
+  if (Root)
+    add(Graph, Root);
+}
+
+TUFacts::Function *TUFacts::add(TUCallGraph &Graph, const FunctionDecl *Root) {
+  std::vector<const FunctionDecl *> Work{Root};
+  while (!Work.empty()) {
+    const FunctionDecl *F = Work.back();
+    Work.pop_back();
+    std::unique_ptr<Function> &Slot = Functions[F];
+    if (Slot)
+      continue;
+    Slot = std::make_unique<Function>();
+    Function *Fn = Slot.get();
+    Order.push_back(F);
+    const TUCallGraph::Summary *S = Graph.summary(F);
+    if (!S)
+      continue;
+    for (const CallEdge &E : S->Calls) {
+      if (!(Graph.reachableEvents(E.Callee) & Relevant))
+        continue;
+      Fn->Sites[E.Loc.getRawEncoding()].push_back({false, Fn->Edges.size()});
+      Fn->Edges.push_back(json::Object{{"to", id(E.Callee)},
+                                       {"at", place(E.Loc)},
+                                       {"message", chainNotes({&E}).front().second}});
+      if (!Functions.count(E.Callee))
+        Work.push_back(E.Callee);
+    }
+    for (const CudaEvent &E : S->Events) {
+      if (E.What != CudaEvent::OpenCall || !E.Target)
+        continue;
+      Fn->Sites[E.E->getBeginLoc().getRawEncoding()].push_back({true, Fn->Calls.size()});
+      Fn->Calls.push_back(json::Object{{"callee", id(E.Target)},
+                                       {"name", E.Target->getQualifiedNameAsString()},
+                                       {"virtual", E.Virtual},
+                                       {"at", place(E.E->getBeginLoc())}});
+    }
+  }
+  return Functions[Root].get();
 }
 
 std::string TUFacts::id(const FunctionDecl *F) {
   F = F->getCanonicalDecl();
-  ASTNameGenerator Gen(Ctx);
-  std::string Name = Gen.getName(F);
+  std::string &Cached = Ids[F];
+  if (Cached.empty())
+    Cached = mangledId(F);
+  return Cached;
+}
+
+std::string TUFacts::mangledId(const FunctionDecl *F) {
+  if (!Names)
+    Names = std::make_unique<ASTNameGenerator>(Ctx);
+  std::string Name = Names->getName(F);
   if (Name.empty())
     Name = F->getQualifiedNameAsString();
   if (F->isExternallyVisible())
@@ -89,58 +146,41 @@ std::string TUFacts::id(const FunctionDecl *F) {
   return ("internal:" + (Main ? Main->getName() : StringRef("?")) + ":" + Name).str();
 }
 
-json::Value TUFacts::place(SourceLocation L) const {
+json::Value TUFacts::place(SourceLocation L) {
   const SourceManager &SM = Ctx.getSourceManager();
   L = SM.getExpansionLoc(L);
-  PresumedLoc P = SM.getPresumedLoc(L, /*UseLineDirectives=*/false);
-  if (P.isInvalid())
+  FileID FID = SM.getFileID(L);
+  if (L.isInvalid() || FID.isInvalid())
     return nullptr;
-  SmallString<256> File(P.getFilename());
-  SM.getFileManager().makeAbsolutePath(File);
-  sys::path::remove_dots(File, /*remove_dot_dot=*/true);
-  return json::Object{{"file", File.str().str()}, {"line", P.getLine()}, {"column", P.getColumn()}};
-}
-
-json::Array TUFacts::notes(const Notes &Chain) const {
-  json::Array Out;
-  for (const auto &[Loc, Text] : Chain)
-    Out.push_back(json::Object{{"at", place(Loc)}, {"message", Text}}); // Text: a std::string, copied
-  return Out;
-}
-
-TUFacts::Function &TUFacts::function(const FunctionDecl *F) {
-  std::unique_ptr<Function> &Slot = Functions[F];
-  if (!Slot) {
-    Slot = std::make_unique<Function>();
-    Order.push_back(F);
+  auto [It, New] = FileIndex.try_emplace(FID, Files.size());
+  if (New) {
+    OptionalFileEntryRef Entry = SM.getFileEntryRefForID(FID);
+    SmallString<256> File(Entry ? Entry->getName() : StringRef("<unknown>"));
+    SM.getFileManager().makeAbsolutePath(File);
+    sys::path::remove_dots(File, /*remove_dot_dot=*/true);
+    Files.push_back(File.str().str());
   }
-  return *Slot;
+  return json::Array{It->second, SM.getSpellingLineNumber(L), SM.getSpellingColumnNumber(L)};
 }
 
-void TUFacts::event(const FunctionDecl *F, StringRef Rule, SourceLocation At, json::Object Event,
-                    const Notes &Chain) {
-  Event["at"] = place(At);
-  Event["notes"] = notes(Chain);
-  Function &Fn = function(F);
-  (Rule == "callback" ? Fn.Callback : Fn.Capture).push_back(std::move(Event));
-}
-
-void TUFacts::openCalls(TUCallGraph &Graph, const FunctionDecl *F) {
-  Function &Fn = function(F);
-  if (Fn.CallsDone)
+void TUFacts::event(const FunctionDecl *F, StringRef Rule, SourceLocation At, json::Object Event) {
+  auto It = Functions.find(F);
+  if (It == Functions.end())
     return;
-  Fn.CallsDone = true;
-  Graph.forEachReachable(
-      F, 1u << CudaEvent::ExternalCall, [](const CudaEvent &E) { return E.Target != nullptr; },
-      [&](const TUCallGraph::Path &P) {
-        if (!Fn.CallSites.insert(P.Event->E).second)
-          return;
-        Fn.Calls.push_back(json::Object{{"callee", id(P.Event->Target)},
-                                        {"name", P.Event->Target->getQualifiedNameAsString()},
-                                        {"virtual", P.Event->Virtual},
-                                        {"at", place(P.Event->E->getBeginLoc())},
-                                        {"notes", notes(chainNotes(P.Chain))}});
-      });
+  Event["at"] = place(At);
+  (Rule == "callback" ? It->second->Callback : It->second->Capture).push_back(std::move(Event));
+}
+
+void TUFacts::markCalls(const FunctionDecl *F, SourceLocation Loc, StringRef Flag) {
+  auto It = Functions.find(F);
+  if (It == Functions.end())
+    return;
+  Function &Fn = *It->second;
+  auto Site = Fn.Sites.find(Loc.getRawEncoding());
+  if (Site == Fn.Sites.end())
+    return;
+  for (auto [Open, Index] : Site->second)
+    (Open ? Fn.Calls : Fn.Edges)[Index].getAsObject()->insert({Flag.str(), true});
 }
 
 void TUFacts::callback(const Registration &R) {
@@ -150,16 +190,21 @@ void TUFacts::callback(const Registration &R) {
                                    {"at", place(R.Site->getBeginLoc())}});
 }
 
-void TUFacts::captureCall(SourceLocation Begin, json::Object Region, const CudaEvent &Open,
-                          const Notes &Chain) {
-  if (!CaptureSites.insert({Open.E, Begin.getRawEncoding()}).second)
+void TUFacts::captureCall(SourceLocation Begin, json::Object Region, const CallEdge *Inside,
+                          const CudaEvent *Open) {
+  SourceLocation At = Inside ? Inside->Loc : Open->E->getBeginLoc();
+  if (!CaptureSites.insert({Begin.getRawEncoding(), At.getRawEncoding()}).second)
     return;
   Region["begin"] = place(Begin);
-  Region["callee"] = id(Open.Target);
-  Region["name"] = Open.Target->getQualifiedNameAsString();
-  Region["virtual"] = Open.Virtual;
-  Region["at"] = place(Open.E->getBeginLoc());
-  Region["notes"] = notes(Chain);
+  Region["at"] = place(At);
+  if (Inside) {
+    Region["to"] = id(Inside->Callee);
+    Region["message"] = chainNotes({Inside}).front().second;
+  } else {
+    Region["callee"] = id(Open->Target);
+    Region["name"] = Open->Target->getQualifiedNameAsString();
+    Region["virtual"] = Open->Virtual;
+  }
   Captures.push_back(std::move(Region));
 }
 
@@ -168,8 +213,6 @@ void TUFacts::write() {
   json::Array Fns;
   for (const FunctionDecl *F : Order) {
     Function &Fn = *Functions[F];
-    if (Fn.Callback.empty() && Fn.Capture.empty() && Fn.Calls.empty())
-      continue;
     json::Array Overrides;
     if (const auto *MD = dyn_cast<CXXMethodDecl>(F))
       for (const CXXMethodDecl *O : MD->overridden_methods())
@@ -180,6 +223,7 @@ void TUFacts::write() {
                                {"overrides", std::move(Overrides)},
                                {"callback", std::move(Fn.Callback)},
                                {"capture", std::move(Fn.Capture)},
+                               {"edges", std::move(Fn.Edges)},
                                {"calls", std::move(Fn.Calls)}});
   }
   OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
@@ -189,6 +233,7 @@ void TUFacts::write() {
   json::Object Doc{{"format", "cuda-scope-facts"},
                    {"version", Version},
                    {"file", File.str().str()},
+                   {"files", std::move(Files)},
                    {"functions", std::move(Fns)},
                    {"callbacks", std::move(Callbacks)},
                    {"captures", std::move(Captures)}};

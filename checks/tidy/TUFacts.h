@@ -3,9 +3,14 @@
 // The host-API checks see one translation unit. A callback or a capture whose
 // path leaves it (a call to a function another file defines, a virtual call
 // whose overriders live elsewhere, a callback defined in another file) is
-// beyond them. Each check writes here what it knows of such paths, in its own
-// words; the cuda-scope command merges the files of a project and follows the
-// paths across them (tools/cuda_scope/facts.py; the format: docs/facts.md).
+// beyond them. Each file's run writes the part of its call graph such paths
+// can take: the functions other files can call, the callbacks registered and
+// the calls made during captures, and every function they reach that leads
+// to an API call or out of the file, each with its own API calls (in each
+// rule's words), its calls inside the file and its calls that leave it. The
+// cuda-scope command merges the files of a project and walks the merged
+// graph (tools/cuda_scope/facts.py; the format is docs/facts.md). The size is
+// linear in the file's call graph: nothing is written per path.
 //
 // Written only when asked, by the option FactsFile (of either check, or
 // global), else by $CUDA_SCOPE_FACTS; the file is written when the last check
@@ -26,6 +31,7 @@
 
 namespace clang {
 class ASTContext;
+class ASTNameGenerator;
 class FunctionDecl;
 } // namespace clang
 
@@ -46,53 +52,58 @@ public:
   void configure(llvm::StringRef Option);
   bool enabled() const { return !Path.empty(); }
 
-  /// The functions defined here that other files can reach: externally
-  /// visible ones and virtual overriders, outside system headers.
-  const std::vector<const clang::FunctionDecl *> &exported();
+  /// Adds \p Root (and what it reaches that matters) to the graph written,
+  /// and the functions other files can call, the first time.
+  void include(TUCallGraph &Graph, const clang::FunctionDecl *Root = nullptr);
+  /// The functions written so far, in the order they were added.
+  llvm::ArrayRef<const clang::FunctionDecl *> functions() const { return Order; }
 
-  using Notes = std::vector<std::pair<clang::SourceLocation, std::string>>;
-
-  /// Something \p F does, reachable in this TU, that rule \p Rule
-  /// ("callback", "capture") reports; \p Event holds the rule's own fields.
+  /// An API call or launch \p F makes itself that rule \p Rule ("callback",
+  /// "capture") reports; \p Event holds the rule's own fields.
   void event(const clang::FunctionDecl *F, llvm::StringRef Rule, clang::SourceLocation At,
-             llvm::json::Object Event, const Notes &Chain);
-
-  /// The calls reachable from \p F that leave this TU, once per function.
-  void openCalls(TUCallGraph &Graph, const clang::FunctionDecl *F);
+             llvm::json::Object Event);
+  /// Marks the calls \p F makes at \p Loc (inside the file, or out of it):
+  /// \p Flag "guarded" (a capture walk does not take them: they run only when
+  /// not capturing) or "relaxed" (they run in relaxed capture mode).
+  void markCalls(const clang::FunctionDecl *F, clang::SourceLocation Loc, llvm::StringRef Flag);
 
   /// A host callback registered here.
   void callback(const Registration &R);
 
-  /// A call made while the capture begun at \p Begin is open whose callee
-  /// leaves this TU; \p Region holds the capture's stream, mode and flags.
-  void captureCall(clang::SourceLocation Begin, llvm::json::Object Region, const CudaEvent &Open,
-                   const Notes &Chain);
+  /// A call made while the capture begun at \p Begin is open: \p Inside (to
+  /// a function this file defines) or \p Open (one that leaves it).
+  void captureCall(clang::SourceLocation Begin, llvm::json::Object Region, const CallEdge *Inside,
+                   const CudaEvent *Open);
 
-  /// A location as the facts give it: {"file", "line", "column"}, the file
-  /// absolute; a macro's expansion point.
-  llvm::json::Value place(clang::SourceLocation L) const;
+  /// A location as the facts give it: [file, line, column], the file an
+  /// index into the file's table of absolute paths; a macro's expansion point.
+  llvm::json::Value place(clang::SourceLocation L);
   /// The identity of a function across translation units (its mangled name;
   /// with the file for one of internal linkage).
   std::string id(const clang::FunctionDecl *F);
 
 private:
   struct Function {
-    llvm::json::Array Callback, Capture, Calls;
-    llvm::DenseSet<const clang::Expr *> CallSites;
-    bool CallsDone = false;
+    llvm::json::Array Callback, Capture;
+    llvm::json::Array Edges, Calls; ///< inside the file; out of it
+    /// The index in Edges / Calls of the calls made at a place.
+    llvm::DenseMap<unsigned, llvm::SmallVector<std::pair<bool, unsigned>, 1>> Sites;
   };
-  Function &function(const clang::FunctionDecl *F);
-  llvm::json::Array notes(const Notes &Chain) const;
+  Function *add(TUCallGraph &Graph, const clang::FunctionDecl *F);
+  std::string mangledId(const clang::FunctionDecl *F);
   void write();
 
   clang::ASTContext &Ctx;
   std::string Path;
-  bool Configured = false;
-  std::unique_ptr<std::vector<const clang::FunctionDecl *>> Exported;
+  bool Configured = false, Exported = false;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<Function>> Functions;
   std::vector<const clang::FunctionDecl *> Order;
+  llvm::DenseMap<const clang::FunctionDecl *, std::string> Ids;
+  std::unique_ptr<clang::ASTNameGenerator> Names;
   llvm::json::Array Callbacks, Captures;
-  llvm::DenseSet<std::pair<const void *, unsigned>> CaptureSites;
+  llvm::DenseMap<clang::FileID, unsigned> FileIndex;
+  llvm::json::Array Files;
+  llvm::DenseSet<std::pair<unsigned, unsigned>> CaptureSites;
 };
 
 } // namespace cuda_scope

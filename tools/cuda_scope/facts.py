@@ -1,6 +1,7 @@
-"""The whole program: each host-side analysis of a file writes what it knows of the paths that leave
-the file (the module's TUFacts; the format is docs/facts.md); this module reads those files, merges
-them in one pass linear in their size, and follows host callbacks and stream captures across files.
+"""The whole program: each host-side analysis of a file writes the part of its call graph that paths
+leaving the file can take (the module's TUFacts; the format is docs/facts.md); this module reads
+those files, merges them in one pass linear in their size, and walks host callbacks and stream
+captures across files.
 
 Only paths that cross a file are reported here: what stays within one file is the per-file checks'
 and is reported by them. The words of each finding are the checks' own, written into the facts; the
@@ -25,9 +26,10 @@ class Function:
     name: str
     file: str                                     # the first file defining it
     files: set                                    # every file defining it (an inline function: several)
-    callback: list = field(default_factory=list)  # what it reaches that no host callback may do
-    capture: list = field(default_factory=list)   # what it reaches that breaks or escapes a capture
-    calls: list = field(default_factory=list)     # the calls it reaches that leave its file
+    callback: list = field(default_factory=list)  # what it does that no host callback may do
+    capture: list = field(default_factory=list)   # what it does that breaks or escapes a capture
+    edges: list = field(default_factory=list)     # its calls to functions its file defines
+    calls: list = field(default_factory=list)     # its calls that leave its file
 
 
 @dataclass
@@ -62,19 +64,30 @@ def load(paths):
 
 
 def add(program, doc):
-    """Merges one file's facts into the program."""
+    """Merges one file's facts into the program (places read from the file's table of paths)."""
     program.files += 1
     file = doc["file"]
+    paths = doc.get("files", [])
+
+    def placed(record):
+        for key in ("at", "begin"):
+            at = record.get(key)
+            if isinstance(at, list):
+                record[key] = {"file": paths[at[0]], "line": at[1], "column": at[2]}
+        return record
+
     for f in doc.get("functions", ()):
         for base in f.get("overrides", ()):
             program.overriders.setdefault(base, []).append(f["id"])
-        if f["id"] not in program.functions:
-            program.functions[f["id"]] = Function(f["id"], f["name"], file, {file}, f.get("callback", []),
-                                                  f.get("capture", []), f.get("calls", []))
-        else:
+        if f["id"] in program.functions:
             program.functions[f["id"]].files.add(file)
-    program.callbacks += [(file, r) for r in doc.get("callbacks", ())]
-    program.captures += [(file, r) for r in doc.get("captures", ())]
+            continue
+        program.functions[f["id"]] = Function(
+            f["id"], f["name"], file, {file}, [placed(e) for e in f.get("callback", ())],
+            [placed(e) for e in f.get("capture", ())], [placed(e) for e in f.get("edges", ())],
+            [placed(e) for e in f.get("calls", ())])
+    program.callbacks += [(file, placed(r)) for r in doc.get("callbacks", ())]
+    program.captures += [(file, placed(r)) for r in doc.get("captures", ())]
 
 
 def targets(program, callee, virtual):
@@ -120,9 +133,8 @@ def note(at, message):
 
 
 def hop(call, target):
-    """The notes of one call that leaves a file: how the caller reaches it, then the call itself,
-    naming the file that defines what runs."""
-    notes = [note(n["at"], n["message"]) for n in call.get("notes", ())]
+    """The note of one call that leaves a file, naming the file that defines what runs."""
+    notes = []
     if not call.get("virtual"):
         text = f"'{call['name']}' is called here; it is defined in {target.file}"
     elif target.id == call["callee"]:
@@ -133,12 +145,13 @@ def hop(call, target):
     return notes + [note(call["at"], text)]
 
 
-def walk(program, starts):
+def walk(program, starts, capture=False):
     """One breadth-first walk from every start [(Function, crossed, kind, origin)] at once: a state is
-    (function, whether the way to it crossed a file, kind), each visited once, so the walk is linear in
-    the calls. Yields (Function, kind, state) once per function and kind reached by a way that
-    crossed a file (a way inside one file is that file's own check's); notes_of(parents, state) gives
-    the shortest such way. Returns nothing; `parents` (the first item) is filled as it goes."""
+    (function, whether the way to it left a file, kind), each visited once, so the walk is linear in
+    the calls. Yields (Function, kind, state) once per function and kind reached by a way that left a
+    file (a way inside one file is that file's own check's); notes_of(parents, state) gives the
+    shortest such way. A capture walk takes no call that runs only when not capturing, and a call
+    inside an exchange to relaxed mode makes the kind 1 (relaxed). `parents` is yielded first."""
     parents = {}
     yield parents
     work = deque()
@@ -148,19 +161,33 @@ def walk(program, starts):
             parents[state] = (None, origin)
             work.append((fn, crossed, kind))
     done = set()
+    functions = program.functions
     while work:
         fn, crossed, kind = work.popleft()
         state = (fn.id, crossed, kind)
         if crossed and (fn.id, kind) not in done:
             done.add((fn.id, kind))
             yield fn, kind, state
+        for edge in fn.edges:
+            t = functions.get(edge["to"])
+            if t is None or (capture and edge.get("guarded")):
+                continue
+            k = 1 if capture and edge.get("relaxed") else kind
+            nxt = (t.id, crossed, k)
+            if nxt not in parents:
+                parents[nxt] = (state, (edge, None))
+                work.append((t, crossed, k))
         for call in fn.calls:
+            if capture and call.get("guarded"):
+                continue
+            k = 1 if capture and call.get("relaxed") else kind
             for t in targets(program, call["callee"], call.get("virtual")):
+                # A virtual call's override in the caller's own file was that file's to follow.
                 crosses = crossed or not (fn.files & t.files)
-                nxt = (t.id, crosses, kind)
+                nxt = (t.id, crosses, k)
                 if nxt not in parents:
                     parents[nxt] = (state, (call, t))
-                    work.append((t, crosses, kind))
+                    work.append((t, crosses, k))
 
 
 def notes_of(parents, state):
@@ -195,8 +222,8 @@ def findings(program):
 
     def path(origin_notes, hops):
         notes = list(origin_notes)
-        for call, t in hops:
-            notes += hop(call, t)
+        for step, t in hops:
+            notes += hop(step, t) if t is not None else [note(step["at"], step["message"])]
         return notes
 
     starts = []
@@ -217,18 +244,25 @@ def findings(program):
             d = finding("cuda-scope-callback-api", event, event["message"], path(origin, hops))
             emit(d, (d.file, d.line, d.col, d.check, d.message))
 
-    # Kind 1: a capture in relaxed mode, which permits the unsafe calls; kind 0: the others.
-    starts = [(t, file not in t.files, int(call.get("mode") == "relaxed"), (call, t))
-              for file, call in program.captures
-              for t in targets(program, call["callee"], call.get("virtual"))]
-    it = walk(program, starts)
+    # Kind 1: a capture in relaxed mode, which permits the unsafe calls; kind 0: the others. A call
+    # made during the capture goes to a function its file defines ("to") or leaves the file.
+    starts = []
+    for file, call in program.captures:
+        kind = int(call.get("mode") == "relaxed")
+        if "to" in call:
+            if call["to"] in program.functions:
+                starts.append((program.functions[call["to"]], False, kind, (call, None)))
+        else:
+            starts += [(t, True, kind, (call, t)) for t in targets(program, call["callee"], call.get("virtual"))]
+    it = walk(program, starts, capture=True)
     parents = next(it)
     for fn, relaxed, state in it:
         (call, first), hops = notes_of(parents, state)
-        origin = [note(call.get("begin"), f"capture of '{call['stream']}' begins here")] + hop(call, first)
+        origin = [note(call.get("begin"), f"capture of '{call['stream']}' begins here")]
+        origin += hop(call, first) if first is not None else [note(call["at"], call["message"])]
         context = f"while stream '{call['stream']}' is being captured"
         for event in fn.capture:
-            if event["kind"] == "unsafe" and relaxed:
+            if event.get("guarded") or (event["kind"] == "unsafe" and (relaxed or event.get("relaxed"))):
                 continue
             text = event["message"]
             if isinstance(text, dict):

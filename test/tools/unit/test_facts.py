@@ -22,8 +22,9 @@ def doc(file, functions=(), callbacks=(), captures=()):
             "callbacks": list(callbacks), "captures": list(captures)}
 
 
-def fn(fid, file, line, callback=(), capture=(), calls=(), overrides=()):
+def fn(fid, file, line, callback=(), capture=(), calls=(), overrides=(), edges=()):
     return {"id": fid, "name": fid, "at": at(file, line), "overrides": list(overrides),
+            "edges": [{"to": t, "at": at(file, l), "message": f"'{t}' is called here"} for l, t in edges],
             "callback": [{"at": at(file, l), "message": m, "notes": []} for l, m in callback],
             "capture": [{"at": at(file, l), "kind": k, "message": m, "notes": []} for l, k, m in capture],
             "calls": [{"callee": c, "name": c, "virtual": v, "at": at(file, l), "notes": []} for l, c, v in calls]}
@@ -53,7 +54,7 @@ class Callbacks(unittest.TestCase):
                          [("c.cpp", 4, "cuda-scope-callback-api", ["a.cu:9", "a.cu:5"])])
 
     def test_a_path_inside_one_file_is_left_to_its_own_check(self):
-        p = program(doc("/a.cu", [fn("cb", "/a.cu", 3, calls=[(5, "helper", False)]),
+        p = program(doc("/a.cu", [fn("cb", "/a.cu", 3, edges=[(5, "helper")]),
                                   fn("helper", "/a.cu", 7, callback=[(8, "m")])],
                         callbacks=[{"callback": "cb", "name": "cb", "registrar": "r", "at": at("/a.cu", 9)}]))
         self.assertEqual(facts.findings(p), [])
@@ -84,6 +85,29 @@ class Captures(unittest.TestCase):
     def test_relaxed_mode_permits_unsafe_calls_and_flags_pick_the_legacy_wording(self):
         found = facts.findings(program(doc("/a.cu", captures=[self.capture("relaxed", "nonblocking")]), self.op()))
         self.assertEqual([d.message for d in found], ["N while stream 'S' is being captured"])
+
+
+class Graph(unittest.TestCase):
+    def test_an_inside_step_then_a_call_out_of_the_file_is_followed(self):
+        a = fn("cb", "/a.cu", 3, edges=[(4, "helper")])
+        helper = fn("helper", "/a.cu", 7, calls=[(8, "op", False)])
+        p = program(doc("/a.cu", [a, helper],
+                        callbacks=[{"callback": "cb", "name": "cb", "registrar": "r", "at": at("/a.cu", 9)}]),
+                    doc("/b.cu", [fn("op", "/b.cu", 2, callback=[(3, "m")])]))
+        self.assertEqual(summary(facts.findings(p)), [("b.cu", 3, "cuda-scope-callback-api", ["a.cu:9", "a.cu:4", "a.cu:8"])])
+
+    def test_a_capture_does_not_take_a_call_that_runs_only_when_not_capturing(self):
+        region = {"stream": "S", "mode": "global", "flags": "unknown", "begin": at("/a.cu", 3), "to": "run",
+                  "message": "'run' is called here", "at": at("/a.cu", 4)}
+        run = fn("run", "/a.cu", 6, calls=[(7, "op", False), (8, "sync", False)])
+        run["calls"][1]["guarded"] = True
+        p = program(doc("/a.cu", [run], captures=[region]),
+                    doc("/b.cu", [fn("op", "/b.cu", 2, capture=[(3, "unsafe", "U {context}")]),
+                                  fn("sync", "/b.cu", 5, capture=[(6, "sync", "S {context}")])]))
+        self.assertEqual(summary(facts.findings(p)), [("b.cu", 3, "cuda-scope-capture-api", ["a.cu:3", "a.cu:4", "a.cu:7"])])
+        run["calls"][0]["relaxed"] = True  # inside an exchange to relaxed mode: unsafe calls are allowed
+        p = program(doc("/a.cu", [run], captures=[region]), doc("/b.cu", [fn("op", "/b.cu", 2, capture=[(3, "unsafe", "U")])]))
+        self.assertEqual(facts.findings(p), [])
 
 
 class Files(unittest.TestCase):
