@@ -292,42 +292,43 @@ def command_cost(build, runs):
 
 
 def generate_facts(folder, files, edges_per_file, seed=7):
-    """A generated project's facts (docs/facts.md): `files` files of 20 functions each, every
-    function calling edges_per_file / 20 functions of other files (one call in eight virtual, through a
-    base method that two functions of two files override), one file in ten registering a host callback
-    and one in ten capturing; one function in ten makes an API call each rule reports. Returns the
-    paths."""
+    """A generated project's facts (docs/facts.md): `files` files of 20 functions each; every
+    function calls two functions of its own file and edges_per_file / 20 - 2 functions of other files
+    (one call in eight virtual, through a base method that two functions of two files override); one
+    file in ten registers a host callback and one in ten captures; one function in ten makes an API
+    call each rule reports. Returns the paths."""
     import random
     rnd = random.Random(seed)
-    per_fn = max(1, edges_per_file // 20)
+    per_fn = max(3, edges_per_file // 20)
     paths = []
     for f in range(files):
-        name = f"/gen/src{f}.cpp"
-        at = lambda line: {"file": name, "line": line, "column": 3}
+        at = lambda line: [0, line, 3]
         fns = []
         for k in range(20):
+            edges = [{"to": f"f{f}_{(k + d) % 20}", "at": at(k * 40 + d), "message": "'g' is called here"}
+                     for d in (1, 2)]
             calls = []
-            for c in range(per_fn):
+            for c in range(per_fn - 2):
                 g, j = rnd.randrange(files), rnd.randrange(20)
                 virtual = c % 8 == 0
                 callee = f"base{g}_{j % 4}" if virtual else f"f{g}_{j}"
-                calls.append({"callee": callee, "name": callee, "virtual": virtual, "at": at(k * 40 + c + 2),
-                              "notes": []})
+                calls.append({"callee": callee, "name": callee, "virtual": virtual, "at": at(k * 40 + c + 3)})
             event = (k * 7 + f) % 10 == 0
             fns.append({"id": f"f{f}_{k}", "name": f"f{f}_{k}", "at": at(k * 40 + 1),
                         "overrides": [f"base{f}_{k}", f"base{(f - 1) % files}_{k}"] if k < 4 else [],
-                        "callback": [{"at": at(k * 40 + 1), "message": "'cudaFree' called from a host callback",
-                                      "notes": []}] if event else [],
+                        "callback": [{"at": at(k * 40 + 1), "message": "'cudaFree' called from a host callback"}]
+                        if event else [],
                         "capture": [{"at": at(k * 40 + 1), "kind": "sync",
-                                     "message": "'cudaDeviceSynchronize' called {context} invalidates the capture",
-                                     "notes": []}] if event else [],
-                        "calls": calls})
-        doc = {"format": "cuda-scope-facts", "version": 1, "file": name, "functions": fns,
+                                     "message": "'cudaDeviceSynchronize' called {context} invalidates the capture"}]
+                        if event else [],
+                        "edges": edges, "calls": calls})
+        doc = {"format": "cuda-scope-facts", "version": 1, "file": f"/gen/src{f}.cpp", "files": [f"/gen/src{f}.cpp"],
+               "functions": fns,
                "callbacks": [{"callback": f"f{f}_0", "name": f"f{f}_0", "registrar": "cudaLaunchHostFunc",
                               "at": at(900)}] if f % 10 == 0 else [],
                "captures": [{"stream": "s", "mode": "global", "flags": "unknown", "begin": at(901),
                              "callee": f"f{(f * 31 + 5) % files}_3", "name": "op", "virtual": False,
-                             "at": at(902), "notes": []}] if f % 10 == 5 else []}
+                             "at": at(902)}] if f % 10 == 5 else []}
         path = os.path.join(folder, f"{f}.json")
         with open(path, "w") as out:
             json.dump(doc, out)
@@ -384,7 +385,7 @@ def merge_cost(file_counts, edges_per_file, runs):
             times = [measure_cpu(cmd) for _ in range(runs)]
             wall, cpu, rss = (statistics.median(t[i] for t in times) for i in range(3))
             found = open(count).read()
-        edges = files * (edges_per_file // 20) * 20
+        edges = files * max(3, edges_per_file // 20) * 20
         per_edge = cpu / edges * 1e6
         first = first or per_edge
         print(f"| {files} | {edges} | {size:.0f} | {found} | {wall:.2f} | {cpu:.2f} | {rss:.0f} | {per_edge:.2f} "

@@ -55,6 +55,23 @@ def findings(build, src):
     return sorted(by_tidy), sorted(found), errors
 
 
+def findings_across(build, folder):
+    """A variant that is a folder of files: the cuda-scope command over all of them (host side), so
+    that what crosses files is seen; (checks flagged, errors)."""
+    files = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith((".cu", ".cpp")))
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "cuda-scope"),
+                        f"--module={os.path.join(build, 'plugin', 'libCudaScopeTidy.so')}",
+                        f"--clang-tidy={TOOLS}/clang-tidy", f"--cuda-path={CUDA}", "--host-only", "--no-ir-pass",
+                        "-q", "--format=json", *files, "--", "-std=c++17", f"-I{CUDA}/include",
+                        f"-I{ROOT}/integration/common"], capture_output=True, text=True)
+    try:
+        report = json.loads(p.stdout)
+    except ValueError:
+        return [], [f"cuda-scope failed on {folder}: {p.stderr.strip()[-300:]}"]
+    return (sorted({f["check"] for f in report["findings"]}),
+            [e["message"] for e in report["errors"]])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -73,8 +90,11 @@ def main():
         expected = "cuda-scope-proxy-fence" if c["check"] == "cuda-scope-ir" else c["check"]
         got = {}
         for variant in ("bug", "fixed"):
-            tidy_found, ir_found, errors = findings(a.build, os.path.join(ROOT, "integration", "cases",
-                                                                          c["case"], f"{variant}.cu"))
+            folder = os.path.join(ROOT, "integration", "cases", c["case"], variant)
+            if os.path.isdir(folder):
+                (tidy_found, errors), ir_found = findings_across(a.build, folder), []
+            else:
+                tidy_found, ir_found, errors = findings(a.build, folder + ".cu")
             got[variant] = sorted(set(tidy_found) | set(ir_found))
             got[variant + "-tidy"], got[variant + "-ir"] = tidy_found, ir_found
             if errors:

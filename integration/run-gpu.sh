@@ -69,7 +69,13 @@ while IFS=$'\t' read -r case variant flags args san; do
   {
     echo "cd '$HERE'"
     echo "s=\$(date +%s.%N)"
-    echo "timeout 300 '$NVCC' ${NVCC_FLAGS[*]} -o '$bin' 'cases/$case/$variant.cu' $flags >'$bin.build.log' 2>&1"
+    # A variant is one file, or a folder of files (.cu, .cpp) built into one program.
+    if [ -d "$HERE/cases/$case/$variant" ]; then
+      src=$(cd "$HERE" && ls cases/$case/$variant/*.cu cases/$case/$variant/*.cpp 2>/dev/null | tr '\n' ' ')
+    else
+      src="cases/$case/$variant.cu"
+    fi
+    echo "timeout 300 '$NVCC' ${NVCC_FLAGS[*]} -o '$bin' $src $flags >'$bin.build.log' 2>&1"
     echo "echo \$? \$(python3 -c 'import sys; print(f\"{float(sys.argv[2])-float(sys.argv[1]):.1f}\")' \$s \$(date +%s.%N)) >'$bin.build.rc'"
   } >"$BUILD/cmd/$case.$variant.sh"
   rm -f "$bin" "$bin.build.rc"
@@ -82,7 +88,7 @@ while IFS=$'\t' read -r case variant flags args san; do
   nwarn=$(grep -ci "warning" "$bin.build.log" || true)
   if [ "$rc" != 0 ]; then BUILD_FAILED=$((BUILD_FAILED + 1)); fi
   log "build $case/$variant: exit $rc, ${secs}s, $nwarn warning lines"
-  { echo "---- nvcc ${NVCC_FLAGS[*]} cases/$case/$variant.cu $([ "$flags" = "-" ] || echo "$flags")"; cat "$bin.build.log"; } >>"$LOG"
+  { echo "---- nvcc ${NVCC_FLAGS[*]} cases/$case/$variant $([ "$flags" = "-" ] || echo "$flags")"; cat "$bin.build.log"; } >>"$LOG"
 done <"$PLAN"
 BUILD_S=$(since "$TB")
 log "builds done in ${BUILD_S}s ($BUILD_FAILED failed)"

@@ -1383,6 +1383,17 @@ CaptureApiCheck::Analysis::FunctionFacts &CaptureApiCheck::Analysis::guards(cons
         if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
           if (NotCapturing N = notCapturingIf(V->getInit(), FF, 0); N != NotCapturing::Unknown)
             FF.Flags[V] = N;
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign) {
+      // A flag assigned later (`bool Capturing = false; ...; Capturing =
+      // St != cudaStreamCaptureStatusNone;`) means what its last assignment
+      // before the test says.
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+          if (NotCapturing N = notCapturingIf(BO->getRHS(), FF, 0); N != NotCapturing::Unknown)
+            FF.Flags[V] = N;
+          else
+            FF.Flags.erase(V);
+        }
     } else if (const auto *If = dyn_cast<IfStmt>(S)) {
       NotCapturing N = notCapturingIf(If->getCond(), FF, 0);
       if (N == NotCapturing::IfTrue && If->getThen())

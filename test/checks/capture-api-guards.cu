@@ -92,3 +92,36 @@ void region(cudaStream_t S, cudaGraph_t *G, void *P) {
     cudaDeviceSynchronize(); // no-warning: guarded in the region itself
   cudaStreamEndCapture(S, G);
 }
+
+// A flag declared first and assigned from the status later, as ggml's
+// argsort does before choosing a sort that does not synchronize.
+void flagAssigned(cudaStream_t S, void *P) {
+  bool Capturing = false;
+  cudaStreamCaptureStatus St;
+  cudaStreamIsCapturing(S, &St);
+  Capturing = (St != cudaStreamCaptureStatusNone);
+  if (Capturing)
+    cudaFreeAsync(P, S);
+  else
+    cudaStreamSynchronize(S); // no-warning: the flag was assigned from the status
+}
+
+// Assigned again from something else: the flag no longer tells.
+void flagReassigned(cudaStream_t S, int N) {
+  cudaStreamCaptureStatus St;
+  cudaStreamIsCapturing(S, &St);
+  bool Capturing = St != cudaStreamCaptureStatusNone;
+  Capturing = N > 0;
+  if (!Capturing)
+    cudaStreamSynchronize(S);
+  // CHECK: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' called while stream 'S' is being captured invalidates the capture {{.*}} [cuda-scope-capture-api]
+  // CHECK: :[[@LINE+5]]:3: note: capture of 'S' begins here
+  // CHECK: :[[@LINE+6]]:3: note: 'flagReassigned' is called here
+}
+
+void region2(cudaStream_t S, cudaGraph_t *G, void *P) {
+  cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
+  flagAssigned(S, P);
+  flagReassigned(S, 1);
+  cudaStreamEndCapture(S, G);
+}
