@@ -100,6 +100,15 @@ const Decl *identityDecl(const Expr *E) {
 
 /// 0, NULL, nullptr, a defaulted stream argument, or cudaStreamLegacy /
 /// CU_STREAM_LEGACY, which the headers spell ((cudaStream_t)0x1).
+/// cudaStreamPerThread / CU_STREAM_PER_THREAD, which the headers spell
+/// ((cudaStream_t)0x2).
+bool isPerThreadStream(const Expr *A) {
+  if (!A)
+    return false;
+  const auto *IL = dyn_cast<IntegerLiteral>(A->IgnoreParenCasts());
+  return IL && IL->getValue() == 2;
+}
+
 bool isLegacyStream(const Expr *A) {
   if (!A)
     return false;
@@ -1151,6 +1160,30 @@ void CaptureApiCheck::Analysis::report(Run &R, const State &S, const CudaEvent &
   // itself, may sit in a branch that runs only when not capturing.
   if (!Chain.empty() && chainGuarded(Chain, Owner, E.E))
     return;
+  // Synchronizing a stream that no open capture records is prohibited only
+  // where unsafe calls are: measured on an H100 (docs/facts.md), a private
+  // stream's or cudaStreamPerThread's synchronize fails in global and
+  // thread-local capture and succeeds in relaxed, where the captured
+  // stream's fails in every mode. A stream named in another function is not
+  // known to differ.
+  if (K == Finding::Sync && E.Api && E.Api->StreamArg >= 0)
+    if (const auto *CE = dyn_cast<CallExpr>(E.E))
+      if (const Expr *Arg = argOrNull(CE, E.Api->StreamArg); Arg && !isLegacyStream(Arg)) {
+        bool PerThread = isPerThreadStream(Arg);
+        std::string Key = streamKey(Arg);
+        bool Other = (Chain.empty() || PerThread) && all_of(S.Open, [&](unsigned O) {
+                       const Capture &C = R.Captures[O];
+                       return C.Begin && C.Key != Key;
+                     });
+        if (Other) {
+          if (S.Relaxed || all_of(S.Open, [&](unsigned O) {
+                return R.Captures[O].Mode == CaptureMode::Relaxed;
+              }))
+            return;
+          if (!Chain.empty() && chainRelaxed(Chain, Owner, E.E))
+            return;
+        }
+      }
   auto Prefer = [](const Capture *Have, const Capture &C) {
     return !Have || (!Have->Begin && C.Begin);
   };

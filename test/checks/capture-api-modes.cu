@@ -81,3 +81,21 @@ void callsHelpers(cudaStream_t S, cudaGraph_t *G) {
   cudaStreamEndCapture(S, G);
   (void)P, (void)Q;
 }
+
+// The stream matters (integration/probes/capture-modes.cu, H100): synchronizing
+// a stream no capture records fails like an unsafe call, in global and
+// thread-local capture but not in relaxed; the captured stream's fails always.
+void otherStreams(cudaStream_t S, cudaStream_t Mine, cudaGraph_t *G) {
+  cudaStreamBeginCapture(S, cudaStreamCaptureModeRelaxed);
+  cudaStreamSynchronize(Mine);                // no-warning: a private stream, in relaxed capture
+  cudaStreamSynchronize(cudaStreamPerThread); // no-warning: the per-thread stream, in relaxed capture
+  cudaStreamSynchronize(S);
+  // CHECK: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' called while stream 'S' is being captured invalidates the capture {{.*}} [cuda-scope-capture-api]
+  // CHECK: :[[@LINE-5]]:3: note: capture of 'S' begins here
+  cudaStreamEndCapture(S, G);
+  cudaStreamBeginCapture(S, cudaStreamCaptureModeThreadLocal);
+  cudaStreamSynchronize(Mine);
+  // CHECK: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' called while stream 'S' is being captured invalidates the capture {{.*}} [cuda-scope-capture-api]
+  // CHECK: :[[@LINE-3]]:3: note: capture of 'S' begins here
+  cudaStreamEndCapture(S, G);
+}
