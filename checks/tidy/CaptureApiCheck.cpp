@@ -610,6 +610,14 @@ CaptureApiCheck::Analysis::State CaptureApiCheck::Analysis::edgeState(Run &R, co
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(Cond);
   const auto *Var = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  // A branch on a local whose value is known here (`const bool UseGraph =
+  // false;` in a build without graphs) takes one way only: the other is
+  // not reached, and a capture begun there is not open.
+  if (Var && Var->isLocalVarDeclOrParm())
+    if (std::optional<int64_t> Known = valueOf(S, Var); Known && (*Known != 0) != Value) {
+      State Dead;
+      return Dead;
+    }
   if (!Var || !Var->isLocalVarDeclOrParm() || R.Modified.count(Var))
     return S;
   erase_if(S.Open, [&](unsigned Id) {

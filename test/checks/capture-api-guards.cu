@@ -125,3 +125,26 @@ void region2(cudaStream_t S, cudaGraph_t *G, void *P) {
   flagReassigned(S, 1);
   cudaStreamEndCapture(S, G);
 }
+
+// A configuration flag whose value the function fixes (ggml without
+// GGML_CUDA_GRAPHS: `bool use_cuda_graph = false;`, set under #ifdef): the capture is
+// never begun, and nothing in it is reported.
+void configuredOff(cudaStream_t S, cudaGraph_t *G, bool Update) {
+  bool UseGraph = false; // set only when graphs are configured (here: never)
+  if (UseGraph && Update)
+    cudaStreamBeginCapture(S, cudaStreamCaptureModeRelaxed);
+  cudaStreamSynchronize(S); // no-warning: no capture was begun
+  if (UseGraph && Update)
+    cudaStreamEndCapture(S, G);
+}
+
+void configuredOn(cudaStream_t S, cudaGraph_t *G) {
+  bool UseGraph = true;
+  if (UseGraph)
+    cudaStreamBeginCapture(S, cudaStreamCaptureModeRelaxed);
+  cudaStreamSynchronize(S);
+  // CHECK: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' called while stream 'S' is being captured invalidates the capture {{.*}} [cuda-scope-capture-api]
+  // CHECK: :[[@LINE-3]]:5: note: capture of 'S' begins here
+  if (UseGraph)
+    cudaStreamEndCapture(S, G);
+}
