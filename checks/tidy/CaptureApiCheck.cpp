@@ -610,10 +610,12 @@ CaptureApiCheck::Analysis::State CaptureApiCheck::Analysis::edgeState(Run &R, co
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(Cond);
   const auto *Var = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  // A branch on a local whose value is known here (`const bool UseGraph =
-  // false;` in a build without graphs) takes one way only: the other is
-  // not reached, and a capture begun there is not open.
-  if (Var && Var->isLocalVarDeclOrParm())
+  // A branch on a local whose value is known here and that nothing else can
+  // write (`bool UseGraph = false;`, assigned only under an #ifdef this build
+  // leaves out) takes one way only: the other is not reached, and a capture
+  // begun there is not open. A local whose address is taken, passed by
+  // reference or captured by reference may change behind the dataflow's back.
+  if (Var && Var->isLocalVarDeclOrParm() && !R.Modified.count(Var))
     if (std::optional<int64_t> Known = valueOf(S, Var); Known && (*Known != 0) != Value) {
       State Dead;
       return Dead;

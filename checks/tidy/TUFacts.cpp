@@ -52,11 +52,16 @@ public:
     // A function defined in a header is defined in every file that includes
     // it, which then calls it directly: only the main file's are reached
     // from other files only.
-    if (!F->doesThisDeclarationHaveABody() || F->isDependentContext() ||
-        !SM.isInMainFile(SM.getExpansionLoc(F->getLocation())))
+    if (!F->doesThisDeclarationHaveABody() || F->isDependentContext())
       return true;
+    // An override is reached through its base from files that may not
+    // include its header: it is written wherever it is defined, outside
+    // system headers.
     const auto *MD = dyn_cast<CXXMethodDecl>(F);
     bool Overrides = MD && MD->size_overridden_methods() > 0;
+    SourceLocation At = SM.getExpansionLoc(F->getLocation());
+    if (Overrides ? SM.isInSystemHeader(At) : !SM.isInMainFile(At))
+      return true;
     if ((F->isExternallyVisible() || Overrides) && Seen.insert(F).second)
       Out.push_back(F);
     return true;
