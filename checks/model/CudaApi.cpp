@@ -42,6 +42,11 @@ const CudaApiInfo *lookupCudaApi(StringRef Name) {
   return It == index().end() ? nullptr : It->second;
 }
 
+bool isCudaCallName(StringRef Name) {
+  Name = normalizeApiName(Name);
+  return looksLikeCudaApiName(Name) || index().count(Name);
+}
+
 bool looksLikeCudaApiName(StringRef Name) {
   StringRef Rest;
   if (Name.starts_with("cuda"))
@@ -62,6 +67,7 @@ StringRef captureEffectName(CaptureEffect E) {
   case CaptureEffect::LegacyWork: return "legacy-stream work";
   case CaptureEffect::UnsafeInCapture: return "unsafe in capture";
   case CaptureEffect::Sync: return "synchronization";
+  case CaptureEffect::DeviceSync: return "device synchronization";
   case CaptureEffect::Unsupported: return "unsupported in capture";
   case CaptureEffect::BeginCapture: return "begin capture";
   case CaptureEffect::EndCapture: return "end capture";

@@ -13,7 +13,9 @@
 
 namespace cuda_scope {
 
-enum class ApiFamily : uint8_t { Runtime, Driver };
+/// Runtime and Driver: the CUDA APIs. Library: a CUDA library's handle
+/// calls (cuBLAS, cuFFT, cuSPARSE), which make CUDA calls of their own.
+enum class ApiFamily : uint8_t { Runtime, Driver, Library };
 
 /// What a call does while the calling thread's stream is being captured.
 enum class CaptureEffect : uint8_t {
@@ -22,6 +24,8 @@ enum class CaptureEffect : uint8_t {
   LegacyWork,      ///< Synchronous work on the legacy stream.
   UnsafeInCapture, ///< Rejected under Global/ThreadLocal capture, allowed under Relaxed.
   Sync,            ///< Synchronization or a query; illegal in every mode.
+  DeviceSync,      ///< Synchronizes the whole device: illegal in every mode, and
+                   ///< from every thread while any capture is open.
   Unsupported,     ///< Not supported in a capture at all.
   BeginCapture,
   EndCapture,
@@ -53,6 +57,10 @@ const CudaApiInfo *lookupCudaApi(llvm::StringRef Name);
 /// True for names spelled like a runtime or driver API function:
 /// "cuda" or "cu" followed by an upper-case letter.
 bool looksLikeCudaApiName(llvm::StringRef Name);
+
+/// True for a function the checks treat as a CUDA call: spelled like the
+/// runtime or driver API, or a library function the table lists.
+bool isCudaCallName(llvm::StringRef Name);
 
 /// API functions that read a static table and touch no device, stream or
 /// capture state: the error-string functions. The host-API checks allow them

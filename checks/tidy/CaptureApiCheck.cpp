@@ -1145,6 +1145,7 @@ Finding CaptureApiCheck::Analysis::classify(const CudaEvent &E) const {
   case CaptureEffect::UnsafeInCapture:
     return Finding::Unsafe;
   case CaptureEffect::Sync:
+  case CaptureEffect::DeviceSync:
     return Finding::Sync;
   case CaptureEffect::Unsupported:
     return Finding::Unsupported;
@@ -1308,6 +1309,16 @@ std::string CaptureApiCheck::Analysis::message(Finding K, StreamFlags Flags, con
     break;
   case Finding::None:
     return "";
+  }
+  // A library's handle call fails with the library's own status, or succeeds
+  // and leaves the capture invalidated (cublasDestroy): measured, not named.
+  if (E.Api && E.Api->Family == ApiFamily::Library && (K == Finding::Unsafe || K == Finding::Sync)) {
+    bool Destroys = Name.contains("Destroy");
+    Why = Destroys
+              ? "(the call returns success, but cudaStreamEndCapture fails with "
+                "cudaErrorStreamCaptureInvalidated)"
+              : "(the call fails with the library's error status and cudaStreamEndCapture fails)";
+    Fix = Destroys ? "destroying it after the capture" : "creating it before the capture";
   }
 
   if (K != Finding::Legacy)

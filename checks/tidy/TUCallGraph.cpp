@@ -144,7 +144,7 @@ private:
     const FunctionDecl *Callee = CE->getDirectCallee();
     if (!Callee) {
       StringRef Name = pointerName(CE->getCallee());
-      if (looksLikeCudaApiName(normalizeApiName(Name))) {
+      if (isCudaCallName(Name)) {
         CudaEvent Ev{CudaEvent::ApiCall, CE, normalizeApiName(Name), lookupCudaApi(Name)};
         Ev.ThroughPointer = true;
         S.Events.push_back(Ev);
@@ -157,7 +157,7 @@ private:
     const FunctionDecl *Def = TUCallGraph::definitionOf(Callee);
     // The toolkit's own inline wrappers (the cudaMalloc<T> template) are the
     // API as far as a user is concerned.
-    if (looksLikeCudaApiName(Name) &&
+    if (isCudaCallName(Name) &&
         (!Def || Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))) {
       S.Events.push_back({CudaEvent::ApiCall, CE, normalizeApiName(Name), lookupCudaApi(Name)});
       return;

@@ -97,6 +97,21 @@ TEST(CudaApi, TableLookups) {
   EXPECT_EQ(lookupCudaApi("cudaEventQuery")->Capture, CaptureEffect::Sync);
   EXPECT_EQ(lookupCudaApi("cudaStreamAddCallback")->Capture, CaptureEffect::Unsupported);
   EXPECT_EQ(lookupCudaApi("somethingElse"), nullptr);
+  // A device-wide synchronize breaks another thread's capture too.
+  EXPECT_EQ(lookupCudaApi("cudaDeviceSynchronize")->Capture, CaptureEffect::DeviceSync);
+  EXPECT_EQ(lookupCudaApi("cudaStreamSynchronize")->Capture, CaptureEffect::Sync);
+}
+
+TEST(CudaApi, LibraryHandles) {
+  // The headers call cublasCreate cublasCreate_v2; the table lists the name users write.
+  EXPECT_EQ(lookupCudaApi("cublasCreate_v2")->Family, ApiFamily::Library);
+  EXPECT_EQ(lookupCudaApi("cublasCreate_v2")->Capture, CaptureEffect::UnsafeInCapture);
+  EXPECT_EQ(lookupCudaApi("cublasDestroy_v2")->Capture, CaptureEffect::DeviceSync);
+  EXPECT_EQ(lookupCudaApi("cusparseDestroy")->Capture, CaptureEffect::Neutral);
+  EXPECT_TRUE(isCudaCallName("cufftPlan1d"));
+  EXPECT_TRUE(isCudaCallName("cudaFoo"));
+  EXPECT_FALSE(isCudaCallName("cublasUnknownThing")) << "not spelled like the CUDA API, not listed";
+  EXPECT_FALSE(looksLikeCudaApiName("cublasCreate"));
 }
 
 TEST(CudaApi, VersionedNamesNormalize) {
