@@ -16,7 +16,9 @@ CallbackApiCheck::CallbackApiCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
       AllowedFunctionsOption(Options.get("AllowedFunctions", StatelessApiFunctions).str()),
       RegistrarsOption(Options.get("Registrars", "").str()),
       CudaFunctionsOption(Options.get("CudaFunctions", "").str()),
-      FactsFileOption(Options.getLocalOrGlobal("FactsFile", "").str()) {
+      FactsFileOption(Options.getLocalOrGlobal("FactsFile", "").str()),
+      ThreadFunctionsOption(Options.getLocalOrGlobal("ThreadFunctions", "").str()) {
+  ThreadFunctions = threadFunctionsOption(*this, ThreadFunctionsOption, Name);
   for (const std::string &F : splitList(AllowedFunctionsOption))
     Allowed.insert(F);
   for (const std::string &F : splitList(CudaFunctionsOption))
@@ -36,6 +38,7 @@ void CallbackApiCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "Registrars", RegistrarsOption);
   Options.store(Opts, "CudaFunctions", CudaFunctionsOption);
   Options.store(Opts, "FactsFile", FactsFileOption);
+  Options.store(Opts, "ThreadFunctions", ThreadFunctionsOption);
 }
 
 void CallbackApiCheck::registerMatchers(MatchFinder *Finder) {
@@ -53,7 +56,7 @@ void CallbackApiCheck::check(const MatchFinder::MatchResult &Result) {
   if (Result.Nodes.getNodeAs<TranslationUnitDecl>("tu")) {
     Graph = TUCallGraph::get(*Result.Context);
     Facts = TUFacts::get(*Result.Context);
-    Facts->configure(FactsFileOption);
+    Facts->configure(FactsFileOption, ThreadFunctions);
     UserRegistrations.clear();
     return;
   }

@@ -31,6 +31,8 @@ private:
   const std::string RegistrarsOption;
   const std::string CudaFunctionsOption;
   const std::string FactsFileOption;
+  const std::string ThreadFunctionsOption;
+  std::vector<std::pair<std::string, unsigned>> ThreadFunctions;
   llvm::StringSet<> Allowed, CudaFunctions;
   std::vector<ExtraRegistrar> Registrars;
 

@@ -180,7 +180,9 @@ CaptureApiCheck::CaptureApiCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
       BeginOption(Options.get("BeginCaptureFunctions", "").str()),
       EndOption(Options.get("EndCaptureFunctions", "").str()),
       SafeOption(Options.get("CaptureSafeFunctions", "").str()),
-      FactsFileOption(Options.getLocalOrGlobal("FactsFile", "").str()) {
+      FactsFileOption(Options.getLocalOrGlobal("FactsFile", "").str()),
+      ThreadFunctionsOption(Options.getLocalOrGlobal("ThreadFunctions", "").str()) {
+  ThreadFunctions = threadFunctionsOption(*this, ThreadFunctionsOption, Name);
   for (const std::string &F : splitList(AllowedFunctionsOption))
     Allowed.insert(F);
   auto Wrappers = [&](StringRef Option, StringRef Value, std::vector<Wrapper> &Out) {
@@ -213,6 +215,7 @@ void CaptureApiCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "EndCaptureFunctions", EndOption);
   Options.store(Opts, "CaptureSafeFunctions", SafeOption);
   Options.store(Opts, "FactsFile", FactsFileOption);
+  Options.store(Opts, "ThreadFunctions", ThreadFunctionsOption);
 }
 
 bool CaptureApiCheck::beginsCapture(const NamedDecl *Callee) const {
@@ -262,7 +265,7 @@ void CaptureApiCheck::check(const MatchFinder::MatchResult &Result) {
   if (Result.Nodes.getNodeAs<TranslationUnitDecl>("tu")) {
     Graph = TUCallGraph::get(*Result.Context);
     Facts = TUFacts::get(*Result.Context);
-    Facts->configure(FactsFileOption);
+    Facts->configure(FactsFileOption, ThreadFunctions);
     Roots.clear();
     RootSet.clear();
     Contracts.clear();
@@ -875,7 +878,11 @@ void CaptureApiCheck::Analysis::exportFacts() {
       Finding K = classify(E);
       if (K == Finding::None)
         continue;
-      json::Object Event{{"kind", KindNames[static_cast<unsigned>(K)]}};
+      json::Object Event{{"kind", KindNames[static_cast<unsigned>(K)]}, {"api", E.Name}};
+      if (E.Api && E.Api->Capture == CaptureEffect::DeviceSync)
+        Event["device"] = true;
+      if (E.What == CudaEvent::KernelLaunch)
+        Event["launch"] = true;
       // The wording of the finding, with the capture's words left open.
       if (K == Finding::Legacy)
         Event["message"] = json::Object{
@@ -1005,6 +1012,12 @@ void CaptureApiCheck::Analysis::begin(Run &R, State &S, const CallExpr *CE, cons
   }
   unsigned Id = It->second;
   const Capture &Mine = R.Captures[Id];
+  // Every capture, for the rule on what other threads may do meanwhile.
+  if (Program && R.reporting())
+    Program->region(Graph, R.F, CE->getBeginLoc(),
+                    json::Object{{"stream", Mine.Name},
+                                 {"mode", B.Mode ? modeName(Mine.Mode) : StringRef("unknown")},
+                                 {"flags", flagsName(Mine.Flags)}});
   if (R.reporting()) {
     for (unsigned O : S.Open) {
       const Capture &Other = R.Captures[O];

@@ -46,6 +46,8 @@ private:
   const std::string EndOption;
   const std::string SafeOption;
   const std::string FactsFileOption;
+  const std::string ThreadFunctionsOption;
+  std::vector<std::pair<std::string, unsigned>> ThreadFunctions;
   llvm::StringSet<> Allowed;
   std::vector<Wrapper> BeginWrappers, EndWrappers;
   std::vector<std::string> SafePatterns;

@@ -81,6 +81,18 @@ std::vector<std::pair<std::string, unsigned>> parseNameIndexList(StringRef Value
   return Out;
 }
 
+std::vector<std::pair<std::string, unsigned>>
+threadFunctionsOption(tidy::ClangTidyCheck &Check, StringRef Value, StringRef CheckName) {
+  std::vector<std::string> Bad;
+  std::vector<std::pair<std::string, unsigned>> Out = parseNameIndexList(Value, Bad);
+  for (const std::string &B : Bad)
+    Check.configurationDiag("invalid entry '%0' in option 'ThreadFunctions' of check '%1': expected "
+                            "'function:callable-argument-index'",
+                            DiagnosticIDs::Error)
+        << B << CheckName;
+  return Out;
+}
+
 std::vector<std::pair<SourceLocation, std::string>> chainNotes(ArrayRef<const CallEdge *> Chain) {
   std::vector<std::pair<SourceLocation, std::string>> Notes;
   for (const CallEdge *E : Chain) {

@@ -37,6 +37,12 @@ std::vector<std::string> splitList(llvm::StringRef Value);
 std::vector<std::pair<std::string, unsigned>> parseNameIndexList(llvm::StringRef Value,
                                                                  std::vector<std::string> &Bad);
 
+/// The option ThreadFunctions (the check's own, else global): the project's
+/// functions that run the argument at an index on another thread, as
+/// "function:argument-index" entries; a bad entry is a configuration error.
+std::vector<std::pair<std::string, unsigned>>
+threadFunctionsOption(clang::tidy::ClangTidyCheck &Check, llvm::StringRef Value, llvm::StringRef CheckName);
+
 /// One note per step of \p Chain, from the root down: "'f' is called
 /// here", "'~Buffer' runs here", ... (the diagnostics' and the facts' wording).
 std::vector<std::pair<clang::SourceLocation, std::string>>

@@ -26,7 +26,10 @@ TUFacts::~TUFacts() {
     write();
 }
 
-void TUFacts::configure(StringRef Option) {
+void TUFacts::configure(StringRef Option, ArrayRef<std::pair<std::string, unsigned>> More) {
+  for (const auto &P : More)
+    if (!is_contained(Pools, P))
+      Pools.push_back(P);
   if (!Path.empty())
     return;
   if (!Option.empty()) {
@@ -87,6 +90,7 @@ void TUFacts::include(TUCallGraph &Graph, const FunctionDecl *Root) {
     ExportFinder(Ctx.getSourceManager(), Out).TraverseAST(Ctx);
     for (const FunctionDecl *F : Out)
       add(Graph, F);
+    threads(Graph);
   }
   if (Root)
     add(Graph, Root);
@@ -110,9 +114,11 @@ TUFacts::Function *TUFacts::add(TUCallGraph &Graph, const FunctionDecl *Root) {
       if (!(Graph.reachableEvents(E.Callee) & Relevant))
         continue;
       Fn->Sites[E.Loc.getRawEncoding()].push_back({false, Fn->Edges.size()});
-      Fn->Edges.push_back(json::Object{{"to", id(E.Callee)},
-                                       {"at", place(E.Loc)},
-                                       {"message", chainNotes({&E}).front().second}});
+      json::Object Edge{{"to", id(E.Callee)},
+                        {"at", place(E.Loc)},
+                        {"message", chainNotes({&E}).front().second}};
+      addLocks(Edge, F, E.Loc);
+      Fn->Edges.push_back(std::move(Edge));
       if (!Functions.count(E.Callee))
         Work.push_back(E.Callee);
     }
@@ -120,10 +126,12 @@ TUFacts::Function *TUFacts::add(TUCallGraph &Graph, const FunctionDecl *Root) {
       if (E.What != CudaEvent::OpenCall || !E.Target)
         continue;
       Fn->Sites[E.E->getBeginLoc().getRawEncoding()].push_back({true, Fn->Calls.size()});
-      Fn->Calls.push_back(json::Object{{"callee", id(E.Target)},
-                                       {"name", E.Target->getQualifiedNameAsString()},
-                                       {"virtual", E.Virtual},
-                                       {"at", place(E.E->getBeginLoc())}});
+      json::Object Call{{"callee", id(E.Target)},
+                        {"name", E.Target->getQualifiedNameAsString()},
+                        {"virtual", E.Virtual},
+                        {"at", place(E.E->getBeginLoc())}};
+      addLocks(Call, F, E.E->getBeginLoc());
+      Fn->Calls.push_back(std::move(Call));
     }
   }
   return Functions[Root].get();
@@ -173,6 +181,7 @@ void TUFacts::event(const FunctionDecl *F, StringRef Rule, SourceLocation At, js
   if (It == Functions.end())
     return;
   Event["at"] = place(At);
+  addLocks(Event, F, At);
   (Rule == "callback" ? It->second->Callback : It->second->Capture).push_back(std::move(Event));
 }
 
@@ -213,6 +222,54 @@ void TUFacts::captureCall(SourceLocation Begin, json::Object Region, const CallE
   Captures.push_back(std::move(Region));
 }
 
+void TUFacts::addLocks(json::Object &Site, const FunctionDecl *F, SourceLocation Loc) {
+  if (!ThreadInfo)
+    ThreadInfo = std::make_unique<TUThreads>(Ctx, Pools);
+  SmallVector<std::string, 1> Locks = ThreadInfo->locksAt(F, Loc);
+  if (!Locks.empty())
+    Site["locks"] = json::Array(Locks);
+}
+
+static std::string displayName(const FunctionDecl *F, const SourceManager &SM) {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(F); MD && MD->getParent()->isLambda()) {
+    PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(MD->getParent()->getLocation()));
+    if (P.isValid())
+      return ("the lambda at " + sys::path::filename(P.getFilename()) + ":" + Twine(P.getLine())).str();
+  }
+  return F->getQualifiedNameAsString();
+}
+
+void TUFacts::threads(TUCallGraph &Graph) {
+  if (!ThreadInfo)
+    ThreadInfo = std::make_unique<TUThreads>(Ctx, Pools);
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const ThreadStart &T : ThreadInfo->starts()) {
+    if (const FunctionDecl *Def = TUCallGraph::definitionOf(T.Entry))
+      add(Graph, Def);
+    add(Graph, T.Spawner);
+    json::Object Start{{"entry", id(T.Entry)},
+                       {"name", displayName(T.Entry, SM)},
+                       {"how", T.How},
+                       {"at", place(T.Site->getBeginLoc())},
+                       {"in", id(T.Spawner)},
+                       {"many", T.Many}};
+    if (T.Joined.isValid())
+      Start["joined"] = place(T.Joined);
+    Threads.push_back(std::move(Start));
+  }
+}
+
+void TUFacts::region(TUCallGraph &Graph, const FunctionDecl *F, SourceLocation Begin,
+                     json::Object Region) {
+  if (!RegionSites.insert(Begin.getRawEncoding()).second)
+    return;
+  add(Graph, F);
+  Region["in"] = id(F);
+  Region["begin"] = place(Begin);
+  addLocks(Region, F, Begin);
+  Regions.push_back(std::move(Region));
+}
+
 void TUFacts::write() {
   const SourceManager &SM = Ctx.getSourceManager();
   json::Array Fns;
@@ -223,7 +280,7 @@ void TUFacts::write() {
       for (const CXXMethodDecl *O : MD->overridden_methods())
         Overrides.push_back(id(O));
     Fns.push_back(json::Object{{"id", id(F)},
-                               {"name", F->getQualifiedNameAsString()},
+                               {"name", displayName(F, SM)},
                                {"at", place(F->getLocation())},
                                {"overrides", std::move(Overrides)},
                                {"callback", std::move(Fn.Callback)},
@@ -241,7 +298,9 @@ void TUFacts::write() {
                    {"files", std::move(Files)},
                    {"functions", std::move(Fns)},
                    {"callbacks", std::move(Callbacks)},
-                   {"captures", std::move(Captures)}};
+                   {"captures", std::move(Captures)},
+                   {"regions", std::move(Regions)},
+                   {"threads", std::move(Threads)}};
   // Written whole, then renamed, so that a reader never sees half a file.
   std::string Tmp = Path + ".tmp";
   std::error_code EC;

@@ -21,6 +21,7 @@
 #define CUDA_SCOPE_TIDY_TUFACTS_H
 
 #include "TUCallGraph.h"
+#include "TUThreads.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -39,7 +40,7 @@ namespace cuda_scope {
 
 class TUFacts {
 public:
-  static constexpr int Version = 1;
+  static constexpr int Version = 2;
 
   /// The facts of \p Ctx's translation unit, shared by the checks.
   static std::shared_ptr<TUFacts> get(clang::ASTContext &Ctx);
@@ -49,7 +50,10 @@ public:
 
   /// Where to write: the first non-empty \p Option a check was configured
   /// with, else $CUDA_SCOPE_FACTS; nothing is collected when neither is set.
-  void configure(llvm::StringRef Option);
+  /// \p Pools: the project's functions that run an argument on another
+  /// thread (option ThreadFunctions), added to those of every check.
+  void configure(llvm::StringRef Option,
+                 llvm::ArrayRef<std::pair<std::string, unsigned>> Pools = {});
   bool enabled() const { return !Path.empty(); }
 
   /// Adds \p Root (and what it reaches that matters) to the graph written,
@@ -75,6 +79,11 @@ public:
   void captureCall(clang::SourceLocation Begin, llvm::json::Object Region, const CallEdge *Inside,
                    const CudaEvent *Open);
 
+  /// A capture that \p F begins at \p Begin, whatever it calls: \p Region
+  /// holds its stream, mode and flags. The other-thread rule needs every one.
+  void region(TUCallGraph &Graph, const clang::FunctionDecl *F, clang::SourceLocation Begin,
+              llvm::json::Object Region);
+
   /// A location as the facts give it: [file, line, column], the file an
   /// index into the file's table of absolute paths; a macro's expansion point.
   llvm::json::Value place(clang::SourceLocation L);
@@ -92,6 +101,9 @@ private:
   Function *add(TUCallGraph &Graph, const clang::FunctionDecl *F);
   std::string mangledId(const clang::FunctionDecl *F);
   void write();
+  /// The locks \p F holds at \p Loc, as the facts give them (none: nothing).
+  void addLocks(llvm::json::Object &Site, const clang::FunctionDecl *F, clang::SourceLocation Loc);
+  void threads(TUCallGraph &Graph);
 
   clang::ASTContext &Ctx;
   std::string Path;
@@ -100,7 +112,10 @@ private:
   std::vector<const clang::FunctionDecl *> Order;
   llvm::DenseMap<const clang::FunctionDecl *, std::string> Ids;
   std::unique_ptr<clang::ASTNameGenerator> Names;
-  llvm::json::Array Callbacks, Captures;
+  llvm::json::Array Callbacks, Captures, Regions, Threads;
+  std::vector<std::pair<std::string, unsigned>> Pools;
+  std::unique_ptr<TUThreads> ThreadInfo;
+  llvm::DenseSet<unsigned> RegionSites;
   llvm::DenseMap<clang::FileID, unsigned> FileIndex;
   llvm::json::Array Files;
   llvm::DenseSet<std::pair<unsigned, unsigned>> CaptureSites;

@@ -5,7 +5,14 @@ captures across files.
 
 Only paths that cross a file are reported here: what stays within one file is the per-file checks'
 and is reported by them. The words of each finding are the checks' own, written into the facts; the
-capture's stream is filled in here."""
+capture's stream is filled in here.
+
+Threads are the merge's alone (no file's check relates them): a capture in global mode makes another
+thread's unsafe call fail and invalidates the capture, and a device-wide synchronize does so in any
+mode (measured, docs/facts.md). The merge finds which code runs on which thread (the threads each
+file starts, and the rest of the program), which threads may run at once (a thread its starter
+waits for runs only beside what the starter does before it waits), and which locks are held on
+every way to a call; a capture and a call that hold the same lock do not overlap."""
 import json
 import os
 from collections import deque
@@ -15,7 +22,7 @@ from .common import source_line
 from .diagnostics import Diag
 
 FORMAT = "cuda-scope-facts"
-VERSION = 1
+VERSION = 2
 SIDE = "whole program"
 
 
@@ -38,6 +45,8 @@ class Program:
     overriders: dict = field(default_factory=dict)  # method id -> ids of the methods overriding it
     callbacks: list = field(default_factory=list)   # (file, registration)
     captures: list = field(default_factory=list)    # (file, call made while a capture is open)
+    regions: dict = field(default_factory=dict)     # function id -> the captures it begins
+    threads: list = field(default_factory=list)     # the places where threads start
     files: int = 0
     targets: dict = field(default_factory=dict)     # (callee, virtual) -> what the call may run
 
@@ -70,7 +79,7 @@ def add(program, doc):
     paths = doc.get("files", [])
 
     def placed(record):
-        for key in ("at", "begin"):
+        for key in ("at", "begin", "joined"):
             at = record.get(key)
             if isinstance(at, list):
                 record[key] = {"file": paths[at[0]], "line": at[1], "column": at[2]}
@@ -88,6 +97,9 @@ def add(program, doc):
             [placed(e) for e in f.get("calls", ())])
     program.callbacks += [(file, placed(r)) for r in doc.get("callbacks", ())]
     program.captures += [(file, placed(r)) for r in doc.get("captures", ())]
+    for r in doc.get("regions", ()):
+        program.regions.setdefault(r["in"], []).append(placed(r))
+    program.threads += [placed(t) for t in doc.get("threads", ())]
 
 
 def targets(program, callee, virtual):
@@ -271,7 +283,212 @@ def findings(program):
             d = finding("cuda-scope-capture-api", event, text, path(origin, hops))
             # One finding per place, whichever capture reaches it first.
             emit(d, (d.file, d.line, d.col, d.check))
+    for d in thread_findings(program):
+        emit(d, (d.file, d.line, d.col, d.check))
     return sorted(out, key=lambda d: (d.file or "", d.line, d.col, d.check, d.message))
+
+
+# -- Threads ------------------------------------------------------------------------------------------
+
+def position(at):
+    return (at["file"], at["line"], at["column"]) if at else None
+
+
+def between(at, start, end):
+    """Whether place `at` lies after `start` and before `end` (None: no end) in the same file."""
+    p, a = position(at), position(start)
+    if p is None or a is None or p[0] != a[0] or p[1:] <= a[1:]:
+        return False
+    return end is None or p[1:] < position(end)[1:]
+
+
+@dataclass
+class Context:
+    """Code that runs on one thread (or on the program's own threads, the ones it does not start):
+    the functions it reaches, each with the locks held on every way there and the first way found."""
+    describe: str
+    start: dict = None                              # the thread's start, None for the program's own
+    reached: dict = field(default_factory=dict)     # id -> [locks, parent: (id, step, target) | None]
+    window: tuple = None                            # (spawner id, from, to): only its calls in there
+
+
+def reach(program, context, starts):
+    """Fills context.reached from starts [Function] with the locks held on every way (intersection),
+    iterating until they stop shrinking: at most once more per lock, so linear in the calls times the
+    few locks a program has. Calls that run only when nothing captures are not taken."""
+    work = deque()
+    for fn in starts:
+        if fn.id not in context.reached:
+            context.reached[fn.id] = [frozenset(), None]
+            work.append(fn.id)
+    functions = program.functions
+    while work:
+        fid = work.popleft()
+        fn = functions[fid]
+        locks = context.reached[fid][0]
+        steps = [(e, [functions[e["to"]]] if e["to"] in functions else []) for e in fn.edges]
+        steps += [(c, targets(program, c["callee"], c.get("virtual"))) for c in fn.calls]
+        for step, runs in steps:
+            if step.get("guarded") or not context.admits(fid, step):
+                continue
+            held = locks | frozenset(step.get("locks", ()))
+            for t in runs:
+                have = context.reached.get(t.id)
+                if have is None:
+                    context.reached[t.id] = [held, (fid, step, t if "callee" in step else None)]
+                    work.append(t.id)
+                elif not have[0] <= held:
+                    have[0] = have[0] & held
+                    work.append(t.id)
+
+
+def _admits(self, fid, item):
+    if self.window is None or fid != self.window[0]:
+        return True
+    return between(item.get("at") or item.get("begin"), self.window[1], self.window[2])
+
+
+Context.admits = _admits
+
+
+def way(program, context, fid):
+    """The notes of the first way the context found to function fid."""
+    notes = []
+    while True:
+        parent = context.reached[fid][1]
+        if parent is None:
+            return notes[::-1]
+        prev, step, target = parent
+        notes += (hop(step, target) if target is not None else [note(step["at"], step["message"])])[::-1]
+        fid = prev
+
+
+def contexts(program):
+    """The program's own threads (what no thread start reaches first: functions nothing calls), and
+    one context per thread start; a start whose spawner waits for it also gets the window of the
+    spawner between the start and the wait."""
+    called, entries = set(), set()
+    for fn in program.functions.values():
+        called.update(e["to"] for e in fn.edges)
+        for c in fn.calls:
+            called.update(t.id for t in targets(program, c["callee"], c.get("virtual")))
+    for t in program.threads:
+        entries.update(f.id for f in targets(program, t["entry"], False))
+    for _, reg in program.callbacks:
+        entries.add(reg["callback"])
+    own = Context("the calling thread")
+    reach(program, own, [f for f in program.functions.values() if f.id not in called and f.id not in entries])
+    threads = []
+    for t in program.threads:
+        ctx = Context(f"the thread running '{t['name']}'", start=t)
+        reach(program, ctx, targets(program, t["entry"], False))
+        window = None
+        if t.get("joined") and t["in"] in program.functions:
+            window = Context(f"the thread that starts '{t['name']}', before it waits for it", window=(t["in"], t["at"], t["joined"]))
+            reach(program, window, [program.functions[t["in"]]])
+        threads.append((t, ctx, window))
+    return own, threads
+
+
+def overlap(t, u):
+    """Whether two started threads may run at once: unless their spawners wait for both, they may; if
+    one spawner waits for both, when each starts before the other is waited for."""
+    if not t.get("joined") or not u.get("joined"):
+        return True
+    if t["in"] != u["in"]:
+        return False
+    return between(u["at"], t["at"], t["joined"]) or between(t["at"], u["at"], u["joined"]) or \
+        position(t["at"]) == position(u["at"])
+
+
+def thread_findings(program):
+    """A call of one thread that breaks a capture another thread has open: an unsafe call or a
+    synchronize while a global-mode capture is open (global mode prohibits them in every thread), a
+    device-wide synchronize while any capture is open. Not when both hold a lock in common (a lock
+    the facts cannot name might be shared: silent), nor for a call that runs only when nothing
+    captures or, unsafe, in relaxed mode."""
+    if not program.threads or not program.regions:
+        return []
+    own, threads = contexts(program)
+    out, seen = [], set()
+
+    def regions(ctx):
+        for fid, (locks, _) in ctx.reached.items():
+            for r in program.regions.get(fid, ()):
+                if ctx.admits(fid, r):
+                    yield fid, r, locks | frozenset(r.get("locks", ()))
+
+    def events(ctx):
+        for fid, (locks, _) in ctx.reached.items():
+            for e in program.functions[fid].capture:
+                if not e.get("guarded") and e["kind"] in ("unsafe", "sync", "legacy") and ctx.admits(fid, e):
+                    yield fid, e, locks | frozenset(e.get("locks", ()))
+
+    def starts_note(ctx):
+        t = ctx.start
+        if t is None:
+            return []
+        return [note(t["at"], f"a thread running '{t['name']}' is started here, through '{t['how']}'"
+                              + ("; several may run at once" if t.get("many") else ""))]
+
+    def check(a, b):
+        found = list(regions(a))
+        if not found:
+            return
+        for efid, e, elocks in events(b):
+            device, legacy = bool(e.get("device")), e["kind"] == "legacy"
+            for rfid, r, rlocks in found:
+                if legacy:
+                    # Measured: legacy-stream work of any thread breaks the capture of a blocking
+                    # stream in every mode; of a non-blocking one, never. Unknown flags: silent.
+                    if r.get("flags") != "blocking":
+                        continue
+                elif r["mode"] != "global" and not device:
+                    continue
+                elif not device and e.get("relaxed"):
+                    continue
+                if "?" in elocks or "?" in rlocks or elocks & rlocks:
+                    continue
+                key = position(e["at"])
+                if key in seen:
+                    break
+                seen.add(key)
+                api = f"the launch of '{e['api']}'" if e.get("launch") else f"'{e.get('api', '?')}'"
+                if legacy:
+                    api += " on the legacy stream"
+                    why = ("the capture stream synchronizes with the legacy stream, so this work fails "
+                           "(cudaErrorStreamCaptureImplicit) and invalidates the capture, in any mode")
+                elif device:
+                    why = ("a device-wide synchronize fails and invalidates a capture of any mode open in any "
+                           "thread (cudaErrorStreamCaptureUnsupported, then cudaErrorStreamCaptureInvalidated)")
+                else:
+                    why = ("a capture in global mode prohibits it in every thread: it fails "
+                           "(cudaErrorStreamCaptureUnsupported) and invalidates the capture")
+                text = (f"{api} may run on another thread while stream '{r['stream']}' is being captured"
+                        f" in {r['mode']} mode; {why}")
+                notes = [note(r["begin"], f"capture of '{r['stream']}' begins here, in {r['mode']} mode, on "
+                                          f"{a.describe}")]
+                notes += starts_note(a) + way(program, a, rfid)
+                notes += starts_note(b) if b is not a else []
+                notes += way(program, b, efid)
+                held = sorted(l for l in rlocks | elocks if not l.startswith("?"))
+                if held:
+                    notes.append(note(None, "the capture and the call hold no lock in common (held: "
+                                            + ", ".join(h.split(":")[-1] for h in held) + ")"))
+                d = finding("cuda-scope-capture-api", e, text, notes)
+                out.append(d)
+                break
+
+    for i, (t, ctx, window) in enumerate(threads):
+        partners = [window if window is not None else own]
+        if t.get("many"):
+            partners.append(ctx)
+        partners += [other for u, other, _ in threads[i + 1:] if overlap(t, u)]
+        for p in partners:
+            check(ctx, p)
+            if p is not ctx:
+                check(p, ctx)
+    return out
 
 
 def analyse(paths):

@@ -17,9 +17,10 @@ def at(file, line, col=1):
     return {"file": file, "line": line, "column": col}
 
 
-def doc(file, functions=(), callbacks=(), captures=()):
-    return {"format": "cuda-scope-facts", "version": 1, "file": file, "functions": list(functions),
-            "callbacks": list(callbacks), "captures": list(captures)}
+def doc(file, functions=(), callbacks=(), captures=(), regions=(), threads=()):
+    return {"format": "cuda-scope-facts", "version": facts.VERSION, "file": file, "functions": list(functions),
+            "callbacks": list(callbacks), "captures": list(captures), "regions": list(regions),
+            "threads": list(threads)}
 
 
 def fn(fid, file, line, callback=(), capture=(), calls=(), overrides=(), edges=()):
@@ -108,6 +109,95 @@ class Graph(unittest.TestCase):
         run["calls"][0]["relaxed"] = True  # inside an exchange to relaxed mode: unsafe calls are allowed
         p = program(doc("/a.cu", [run], captures=[region]), doc("/b.cu", [fn("op", "/b.cu", 2, capture=[(3, "unsafe", "U")])]))
         self.assertEqual(facts.findings(p), [])
+
+
+def region(fid, file, line, mode="global", flags="nonblocking", locks=()):
+    r = {"in": fid, "stream": "S", "mode": mode, "flags": flags, "begin": at(file, line)}
+    if locks:
+        r["locks"] = list(locks)
+    return r
+
+
+def thread(entry, spawner, file, line, joined=None, many=False):
+    t = {"entry": entry, "name": entry, "how": "std::thread", "at": at(file, line), "in": spawner, "many": many}
+    if joined:
+        t["joined"] = at(file, joined)
+    return t
+
+
+def unsafe(fid, file, line, api="cudaMalloc", kind="unsafe", locks=(), **extra):
+    """A function whose only capture event is one call; edges as fn() takes them."""
+    f = fn(fid, file, line, edges=extra.pop("edges", ()))
+    e = {"at": at(file, line), "kind": kind, "api": api, "message": "m", **extra}
+    if locks:
+        e["locks"] = list(locks)
+    f["capture"] = [e]
+    return f
+
+
+class Threads(unittest.TestCase):
+    """Another thread's call while a capture is open (the rule facts.thread_findings applies)."""
+
+    def test_a_thread_s_unsafe_call_breaks_a_global_capture_elsewhere(self):
+        p = program(doc("/cap.cu", [fn("record", "/cap.cu", 1)], regions=[region("record", "/cap.cu", 2)]),
+                    doc("/w.cpp", [unsafe("work", "/w.cpp", 3), fn("start", "/w.cpp", 9)],
+                        threads=[thread("work", "start", "/w.cpp", 10)]))
+        found = facts.thread_findings(p)
+        self.assertEqual([(d.file, d.line) for d in found], [("/w.cpp", 3)])
+        self.assertIn("global mode", found[0].message)
+
+    def test_thread_local_and_relaxed_captures_let_other_threads_allocate_but_not_synchronize_the_device(self):
+        for mode in ("thread-local", "relaxed"):
+            p = program(doc("/cap.cu", [fn("record", "/cap.cu", 1)], regions=[region("record", "/cap.cu", 2, mode)]),
+                        doc("/w.cpp", [unsafe("work", "/w.cpp", 3), unsafe("sync", "/w.cpp", 5, "cudaDeviceSynchronize",
+                                                                           "sync", device=True),
+                                       fn("start", "/w.cpp", 9)],
+                            threads=[thread("work", "start", "/w.cpp", 10), thread("sync", "start", "/w.cpp", 11)]))
+            self.assertEqual([d.line for d in facts.thread_findings(p)], [5], mode)
+
+    def test_a_lock_held_on_every_way_to_both_sides_orders_them(self):
+        # work is reached from the thread entry two ways: one under the lock, one not.
+        entry = fn("entry", "/w.cpp", 20, edges=[(21, "work")])
+        entry["edges"][0]["locks"] = ["var:M"]
+        both = program(doc("/cap.cu", [fn("record", "/cap.cu", 1)],
+                           regions=[region("record", "/cap.cu", 2, locks=["var:M"])]),
+                       doc("/w.cpp", [unsafe("work", "/w.cpp", 3), entry, fn("start", "/w.cpp", 9)],
+                           threads=[thread("entry", "start", "/w.cpp", 10)]))
+        self.assertEqual(facts.thread_findings(both), [])
+        other = fn("other", "/w.cpp", 30, edges=[(31, "work")])  # a second entry, no lock
+        one_way = program(doc("/cap.cu", [fn("record", "/cap.cu", 1)],
+                              regions=[region("record", "/cap.cu", 2, locks=["var:M"])]),
+                          doc("/w.cpp", [unsafe("work", "/w.cpp", 3), entry, other, fn("start", "/w.cpp", 9)],
+                              threads=[thread("entry", "start", "/w.cpp", 10), thread("other", "start", "/w.cpp", 11)]))
+        self.assertEqual([d.line for d in facts.thread_findings(one_way)], [3])
+        unknown = program(doc("/cap.cu", [fn("record", "/cap.cu", 1)], regions=[region("record", "/cap.cu", 2)]),
+                          doc("/w.cpp", [unsafe("work", "/w.cpp", 3, locks=["?"]), fn("start", "/w.cpp", 9)],
+                              threads=[thread("work", "start", "/w.cpp", 10)]))
+        self.assertEqual(facts.thread_findings(unknown), [], "a lock the facts cannot name may be the same")
+
+    def test_a_thread_waited_for_runs_only_beside_what_its_starter_does_before_waiting(self):
+        main = fn("main", "/m.cpp", 1, edges=[(3, "record"), (6, "record")])
+        for start, joined, expect in ((2, 4, [3]), (4, 5, [])):  # started before the first record, or between
+            p = program(doc("/m.cpp", [main, fn("record", "/m.cpp", 10), unsafe("work", "/m.cpp", 20)],
+                            regions=[region("record", "/m.cpp", 11)],
+                            threads=[thread("work", "main", "/m.cpp", start, joined=joined)]))
+            self.assertEqual([d.line for d in facts.thread_findings(p)], [20] if expect else [], (start, joined))
+
+    def test_one_thread_started_in_a_loop_breaks_its_twins_capture(self):
+        worker = unsafe("worker", "/w.cpp", 3, edges=[(4, "record")])
+        for many in (True, False):
+            p = program(doc("/w.cpp", [worker, fn("record", "/w.cpp", 10), fn("start", "/w.cpp", 20)],
+                            regions=[region("record", "/w.cpp", 11)],
+                            threads=[thread("worker", "start", "/w.cpp", 21, joined=22, many=many)]))
+            self.assertEqual(len(facts.thread_findings(p)), 1 if many else 0, many)
+
+    def test_legacy_work_of_another_thread_breaks_only_a_blocking_capture(self):
+        for flags, n in (("blocking", 1), ("nonblocking", 0), ("unknown", 0)):
+            p = program(doc("/cap.cu", [fn("record", "/cap.cu", 1)],
+                            regions=[region("record", "/cap.cu", 2, "relaxed", flags)]),
+                        doc("/w.cpp", [unsafe("work", "/w.cpp", 3, "cudaMemset", "legacy"), fn("start", "/w.cpp", 9)],
+                            threads=[thread("work", "start", "/w.cpp", 10)]))
+            self.assertEqual(len(facts.thread_findings(p)), n, flags)
 
 
 class Files(unittest.TestCase):
