@@ -1195,9 +1195,15 @@ void CaptureApiCheck::Analysis::report(Run &R, const State &S, const CudaEvent &
       if (const Expr *Arg = argOrNull(CE, E.Api->StreamArg); Arg && !isLegacyStream(Arg)) {
         bool PerThread = isPerThreadStream(Arg);
         std::string Key = streamKey(Arg);
+        // The capture a capture-safe function assumes is its caller's, of a
+        // stream it cannot name: the per-thread stream, or a stream the
+        // function creates itself, is another one.
+        const auto *Own = dyn_cast_or_null<VarDecl>(identityDecl(Arg));
+        bool CreatedHere = Own && Own->hasLocalStorage() && !isa<ParmVarDecl>(Own) &&
+                           Own->getDeclContext() == R.F && Check.Created.count(Own);
         bool Other = (Chain.empty() || PerThread) && all_of(S.Open, [&](unsigned O) {
                        const Capture &C = R.Captures[O];
-                       return C.Begin && C.Key != Key;
+                       return C.Begin ? C.Key != Key : PerThread || CreatedHere;
                      });
         if (Other) {
           if (S.Relaxed || all_of(S.Open, [&](unsigned O) {

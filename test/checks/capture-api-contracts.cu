@@ -64,3 +64,34 @@ template struct Pipeline<float>;
 void notSafe(cudaStream_t S) {
   cudaDeviceSynchronize(); // no-warning: neither annotated nor named in the option
 }
+
+// A capture-safe function's capture is its caller's, of a stream it cannot
+// name: a stream it creates itself, or the per-thread stream, is another one,
+// whose synchronize fails in global and thread-local capture and is legal in
+// relaxed (measured: docs/facts.md).
+[[clang::annotate("cuda-scope:capture-safe")]] void drainPrivate(float *D) {
+  cudaStreamCaptureMode Mode = cudaStreamCaptureModeRelaxed;
+  cudaThreadExchangeStreamCaptureMode(&Mode);
+  cudaStream_t Mine;
+  cudaStreamCreateWithFlags(&Mine, cudaStreamNonBlocking);
+  step<<<1, 32, 0, Mine>>>(D);
+  cudaStreamSynchronize(Mine);                // no-warning: a private stream, in relaxed mode
+  cudaStreamSynchronize(cudaStreamPerThread); // no-warning: the per-thread stream, in relaxed mode
+  cudaThreadExchangeStreamCaptureMode(&Mode);
+  cudaStreamDestroy(Mine); // no-warning: measured legal in every mode
+}
+
+[[clang::annotate("cuda-scope:capture-safe")]] void drainPrivateGlobal(float *D, cudaStream_t Given) {
+  cudaStream_t Mine;
+  cudaStreamCreateWithFlags(&Mine, cudaStreamNonBlocking);
+  cudaStreamSynchronize(Mine);
+  // CHECK: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' called from 'drainPrivateGlobal', which is declared capture-safe, invalidates the capture
+  // CHECK: :[[@LINE-5]]:53: note: 'drainPrivateGlobal' is declared capture-safe here
+  cudaStream_t Alias = Given;
+  cudaStreamCaptureMode Mode = cudaStreamCaptureModeRelaxed;
+  cudaThreadExchangeStreamCaptureMode(&Mode);
+  cudaStreamSynchronize(Alias);
+  // CHECK: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' called from 'drainPrivateGlobal', which is declared capture-safe, invalidates the capture
+  // CHECK: :[[@LINE-11]]:53: note: 'drainPrivateGlobal' is declared capture-safe here
+  cudaThreadExchangeStreamCaptureMode(&Mode);
+}
