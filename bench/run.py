@@ -291,13 +291,16 @@ def command_cost(build, runs):
           f"| {total[3]:.3f} | {total[3] / total[2]:.3f} | | |\n")
 
 
-def generate_facts(folder, files, edges_per_file, seed=7):
+def generate_facts(folder, files, edges_per_file, threads=0, seed=7):
     """A generated project's facts (docs/facts.md): `files` files of 20 functions each; every
     function calls two functions of its own file and edges_per_file / 20 - 2 functions of other files
     (one call in eight virtual, through a base method that two functions of two files override); one
     file in ten registers a host callback and one in ten captures; one function in ten makes an API
-    call each rule reports. Returns the paths."""
+    call each rule reports; `threads` files start a thread (never waited for), and one call in ten
+    holds a lock (one of four). Returns the paths."""
     import random
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from cuda_scope.facts import VERSION
     rnd = random.Random(seed)
     per_fn = max(3, edges_per_file // 20)
     paths = []
@@ -307,6 +310,8 @@ def generate_facts(folder, files, edges_per_file, seed=7):
         for k in range(20):
             edges = [{"to": f"f{f}_{(k + d) % 20}", "at": at(k * 40 + d), "message": "'g' is called here"}
                      for d in (1, 2)]
+            if k % 5 == 0:
+                edges[0]["locks"] = [f"var:m{(f + k) % 4}"]
             calls = []
             for c in range(per_fn - 2):
                 g, j = rnd.randrange(files), rnd.randrange(20)
@@ -318,17 +323,24 @@ def generate_facts(folder, files, edges_per_file, seed=7):
                         "overrides": [f"base{f}_{k}", f"base{(f - 1) % files}_{k}"] if k < 4 else [],
                         "callback": [{"at": at(k * 40 + 1), "message": "'cudaFree' called from a host callback"}]
                         if event else [],
-                        "capture": [{"at": at(k * 40 + 1), "kind": "sync",
+                        "capture": [{"at": at(k * 40 + 1), "kind": "sync", "api": "cudaDeviceSynchronize",
+                                     "device": True,
                                      "message": "'cudaDeviceSynchronize' called {context} invalidates the capture"}]
                         if event else [],
                         "edges": edges, "calls": calls})
-        doc = {"format": "cuda-scope-facts", "version": 1, "file": f"/gen/src{f}.cpp", "files": [f"/gen/src{f}.cpp"],
+        starts = threads and f % max(1, files // threads) == 0 and f // max(1, files // threads) < threads
+        doc = {"format": "cuda-scope-facts", "version": VERSION, "file": f"/gen/src{f}.cpp",
+               "files": [f"/gen/src{f}.cpp"],
                "functions": fns,
                "callbacks": [{"callback": f"f{f}_0", "name": f"f{f}_0", "registrar": "cudaLaunchHostFunc",
                               "at": at(900)}] if f % 10 == 0 else [],
                "captures": [{"stream": "s", "mode": "global", "flags": "unknown", "begin": at(901),
                              "callee": f"f{(f * 31 + 5) % files}_3", "name": "op", "virtual": False,
-                             "at": at(902)}] if f % 10 == 5 else []}
+                             "at": at(902)}] if f % 10 == 5 else [],
+               "regions": [{"in": f"f{f}_4", "stream": "s", "mode": "global", "flags": "unknown",
+                            "begin": at(903)}] if f % 10 == 5 else [],
+               "threads": [{"entry": f"f{f}_7", "name": f"f{f}_7", "how": "std::thread", "at": at(904),
+                            "in": f"f{f}_8", "many": False}] if starts else []}
         path = os.path.join(folder, f"{f}.json")
         with open(path, "w") as out:
             json.dump(doc, out)
@@ -363,16 +375,16 @@ def facts_cost(build, runs):
           f"| {total[3]:.3f} | {total[3] / total[2]:.3f} | | | |\n")
 
 
-def merge_cost(file_counts, edges_per_file, runs):
+def merge_cost(file_counts, edges_per_file, runs, threads=(0, 10)):
     print(f"## Whole-program merge: generated facts, {edges_per_file} call edges per file")
     print(f"(median of {runs} runs of the cuda-scope command's merge alone, tools/cuda_scope/facts.py, in a "
           "fresh python3; wall and CPU seconds, peak RSS MiB)\n")
-    print("| files | call edges | facts MiB | findings | wall s | CPU s | peak MiB | µs per edge | vs smallest |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    first = None
-    for files in file_counts:
+    print("| files | threads | call edges | facts MiB | findings | wall s | CPU s | peak MiB | µs per edge | vs smallest |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    first = {}
+    for files, nthreads in ((f, t) for f in file_counts for t in threads):
         with tempfile.TemporaryDirectory() as d:
-            paths = generate_facts(d, files, edges_per_file)
+            paths = generate_facts(d, files, edges_per_file, nthreads)
             size = sum(os.path.getsize(p) for p in paths) / 2 ** 20
             listing = os.path.join(d, "paths.txt")
             with open(listing, "w") as out:
@@ -387,9 +399,9 @@ def merge_cost(file_counts, edges_per_file, runs):
             found = open(count).read()
         edges = files * max(3, edges_per_file // 20) * 20
         per_edge = cpu / edges * 1e6
-        first = first or per_edge
-        print(f"| {files} | {edges} | {size:.0f} | {found} | {wall:.2f} | {cpu:.2f} | {rss:.0f} | {per_edge:.2f} "
-              f"| {per_edge / first:.2f} |")
+        first.setdefault(nthreads, per_edge)
+        print(f"| {files} | {nthreads} | {edges} | {size:.0f} | {found} | {wall:.2f} | {cpu:.2f} | {rss:.0f} "
+              f"| {per_edge:.2f} | {per_edge / first[nthreads]:.2f} |")
     print()
 
 

@@ -146,6 +146,18 @@ std::string TUFacts::id(const FunctionDecl *F) {
 }
 
 std::string TUFacts::mangledId(const FunctionDecl *F) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto MainFile = [&] {
+    OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+    SmallString<256> File(Main ? Main->getName() : StringRef("?"));
+    SM.getFileManager().makeAbsolutePath(File);
+    sys::path::remove_dots(File, true);
+    return std::string(File.str());
+  };
+  // Each program's main is its own: a project of several programs (tests,
+  // examples, benchmarks) has several, which run in different processes.
+  if (F->isMain())
+    return "main:" + MainFile();
   if (!Names)
     Names = std::make_unique<ASTNameGenerator>(Ctx);
   std::string Name = Names->getName(F);
@@ -154,9 +166,7 @@ std::string TUFacts::mangledId(const FunctionDecl *F) {
   if (F->isExternallyVisible())
     return Name;
   // Only this file can name it: the file makes it one.
-  const SourceManager &SM = Ctx.getSourceManager();
-  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
-  return ("internal:" + (Main ? Main->getName() : StringRef("?")) + ":" + Name).str();
+  return "internal:" + MainFile() + ":" + Name;
 }
 
 json::Value TUFacts::place(SourceLocation L) {

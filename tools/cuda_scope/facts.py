@@ -317,29 +317,40 @@ def reach(program, context, starts):
     iterating until they stop shrinking: at most once more per lock, so linear in the calls times the
     few locks a program has. Calls that run only when nothing captures are not taken."""
     work = deque()
+    reached = context.reached
     for fn in starts:
-        if fn.id not in context.reached:
-            context.reached[fn.id] = [frozenset(), None]
+        if fn.id not in reached:
+            reached[fn.id] = [frozenset(), None]
             work.append(fn.id)
     functions = program.functions
+    window = context.window
     while work:
         fid = work.popleft()
         fn = functions[fid]
-        locks = context.reached[fid][0]
-        steps = [(e, [functions[e["to"]]] if e["to"] in functions else []) for e in fn.edges]
-        steps += [(c, targets(program, c["callee"], c.get("virtual"))) for c in fn.calls]
-        for step, runs in steps:
-            if step.get("guarded") or not context.admits(fid, step):
-                continue
-            held = locks | frozenset(step.get("locks", ()))
-            for t in runs:
-                have = context.reached.get(t.id)
-                if have is None:
-                    context.reached[t.id] = [held, (fid, step, t if "callee" in step else None)]
-                    work.append(t.id)
-                elif not have[0] <= held:
-                    have[0] = have[0] & held
-                    work.append(t.id)
+        locks = reached[fid][0]
+        filtered = window is not None and fid == window[0]
+        for step in fn.edges:
+            t = functions.get(step["to"])
+            if t is not None:
+                _step(reached, work, fid, locks, step, (t,), None, filtered, window)
+        for step in fn.calls:
+            _step(reached, work, fid, locks, step, targets(program, step["callee"], step.get("virtual")), True,
+                  filtered, window)
+
+
+def _step(reached, work, fid, locks, step, runs, leaves, filtered, window):
+    if step.get("guarded") or (filtered and not between(step.get("at"), window[1], window[2])):
+        return
+    extra = step.get("locks")
+    held = locks | frozenset(extra) if extra else locks
+    for t in runs:
+        have = reached.get(t.id)
+        if have is None:
+            reached[t.id] = [held, (fid, step, t if leaves else None)]
+            work.append(t.id)
+        elif not have[0] <= held:
+            have[0] = have[0] & held
+            work.append(t.id)
 
 
 def _admits(self, fid, item):
@@ -376,8 +387,20 @@ def contexts(program):
         entries.update(f.id for f in targets(program, t["entry"], False))
     for _, reg in program.callbacks:
         entries.add(reg["callback"])
-    own = Context("the calling thread")
-    reach(program, own, [f for f in program.functions.values() if f.id not in called and f.id not in entries])
+    # A project of several programs (each file with a main is one: tests, examples) runs each in its
+    # own process: a thread is related to what its own program's main reaches. With one main or
+    # none (a library), to everything nothing calls.
+    mains = [f for fid, f in program.functions.items() if fid.startswith("main:")]
+    if len(mains) > 1:
+        own = []
+        for m in mains:
+            ctx = Context("the calling thread")
+            reach(program, ctx, [m])
+            own.append(ctx)
+    else:
+        ctx = Context("the calling thread")
+        reach(program, ctx, [f for f in program.functions.values() if f.id not in called and f.id not in entries])
+        own = [ctx]
     threads = []
     for t in program.threads:
         ctx = Context(f"the thread running '{t['name']}'", start=t)
@@ -390,9 +413,12 @@ def contexts(program):
     return own, threads
 
 
-def overlap(t, u):
-    """Whether two started threads may run at once: unless their spawners wait for both, they may; if
-    one spawner waits for both, when each starts before the other is waited for."""
+def overlap(t, u, own):
+    """Whether two started threads may run at once: in one program (when the project has several),
+    unless their spawners wait for both, they may; if one spawner waits for both, when each starts
+    before the other is waited for."""
+    if not any(t["in"] in o.reached and u["in"] in o.reached for o in own) and len(own) > 1:
+        return False
     if not t.get("joined") or not u.get("joined"):
         return True
     if t["in"] != u["in"]:
@@ -480,10 +506,13 @@ def thread_findings(program):
                 break
 
     for i, (t, ctx, window) in enumerate(threads):
-        partners = [window if window is not None else own]
+        if window is not None:
+            partners = [window]
+        else:
+            partners = [o for o in own if len(own) == 1 or t["in"] in o.reached]
         if t.get("many"):
             partners.append(ctx)
-        partners += [other for u, other, _ in threads[i + 1:] if overlap(t, u)]
+        partners += [other for u, other, _ in threads[i + 1:] if overlap(t, u, own)]
         for p in partners:
             check(ctx, p)
             if p is not ctx:

@@ -191,6 +191,21 @@ class Threads(unittest.TestCase):
                             threads=[thread("worker", "start", "/w.cpp", 21, joined=22, many=many)]))
             self.assertEqual(len(facts.thread_findings(p)), 1 if many else 0, many)
 
+    def test_a_project_of_several_programs_relates_a_thread_to_its_own_program_only(self):
+        # Two programs (two mains): a's thread synchronizes the device; b captures.
+        main_a = fn("main:/a.cu", "/a.cu", 1)
+        main_b = fn("main:/b.cu", "/b.cu", 1, edges=[(2, "record")])
+        p = program(doc("/a.cu", [main_a, unsafe("sync", "/a.cu", 5, "cudaDeviceSynchronize", "sync", device=True)],
+                        threads=[thread("sync", "main:/a.cu", "/a.cu", 3)]),
+                    doc("/b.cu", [main_b, fn("record", "/b.cu", 10)], regions=[region("record", "/b.cu", 11)]))
+        self.assertEqual(facts.thread_findings(p), [])
+        # The same capture in a's own program is reported.
+        main_a["edges"] = [{"to": "record", "at": at("/a.cu", 4), "message": "'record' is called here"}]
+        p = program(doc("/a.cu", [main_a, unsafe("sync", "/a.cu", 5, "cudaDeviceSynchronize", "sync", device=True)],
+                        threads=[thread("sync", "main:/a.cu", "/a.cu", 3)]),
+                    doc("/b.cu", [main_b, fn("record", "/b.cu", 10)], regions=[region("record", "/b.cu", 11)]))
+        self.assertEqual([d.line for d in facts.thread_findings(p)], [5])
+
     def test_legacy_work_of_another_thread_breaks_only_a_blocking_capture(self):
         for flags, n in (("blocking", 1), ("nonblocking", 0), ("unknown", 0)):
             p = program(doc("/cap.cu", [fn("record", "/cap.cu", 1)],
