@@ -331,7 +331,7 @@ private:
     std::string Key, Name;
     CaptureMode Mode = CaptureMode::Global;
     StreamFlags Flags = StreamFlags::Unknown;
-    SmallVector<std::pair<const ValueDecl *, bool>, 2> Facts; ///< flags known when it began
+    SmallVector<std::pair<const void *, bool>, 2> Facts; ///< conditions known when it began
   };
 
   struct State {
@@ -339,7 +339,9 @@ private:
     bool Relaxed = false; ///< the thread's mode was exchanged to relaxed
     SmallVector<unsigned, 2> Open;
     SmallVector<std::pair<const VarDecl *, int64_t>, 2> Values;
-    SmallVector<std::pair<const ValueDecl *, bool>, 2> Facts;
+    /// Conditions known true or false here: a flag (its declaration) or a
+    /// comparison of one with a constant (an interned key).
+    SmallVector<std::pair<const void *, bool>, 2> Facts;
     /// The variables that hold a begin's status (capture id) on every path
     /// here: a later assignment makes the variable another call's status.
     SmallVector<std::pair<const VarDecl *, unsigned>, 1> StatusOf;
@@ -434,6 +436,10 @@ private:
   static std::optional<int64_t> valueOf(const State &S, const VarDecl *V);
   static void merge(State &Into, const State &From);
   void collectModified(Run &R);
+  bool configuration(Run &R, const VarDecl *V);
+  static bool writes(const Stmt *S, const VarDecl *V);
+  DenseMap<std::pair<const FunctionDecl *, const VarDecl *>, bool> Configuration;
+  StringSet<> CondKeys; ///< the comparisons remembered as conditions (stable keys)
 
   CaptureApiCheck &Check;
   TUCallGraph &Graph;
@@ -590,6 +596,31 @@ CaptureApiCheck::Analysis::State CaptureApiCheck::Analysis::edgeState(Run &R, co
     Cond = UO->getSubExpr()->IgnoreParenImpCasts();
   }
   State S = Out;
+  // Leaving a loop whose body ends the capture of Streams[I] (I the loop's
+  // index): the loop that began them ran as many times, so every element's
+  // capture is ended, also on the path that runs the body no time.
+  if (Succ == Else && isa_and_nonnull<ForStmt, WhileStmt, CXXForRangeStmt>(Pred->getTerminatorStmt()) &&
+      !S.Open.empty()) {
+    const Stmt *Loop = Pred->getTerminatorStmt();
+    const Stmt *Body = isa<ForStmt>(Loop)     ? cast<ForStmt>(Loop)->getBody()
+                       : isa<WhileStmt>(Loop) ? cast<WhileStmt>(Loop)->getBody()
+                                              : cast<CXXForRangeStmt>(Loop)->getBody();
+    SmallVector<std::string, 2> Ended;
+    std::function<void(const Stmt *)> Find = [&](const Stmt *St) {
+      if (!St || isa<LambdaExpr>(St))
+        return;
+      if (const auto *CE = dyn_cast<CallExpr>(St))
+        if (std::optional<Boundary> B = boundary(R, S, CE); B && !B->IsBegin)
+          Ended.push_back(B->Key);
+      for (const Stmt *Child : St->children())
+        Find(Child);
+    };
+    Find(Body);
+    erase_if(S.Open, [&](unsigned Id) {
+      StringRef K = R.Captures[Id].Key;
+      return R.Captures[Id].Begin && (K.contains("[v") || K.contains("[d")) && is_contained(Ended, K);
+    });
+  }
   // A begin whose status is tested and found failing opened nothing: the
   // status is the begin itself or the variable it was stored in, compared
   // with 0 (cudaSuccess, CUDA_SUCCESS) or read as a truth value.
@@ -613,24 +644,93 @@ CaptureApiCheck::Analysis::State CaptureApiCheck::Analysis::edgeState(Run &R, co
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(Cond);
   const auto *Var = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  // A comparison of a variable with a constant (`GraphLaunches >= 1`) is a
+  // condition of its own, remembered like a flag.
+  const void *Key = Var;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond); BO && BO->isComparisonOp()) {
+    const auto *L = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+    const auto *R2 = dyn_cast<DeclRefExpr>(BO->getRHS()->IgnoreParenImpCasts());
+    std::optional<int64_t> C = L ? constantValue(BO->getRHS(), Ctx) : constantValue(BO->getLHS(), Ctx);
+    const DeclRefExpr *Side = L ? L : R2;
+    if (C && Side && (L == nullptr) != (R2 == nullptr))
+      if (const auto *V = dyn_cast<VarDecl>(Side->getDecl())) {
+        BinaryOperatorKind Op = L ? BO->getOpcode() : BinaryOperator::reverseComparisonOp(BO->getOpcode());
+        std::string Text = utohexstr(reinterpret_cast<uintptr_t>(V->getCanonicalDecl())) + " " +
+                           BinaryOperator::getOpcodeStr(Op).str() + " " + std::to_string(*C);
+        Var = V;
+        Key = CondKeys.insert(Text).first->getKey().data();
+      }
+  }
   // A branch on a local whose value is known here and that nothing else can
   // write (`bool UseGraph = false;`, assigned only under an #ifdef this build
   // leaves out) takes one way only: the other is not reached, and a capture
   // begun there is not open. A local whose address is taken, passed by
   // reference or captured by reference may change behind the dataflow's back.
-  if (Var && Var->isLocalVarDeclOrParm() && !R.Modified.count(Var))
+  if (Var && Key == Var && Var->isLocalVarDeclOrParm() && !R.Modified.count(Var))
     if (std::optional<int64_t> Known = valueOf(S, Var); Known && (*Known != 0) != Value) {
       State Dead;
       return Dead;
     }
-  if (!Var || !Var->isLocalVarDeclOrParm() || R.Modified.count(Var))
+  bool Stable = Var && (Var->isLocalVarDeclOrParm() ? !R.Modified.count(Var) : configuration(R, Var));
+  if (!Stable)
     return S;
-  erase_if(S.Open, [&](unsigned Id) {
-    return is_contained(R.Captures[Id].Facts, std::make_pair((const ValueDecl *)Var, !Value));
-  });
-  erase_if(S.Facts, [&](const auto &F) { return F.first == Var; });
-  S.Facts.insert(lower_bound(S.Facts, std::make_pair((const ValueDecl *)Var, false)), {Var, Value});
+  erase_if(S.Open, [&](unsigned Id) { return is_contained(R.Captures[Id].Facts, std::make_pair(Key, !Value)); });
+  erase_if(S.Facts, [&](const auto &F) { return F.first == Key; });
+  S.Facts.insert(lower_bound(S.Facts, std::make_pair(Key, false)), {Key, Value});
   return S;
+}
+
+/// A variable with static storage that the function reads as configuration:
+/// an integer, enumeration or flag, not volatile, that neither the function
+/// nor anything it reaches in the file writes or takes the address of (a
+/// setting parsed once from the command line). Functions of other files
+/// are not seen.
+bool CaptureApiCheck::Analysis::configuration(Run &R, const VarDecl *V) {
+  if (!V->hasGlobalStorage() || V->getType().isVolatileQualified() ||
+      !(V->getType()->isIntegralOrEnumerationType()) || R.Modified.count(V))
+    return false;
+  auto [It, New] = Configuration.try_emplace({R.F, V->getCanonicalDecl()}, true);
+  if (!New)
+    return It->second;
+  SmallVector<const FunctionDecl *, 8> Work{R.F};
+  DenseSet<const FunctionDecl *> Seen{R.F};
+  while (!Work.empty() && It->second) {
+    const FunctionDecl *F = Work.pop_back_val();
+    if (F != R.F && writes(F->getBody(), V)) {
+      It->second = false;
+      break;
+    }
+    if (const TUCallGraph::Summary *Sum = Graph.summary(F))
+      for (const CallEdge &E : Sum->Calls)
+        if (Seen.insert(E.Callee).second)
+          Work.push_back(E.Callee);
+  }
+  return It->second;
+}
+
+bool CaptureApiCheck::Analysis::writes(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  auto Is = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl()->getCanonicalDecl() == V->getCanonicalDecl();
+  };
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && Is(BO->getLHS()))
+    return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) && Is(UO->getSubExpr()))
+    return true;
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *FD = CE->getDirectCallee())
+      for (unsigned I = 0; I < CE->getNumArgs() && I < FD->getNumParams(); ++I) {
+        QualType T = FD->getParamDecl(I)->getType();
+        if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified() && Is(CE->getArg(I)))
+          return true;
+      }
+  for (const Stmt *Child : S->children())
+    if (writes(Child, V))
+      return true;
+  return false;
 }
 
 void CaptureApiCheck::Analysis::collectModified(Run &R) {
@@ -1021,7 +1121,9 @@ void CaptureApiCheck::Analysis::begin(Run &R, State &S, const CallExpr *CE, cons
   if (R.reporting()) {
     for (unsigned O : S.Open) {
       const Capture &Other = R.Captures[O];
-      if (!Other.Begin || Other.Key != Mine.Key || !Reported.insert(CE).second)
+      // The same begin again, on Streams[I] in a loop over I: another element.
+      bool Indexed = StringRef(Mine.Key).contains("[v") || StringRef(Mine.Key).contains("[d");
+      if (!Other.Begin || Other.Key != Mine.Key || (O == Id && Indexed) || !Reported.insert(CE).second)
         continue;
       Check.diag(at(CE->getBeginLoc()),
                  "capture of '%0' begun while '%0' is already being captured; a stream "
@@ -1624,8 +1726,15 @@ std::string CaptureApiCheck::Analysis::streamKey(const Expr *E) const {
            utohexstr(reinterpret_cast<uintptr_t>(ME->getMemberDecl()->getCanonicalDecl()));
   if (isa<CXXThisExpr>(E))
     return "this";
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    // Streams[I] in two loops over I (begin every capture, then end every
+    // one) is the same stream: a local integer index counts by its name.
+    const auto *Idx = dyn_cast<DeclRefExpr>(AS->getIdx()->IgnoreParenImpCasts());
+    const auto *IV = Idx ? dyn_cast<VarDecl>(Idx->getDecl()) : nullptr;
+    if (IV && IV->hasLocalStorage() && !isa<ParmVarDecl>(IV) && IV->getType()->isIntegerType())
+      return streamKey(AS->getBase()) + "[v" + IV->getName().str() + "]";
     return streamKey(AS->getBase()) + "[" + streamKey(AS->getIdx()) + "]";
+  }
   if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref)
     return "*" + streamKey(UO->getSubExpr());
   std::string T = text(E);

@@ -148,3 +148,37 @@ void configuredOn(cudaStream_t S, cudaGraph_t *G) {
   if (UseGraph)
     cudaStreamEndCapture(S, G);
 }
+
+// A configuration global (nccl-tests' cudaGraphLaunches, set once from the
+// command line): the capture begun under `if (GraphLaunches >= 1)` is ended
+// under the same test, and nothing this function reaches writes the global,
+// so after the second test the capture is closed on every path.
+int GraphLaunches = 0;
+void parseOptions(int Argc) { GraphLaunches = Argc; } // not reached from benchmark()
+void checkResults() { cudaDeviceSynchronize(); } // no-warning: no capture is open by then
+void benchmark(cudaStream_t *Streams, int N, cudaGraph_t *Graphs, float *D) {
+  if (GraphLaunches >= 1)
+    for (int I = 0; I < N; ++I)
+      cudaStreamBeginCapture(Streams[I], cudaStreamCaptureModeThreadLocal);
+  cudaMemsetAsync(D, 0, 4, Streams[0]);
+  if (GraphLaunches >= 1)
+    for (int I = 0; I < N; ++I)
+      cudaStreamEndCapture(Streams[I], Graphs + I);
+  checkResults();
+}
+
+// A global that the function's own calls write is not a configuration.
+int Phase = 0;
+void advance() { Phase++; }
+void phased(cudaStream_t S, cudaGraph_t *G) {
+  if (Phase == 1)
+    cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
+  // CHECK: :[[@LINE-1]]:5: warning: capture of 'S' begun here is not ended on every path
+  // CHECK: :[[@LINE+7]]:1: note: the function returns here with 'S' still being captured
+  advance();
+  if (Phase == 1)
+    cudaStreamEndCapture(S, G);
+  cudaDeviceSynchronize();
+  // CHECK: :[[@LINE-1]]:3: warning: 'cudaDeviceSynchronize' called while stream 'S' is being captured
+  // CHECK: :[[@LINE-8]]:5: note: capture of 'S' begins here
+}
