@@ -7,7 +7,10 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <cstdlib>
 #include "llvm/Support/Path.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -27,7 +30,37 @@ static cl::opt<bool> AcrossKernelsOption("cuda-scope-across-kernels",
                                          cl::desc("Accesses of different kernels may run at once"),
                                          cl::init(false));
 
+static cl::opt<std::string> LaunchesOption(
+    "cuda-scope-launches",
+    cl::desc("A file naming the kernels every launch of which in the program runs one block, one "
+             "symbol per line (the cuda-scope command writes it from the host side's facts); "
+             "default $CUDA_SCOPE_LAUNCHES"),
+    cl::init(""));
+
 AnalysisKey CudaScopeAnalysis::Key;
+
+/// The kernels the host launches with one block only: the device IR does not
+/// see the launches, the host side's facts do (docs/facts.md).
+static StringSet<> oneBlockKernels() {
+  StringSet<> Out;
+  std::string Path = LaunchesOption;
+  if (Path.empty())
+    if (const char *Env = std::getenv("CUDA_SCOPE_LAUNCHES"))
+      Path = Env;
+  if (Path.empty())
+    return Out;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf) {
+    errs() << "cuda-scope: cannot read the launches file " << Path << ": " << Buf.getError().message() << "\n";
+    return Out;
+  }
+  SmallVector<StringRef, 16> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n', -1, false);
+  for (StringRef L : Lines)
+    if (!L.trim().empty())
+      Out.insert(L.trim());
+  return Out;
+}
 
 /// At -O0 every address sits behind a stack slot and every call is a call, so
 /// no access names its object. Analyse a copy instead, optimised as at -O2
@@ -62,7 +95,7 @@ CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManage
     R.OptimizedCopy = optimizedCopy(M);
     Analysed = R.OptimizedCopy.get();
   }
-  R.Records = std::make_unique<IrRecords>(*Analysed);
+  R.Records = std::make_unique<IrRecords>(*Analysed, oneBlockKernels());
   EngineOptions Opts;
   Opts.Net = StrictnessOption;
   Opts.AcrossKernels = AcrossKernelsOption;

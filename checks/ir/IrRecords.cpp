@@ -347,7 +347,7 @@ int onlyBlock(const Instruction *I, const FunctionOrder &O) {
 
 } // namespace
 
-IrRecords::IrRecords(const Module &M) {
+IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
   DenseMap<std::pair<const Value *, int64_t>, int> ObjectId;
   StringMap<int> ElementId, SegmentId;
   DenseMap<std::pair<unsigned, const Function *>, unsigned> ThreadId;
@@ -356,6 +356,7 @@ IrRecords::IrRecords(const Module &M) {
       continue;
     const unsigned Context = Kernels.size();
     Kernels.push_back(&F);
+    const bool LaunchedOneBlock = OneBlock.count(F.getName());
     const unsigned First = IROps.size();
     for (IROp &Op : collectDeviceOps(F))
       IROps.push_back(std::move(Op));
@@ -394,6 +395,8 @@ IrRecords::IrRecords(const Module &M) {
       }
       R.PerBlock = Op.PerBlock;
       R.OnlyBlock = onlyBlock(Op.I, orderOf(Fn));
+      if (R.OnlyBlock < 0 && LaunchedOneBlock)
+        R.OnlyBlock = 0;
       R.Context = Context;
       R.RunBy = Runner::Kernel;
       R.Thread = ThreadId.try_emplace({Context, Fn}, ThreadId.size()).first->second;

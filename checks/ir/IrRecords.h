@@ -13,6 +13,7 @@
 #include "DeviceMemoryOps.h"
 #include "IrOrder.h"
 #include "model/Engine.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Module.h"
 #include <memory>
 
@@ -20,7 +21,9 @@ namespace cuda_scope {
 
 class IrRecords : public ProgramOrder {
 public:
-  explicit IrRecords(const llvm::Module &M);
+  /// \p OneBlock: the kernels every launch of which runs one block (the
+  /// host's launches, which the device IR does not show).
+  explicit IrRecords(const llvm::Module &M, const llvm::StringSet<> &OneBlock = {});
   ~IrRecords() override;
 
   llvm::ArrayRef<MemOp> ops() const { return Ops; }

@@ -99,9 +99,7 @@ bool initializesFields(const InitListExpr *IL, const FieldDecl *FD) {
 
 using namespace impl;
 
-namespace {
-/// <<<1, N>>>, <<<dim3(1), N>>>, <<<dim3(1, 1, 1), N>>>.
-bool isOneBlock(const Expr *Grid, const ASTContext &Ctx) {
+bool isOneBlockGrid(const Expr *Grid, const ASTContext &Ctx) {
   for (unsigned Step = 0; Grid && Step < 8; ++Step) {
     Grid = stripWrappers(Grid);
     if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Grid)) {
@@ -121,7 +119,6 @@ bool isOneBlock(const Expr *Grid, const ASTContext &Ctx) {
   }
   return false;
 }
-} // namespace
 
 void ScopedAccesses::Walker::launch(const CUDAKernelCallExpr *K, const Frame *Fr) {
   const FunctionDecl *Kernel = definitionOf(K->getDirectCallee());
@@ -130,7 +127,7 @@ void ScopedAccesses::Walker::launch(const CUDAKernelCallExpr *K, const Frame *Fr
   auto L = std::make_unique<Launch>();
   L->Kernel = Kernel;
   const CallExpr *Config = K->getConfig();
-  L->OneBlock = Config && Config->getNumArgs() > 0 && isOneBlock(Config->getArg(0), Ctx);
+  L->OneBlock = Config && Config->getNumArgs() > 0 && isOneBlockGrid(Config->getArg(0), Ctx);
   for (unsigned I = 0; I < K->getNumArgs() && I < Kernel->getNumParams(); ++I) {
     QualType T = Kernel->getParamDecl(I)->getType();
     if (T->isPointerType())

@@ -175,6 +175,10 @@ bool mayPrecede(const ScopedAccess &A, const ScopedAccess &B);
 bool mayPrecede(const ScopedAccess &A, const CallSite &B);
 bool mayPrecede(const CallSite &A, const ScopedAccess &B);
 
+/// Whether a launch's grid is one block: <<<1, N>>>, <<<dim3(1), N>>>,
+/// <<<dim3(1, 1, 1), N>>>.
+bool isOneBlockGrid(const clang::Expr *Grid, const clang::ASTContext &Ctx);
+
 class ScopedAccesses {
 public:
   /// The collection of \p Ctx's translation unit, made on first use and

@@ -2,11 +2,14 @@
 #include "TUFacts.h"
 #include "CheckUtils.h"
 #include "PerTU.h"
+#include "ScopedAccesses.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Mangle.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -78,6 +81,47 @@ private:
 
 } // namespace
 
+/// Every kernel the file launches or names: how many launches, how many of
+/// them run one block, and whether its address escapes to a launch the file
+/// does not show (cudaLaunchKernel, a pointer).
+class LaunchFinder : public RecursiveASTVisitor<LaunchFinder> {
+public:
+  struct Kernel {
+    unsigned Launches = 0, OneBlock = 0;
+    bool Escapes = false;
+  };
+  explicit LaunchFinder(const ASTContext &Ctx) : Ctx(Ctx) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *K) {
+    const FunctionDecl *F = K->getDirectCallee();
+    if (!F)
+      return true;
+    Kernel &Info = slot(F);
+    ++Info.Launches;
+    const CallExpr *Config = K->getConfig();
+    if (Config && Config->getNumArgs() > 0 && isOneBlockGrid(Config->getArg(0), Ctx))
+      ++Info.OneBlock;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(K->getCallee()->IgnoreParenImpCasts()))
+      Callees.insert(DRE);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    const auto *F = dyn_cast<FunctionDecl>(DRE->getDecl());
+    if (F && F->hasAttr<CUDAGlobalAttr>() && !Callees.count(DRE))
+      slot(F).Escapes = true;
+    return true;
+  }
+
+  MapVector<const FunctionDecl *, Kernel> Kernels;
+
+private:
+  Kernel &slot(const FunctionDecl *F) { return Kernels[F->getCanonicalDecl()]; }
+  const ASTContext &Ctx;
+  DenseSet<const DeclRefExpr *> Callees;
+};
+
 // What makes a function worth writing: it leads to an API call, a launch, or
 // out of the file.
 static const unsigned Relevant = (1u << CudaEvent::ApiCall) | (1u << CudaEvent::KernelLaunch) |
@@ -135,6 +179,25 @@ TUFacts::Function *TUFacts::add(TUCallGraph &Graph, const FunctionDecl *Root) {
     }
   }
   return Functions[Root].get();
+}
+
+std::string TUFacts::deviceSymbol(const FunctionDecl *F) {
+  // The host side mangles a kernel as its launch stub (_Z18__device_stub__kPi);
+  // the device side, as itself (_Z1kPi): the stub's name less its prefix.
+  if (!Names)
+    Names = std::make_unique<ASTNameGenerator>(Ctx);
+  std::string Stub = Names->getName(F), Out;
+  StringRef Rest(Stub), Prefix("__device_stub__");
+  size_t At = Rest.find(Prefix);
+  if (At == StringRef::npos)
+    return Stub;
+  size_t Digits = At;
+  while (Digits > 0 && isDigit(Rest[Digits - 1]))
+    --Digits;
+  unsigned Length = 0;
+  if (Digits == At || Rest.slice(Digits, At).getAsInteger(10, Length) || Length <= Prefix.size())
+    return Stub;
+  return (Rest.take_front(Digits) + Twine(Length - Prefix.size()) + Rest.drop_front(At + Prefix.size())).str();
 }
 
 std::string TUFacts::id(const FunctionDecl *F) {
@@ -298,6 +361,19 @@ void TUFacts::write() {
                                {"edges", std::move(Fn.Edges)},
                                {"calls", std::move(Fn.Calls)}});
   }
+  // The launches, for the IR pass: a kernel every launch of which in the
+  // whole program runs one block cannot race across blocks.
+  json::Array Launches;
+  if (Ctx.getLangOpts().CUDA) {
+    LaunchFinder LF(Ctx);
+    LF.TraverseAST(Ctx);
+    for (const auto &[F, K] : LF.Kernels)
+      Launches.push_back(json::Object{{"kernel", deviceSymbol(F)},
+                                      {"name", F->getQualifiedNameAsString()},
+                                      {"launches", K.Launches},
+                                      {"one_block", K.OneBlock},
+                                      {"escapes", K.Escapes}});
+  }
   OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
   SmallString<256> File(Main ? Main->getName() : StringRef());
   SM.getFileManager().makeAbsolutePath(File);
@@ -310,7 +386,8 @@ void TUFacts::write() {
                    {"callbacks", std::move(Callbacks)},
                    {"captures", std::move(Captures)},
                    {"regions", std::move(Regions)},
-                   {"threads", std::move(Threads)}};
+                   {"threads", std::move(Threads)},
+                   {"launches", std::move(Launches)}};
   // Written whole, then renamed, so that a reader never sees half a file.
   std::string Tmp = Path + ".tmp";
   std::error_code EC;

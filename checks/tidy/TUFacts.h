@@ -90,6 +90,8 @@ public:
   /// The identity of a function across translation units (its mangled name;
   /// with the file for one of internal linkage).
   std::string id(const clang::FunctionDecl *F);
+  /// A kernel's symbol in the device IR (what the IR pass calls it).
+  std::string deviceSymbol(const clang::FunctionDecl *F);
 
 private:
   struct Function {

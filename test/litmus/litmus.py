@@ -11,7 +11,8 @@ Each kernel of a litmus program is one test, labelled on the comment line above 
                                  the clang-tidy checks must give the model's verdict; the IR pass,
                                  which lacks what <why> names, must differ from it (so that the
                                  documented difference is checked, and noticed once it is gone)
-The clang-tidy checks (device side) and the IR pass (-O2) each give a verdict per kernel: the
+The clang-tidy checks (device side) and the IR pass (-O2, given the host side's one-block launches
+as the cuda-scope command gives them) each give a verdict per kernel: the
 rules and line:column of their findings in it. Both must report the same findings, and the
 verdict must match the label (an allowed test names the rules it expects). Prints one line per
 kernel and exits 1 on any disagreement.
@@ -54,13 +55,31 @@ def tidy_findings(args, path, flags):
     return found, errors
 
 
+def one_block_launches(args, path, flags, tmp):
+    """The file of kernels the host side launches with one block only, as the cuda-scope command
+    gives it to the IR pass: the host side's facts (docs/facts.md), merged."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                    "tools"))
+    from cuda_scope import facts
+    written = os.path.join(tmp, "facts.json")
+    subprocess.run([args.tidy, f"-load={args.module}", "--quiet", "-checks=-*,cuda-scope-capture-api", path,
+                    "--", "-x", "cuda", "--cuda-host-only", *flags], capture_output=True, text=True,
+                   env=dict(os.environ, CUDA_SCOPE_FACTS=written))
+    program, problems = facts.load([written] if os.path.exists(written) else [])
+    out = os.path.join(tmp, "launches.txt")
+    with open(out, "w") as f:
+        f.write("".join(k + "\n" for k in facts.one_block_kernels(program)))
+    return out
+
+
 def pass_findings(args, path, flags):
     with tempfile.TemporaryDirectory() as tmp:
         record = os.path.join(tmp, "remarks.yaml")
+        launches = one_block_launches(args, path, flags, tmp)
         r = subprocess.run([args.clang, "-x", "cuda", "--cuda-device-only", *flags, "-O2",
                             f"-fpass-plugin={args.pass_plugin}", "-fsave-optimization-record",
                             f"-foptimization-record-file={record}", "-S", "-o", os.devnull, path],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, env=dict(os.environ, CUDA_SCOPE_LAUNCHES=launches))
         text = open(record).read() if os.path.exists(record) else ""
     found = set()
     for m in re.finditer(r"Name: +(cuda-scope-[a-z-]+)\nDebugLoc: +\{ File: '?([^,']+)'?, Line: (\d+), Column: (\d+)",

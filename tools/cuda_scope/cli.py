@@ -274,7 +274,23 @@ def main(argv):
     def finished(job, out, err):
         stream.finished(job, out, err)
         progress.step(f"{os.path.basename(job.t.file)} ({job.label})")
-    results, interrupted = run_all(jobs, jobs_n, args.timeout, finished)
+    # The IR pass runs after the host side when the whole program is on: the device IR does not show
+    # the launches, the host side's facts do (the kernels every launch of which runs one block).
+    program = None
+    later = [j for j in jobs if j.side == "pass"] if facts_dir else []
+    results, interrupted = run_all([j for j in jobs if j not in later], jobs_n, args.timeout, finished)
+    if facts_dir:
+        program, facts_problems = facts.load(j.facts for j, _, _, _ in results if j.facts and os.path.exists(j.facts))
+        problems += facts_problems
+    if later and not interrupted:
+        launches = os.path.join(facts_dir, "launches.txt")
+        with open(launches, "w") as out:
+            out.write("".join(k + "\n" for k in facts.one_block_kernels(program)))
+        for j in later:
+            j.env = {"CUDA_SCOPE_LAUNCHES": launches}
+        more, interrupted = run_all(later, jobs_n, args.timeout, finished)
+        order = {id(j): n for n, j in enumerate(jobs)}
+        results = sorted(results + more, key=lambda r: order[id(r[0])])
     progress.finish()
     if interrupted:
         error(f"interrupted: {len(results)} of {len(jobs)} runs finished; the report has what they found")
@@ -283,9 +299,7 @@ def main(argv):
     for job, rc, out, err in results:
         merged.add(job, rc, out, err)
     if facts_dir:
-        found_across, facts_problems = facts.analyse(j.facts for j, _, _, _ in results if j.facts)
-        merged.add_whole_program(d for d in found_across if glob_selects(args.checks, d.check))
-        problems += facts_problems
+        merged.add_whole_program(d for d in facts.findings(program) if glob_selects(args.checks, d.check))
         shutil.rmtree(facts_dir, ignore_errors=True)
     findings, errors, failed, skipped = merged.findings, merged.errors, merged.failed, merged.skipped
 

@@ -46,6 +46,7 @@ class Program:
     callbacks: list = field(default_factory=list)   # (file, registration)
     captures: list = field(default_factory=list)    # (file, call made while a capture is open)
     regions: dict = field(default_factory=dict)     # function id -> the captures it begins
+    launches: dict = field(default_factory=dict)    # kernel symbol -> [launches, one-block ones, escapes]
     threads: list = field(default_factory=list)     # the places where threads start
     files: int = 0
     targets: dict = field(default_factory=dict)     # (callee, virtual) -> what the call may run
@@ -100,6 +101,11 @@ def add(program, doc):
     for r in doc.get("regions", ()):
         program.regions.setdefault(r["in"], []).append(placed(r))
     program.threads += [placed(t) for t in doc.get("threads", ())]
+    for k in doc.get("launches", ()):
+        have = program.launches.setdefault(k["kernel"], [0, 0, False])
+        have[0] += k["launches"]
+        have[1] += k["one_block"]
+        have[2] = have[2] or k["escapes"]
 
 
 def targets(program, callee, virtual):
@@ -518,6 +524,15 @@ def thread_findings(program):
             if p is not ctx:
                 check(p, ctx)
     return out
+
+
+def one_block_kernels(program):
+    """The kernels every launch of which in the whole program runs one block (<<<1, N>>>): launched
+    at least once, always with one block, and never named elsewhere (a pointer to it, a
+    cudaLaunchKernel), as device symbols. The device IR does not see launches; the IR pass reads
+    these (-cuda-scope-launches, $CUDA_SCOPE_LAUNCHES) and treats such a kernel as the clang-tidy
+    checks do one every launch of which in its file runs one block."""
+    return sorted(k for k, (n, one, escapes) in program.launches.items() if n and one == n and not escapes)
 
 
 def analyse(paths):

@@ -24,6 +24,7 @@ class Job:
     argv: list
     record: str = None
     facts: str = None                 # where the run writes its file's facts for the whole program
+    env: dict = None                  # more environment (the IR pass: $CUDA_SCOPE_LAUNCHES)
 
     @property
     def label(self):
@@ -44,7 +45,11 @@ def run_job(job, cwd, timeout=None):
     if STOPPING.is_set():
         return job, None, "", ""
     try:
-        env = dict(os.environ, CUDA_SCOPE_FACTS=job.facts) if job.facts else None
+        env = None
+        if job.facts or job.env:
+            env = dict(os.environ, **(job.env or {}))
+            if job.facts:
+                env["CUDA_SCOPE_FACTS"] = job.facts
         p = subprocess.Popen(job.argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              errors="replace", env=env)
     except OSError as e:

@@ -215,9 +215,10 @@ __global__ void mpPerBlockRow(char *base, size_t pitch, int *out) {
   }
 }
 
-// LITMUS: forbidden; pass-differs: the device IR does not see the host's one-block launch
+// LITMUS: forbidden
 // Thread 0 publishes to the other threads of the one block the host launches: block scope is
-// enough. The IR pass compiles the device side alone and cannot know the grid has one block.
+// enough. The device IR does not show the launch; the IR pass learns it from the host side's
+// facts (the kernels every launch of which runs one block), as the cuda-scope command gives them.
 __global__ void mpOneBlockLaunch(int *data, int *flag, int *out) {
   if (threadIdx.x == 0) {
     data[0] = 1;
