@@ -436,6 +436,8 @@ private:
   static std::optional<int64_t> valueOf(const State &S, const VarDecl *V);
   static void merge(State &Into, const State &From);
   void collectModified(Run &R);
+  /// \p Stream is a local variable of \p F that \p F creates a stream into.
+  bool createdIn(const Expr *Stream, const FunctionDecl *F) const;
   bool configuration(Run &R, const VarDecl *V);
   static bool writes(const Stmt *S, const VarDecl *V);
   DenseMap<std::pair<const FunctionDecl *, const VarDecl *>, bool> Configuration;
@@ -949,6 +951,23 @@ void CaptureApiCheck::Analysis::captureCall(Run &R, const State &S, const CallEd
       Program->include(Graph, Inside->Callee);
     return;
   }
+  // Only the capture a capture-safe function assumes, its caller's: what it
+  // calls in other files must be safe too.
+  if (S.Open.empty() || !R.Contract)
+    return;
+  json::Object Region{{"stream", ""},
+                      {"contract", R.Captures[S.Open.front()].Name},
+                      {"mode", S.Relaxed ? "relaxed" : "global"},
+                      {"flags", "unknown"}};
+  Program->captureCall(R.Contract->getLocation(), std::move(Region), Inside, Open);
+  if (Inside)
+    Program->include(Graph, Inside->Callee);
+}
+
+bool CaptureApiCheck::Analysis::createdIn(const Expr *Stream, const FunctionDecl *F) const {
+  const auto *Own = dyn_cast_or_null<VarDecl>(identityDecl(Stream));
+  return Own && Own->hasLocalStorage() && !isa<ParmVarDecl>(Own) && Own->getDeclContext() == F &&
+         Check.Created.count(Own);
 }
 
 void CaptureApiCheck::Analysis::exportFacts() {
@@ -978,7 +997,15 @@ void CaptureApiCheck::Analysis::exportFacts() {
       Finding K = classify(E);
       if (K == Finding::None)
         continue;
-      json::Object Event{{"kind", KindNames[static_cast<unsigned>(K)]}, {"api", E.Name}};
+      // A synchronize of a stream the function creates itself, or of the
+      // per-thread stream, is not of a caller's capture: to it, an unsafe call.
+      unsigned Kind = static_cast<unsigned>(K);
+      if (K == Finding::Sync && E.Api && E.Api->StreamArg >= 0)
+        if (const auto *CE = dyn_cast<CallExpr>(E.E))
+          if (const Expr *Arg = argOrNull(CE, E.Api->StreamArg);
+              Arg && !isLegacyStream(Arg) && (isPerThreadStream(Arg) || createdIn(Arg, F)))
+            Kind = static_cast<unsigned>(Finding::Unsafe);
+      json::Object Event{{"kind", KindNames[Kind]}, {"api", E.Name}};
       if (E.Api && E.Api->Capture == CaptureEffect::DeviceSync)
         Event["device"] = true;
       if (E.What == CudaEvent::KernelLaunch)
@@ -1300,9 +1327,7 @@ void CaptureApiCheck::Analysis::report(Run &R, const State &S, const CudaEvent &
         // The capture a capture-safe function assumes is its caller's, of a
         // stream it cannot name: the per-thread stream, or a stream the
         // function creates itself, is another one.
-        const auto *Own = dyn_cast_or_null<VarDecl>(identityDecl(Arg));
-        bool CreatedHere = Own && Own->hasLocalStorage() && !isa<ParmVarDecl>(Own) &&
-                           Own->getDeclContext() == R.F && Check.Created.count(Own);
+        bool CreatedHere = createdIn(Arg, R.F);
         bool Other = (Chain.empty() || PerThread) && all_of(S.Open, [&](unsigned O) {
                        const Capture &C = R.Captures[O];
                        return C.Begin ? C.Key != Key : PerThread || CreatedHere;

@@ -276,16 +276,23 @@ def findings(program):
     parents = next(it)
     for fn, relaxed, state in it:
         (call, first), hops = notes_of(parents, state)
-        origin = [note(call.get("begin"), f"capture of '{call['stream']}' begins here")]
+        if call.get("contract"):
+            # The capture a function declared capture-safe assumes: its caller's.
+            origin = [note(call.get("begin"), f"'{call['contract']}' is declared capture-safe here")]
+            context = f"from '{call['contract']}', which is declared capture-safe,"
+            stream = "the capture stream"
+        else:
+            origin = [note(call.get("begin"), f"capture of '{call['stream']}' begins here")]
+            context = f"while stream '{call['stream']}' is being captured"
+            stream = f"'{call['stream']}'"
         origin += hop(call, first) if first is not None else [note(call["at"], call["message"])]
-        context = f"while stream '{call['stream']}' is being captured"
         for event in fn.capture:
             if event.get("guarded") or (event["kind"] == "unsafe" and (relaxed or event.get("relaxed"))):
                 continue
             text = event["message"]
             if isinstance(text, dict):
                 text = text.get(call.get("flags", "unknown")) or text["unknown"]
-            text = text.replace("{context}", context).replace("{stream}", f"'{call['stream']}'")
+            text = text.replace("{context}", context).replace("{stream}", stream)
             d = finding("cuda-scope-capture-api", event, text, path(origin, hops))
             # One finding per place, whichever capture reaches it first.
             emit(d, (d.file, d.line, d.col, d.check))
