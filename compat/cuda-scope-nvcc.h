@@ -84,6 +84,14 @@ __CUDA_SCOPE_MINMAX(double, double, float)
 #undef __managed__
 #define __managed__ __device__
 
+/* [cudacc] nvcc defines __CUDACC__ as 1; clang's wrapper defines it empty, so `#if __CUDACC__`
+ * is a preprocessor error ("expected value in expression") under clang, and a header that tests
+ * it so stops the file. The layer gives it nvcc's value; `#ifdef __CUDACC__` is unchanged.
+ *   the CUDA 13 toolkit's NCCL device API, nccl_device/coop.h:18, nccl_device/utility.h:10
+ *   (included by nccl-tests src/common.h:13) */
+#undef __CUDACC__
+#define __CUDACC__ 1
+
 /* [typeof] nvcc's front end accepts the GNU keyword typeof in C++ under -std=c++17, as gnu++17
  * does; clang accepts it only in GNU modes (or with -fgnu-keywords). __typeof__ is the same
  * operator under every standard.
