@@ -90,9 +90,18 @@ public:
     unsigned Launches = 0, OneBlock = 0;
     bool Escapes = false;
   };
-  explicit LaunchFinder(const ASTContext &Ctx) : Ctx(Ctx) {}
+  explicit LaunchFinder(const ASTContext &Ctx) : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitImplicitCode() const { return true; }
+
+  // A library's own launches (CUB's, Thrust's) are of its own kernels, which
+  // the pass does not report on: the system headers are not walked.
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl, NamespaceDecl, LinkageSpecDecl>(D) &&
+        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      return true;
+    return RecursiveASTVisitor<LaunchFinder>::TraverseDecl(D);
+  }
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *K) {
     const FunctionDecl *F = K->getDirectCallee();
@@ -119,6 +128,7 @@ public:
 private:
   Kernel &slot(const FunctionDecl *F) { return Kernels[F->getCanonicalDecl()]; }
   const ASTContext &Ctx;
+  const SourceManager &SM;
   DenseSet<const DeclRefExpr *> Callees;
 };
 

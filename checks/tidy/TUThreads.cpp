@@ -118,6 +118,11 @@ public:
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool TraverseDecl(Decl *D) {
+    // The toolkit's and the standard library's own code starts no thread of
+    // the project's: not walked (it is most of a CUDA file's AST).
+    if (D && !isa<TranslationUnitDecl, NamespaceDecl, LinkageSpecDecl>(D) &&
+        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      return true;
     auto *F = dyn_cast_or_null<FunctionDecl>(D);
     if (!F || !F->doesThisDeclarationHaveABody())
       return Base::TraverseDecl(D);
