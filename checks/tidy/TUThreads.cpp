@@ -233,7 +233,8 @@ private:
     if (!Body)
       return {};
     const VarDecl *Var = HeldIn.lookup(made(T.Site));
-    bool Emplaced = isa<CXXMemberCallExpr>(T.Site);
+    // A thread emplaced into a container (a pool's own start is a member call too).
+    bool Emplaced = T.How == "std::thread" && isa<CXXMemberCallExpr>(T.Site);
     if (T.How == "pthread_create")
       Var = dyn_cast_or_null<VarDecl>(referee(cast<CallExpr>(T.Site)->getArg(0)));
     if (!Var && !Emplaced)
