@@ -109,6 +109,10 @@ bool isPerThreadStream(const Expr *A) {
   return IL && IL->getValue() == 2;
 }
 
+/// A stream key with a subscript by a local integer (Streams[I]): each pass of
+/// a loop over I names another element (streamKey writes it "[v<name>]").
+bool indexedByLocal(StringRef Key) { return Key.contains("[v"); }
+
 bool isLegacyStream(const Expr *A) {
   if (!A)
     return false;
@@ -620,7 +624,7 @@ CaptureApiCheck::Analysis::State CaptureApiCheck::Analysis::edgeState(Run &R, co
     Find(Body);
     erase_if(S.Open, [&](unsigned Id) {
       StringRef K = R.Captures[Id].Key;
-      return R.Captures[Id].Begin && (K.contains("[v") || K.contains("[d")) && is_contained(Ended, K);
+      return R.Captures[Id].Begin && indexedByLocal(K) && is_contained(Ended, K);
     });
   }
   // A begin whose status is tested and found failing opened nothing: the
@@ -1149,8 +1153,8 @@ void CaptureApiCheck::Analysis::begin(Run &R, State &S, const CallExpr *CE, cons
     for (unsigned O : S.Open) {
       const Capture &Other = R.Captures[O];
       // The same begin again, on Streams[I] in a loop over I: another element.
-      bool Indexed = StringRef(Mine.Key).contains("[v") || StringRef(Mine.Key).contains("[d");
-      if (!Other.Begin || Other.Key != Mine.Key || (O == Id && Indexed) || !Reported.insert(CE).second)
+      if (!Other.Begin || Other.Key != Mine.Key || (O == Id && indexedByLocal(Mine.Key)) ||
+          !Reported.insert(CE).second)
         continue;
       Check.diag(at(CE->getBeginLoc()),
                  "capture of '%0' begun while '%0' is already being captured; a stream "

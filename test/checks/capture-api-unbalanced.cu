@@ -121,3 +121,19 @@ struct Graphs {
     cudaStreamEndCapture(this->Stream, &Graph);
   }
 };
+
+// A loop over the streams begins each element's capture once; a loop that
+// begins the capture of one element, chosen by a parameter, begins it twice.
+void beginAll(cudaStream_t *Streams, int N, cudaGraph_t *Graphs) {
+  for (int I = 0; I < N; ++I)
+    cudaStreamBeginCapture(Streams[I], cudaStreamCaptureModeGlobal); // no-warning: another element each time
+  for (int I = 0; I < N; ++I)
+    cudaStreamEndCapture(Streams[I], Graphs + I);
+}
+void beginOneTwice(cudaStream_t *Streams, int Which, cudaGraph_t *G) {
+  for (int Round = 0; Round < 2; ++Round)
+    cudaStreamBeginCapture(Streams[Which], cudaStreamCaptureModeGlobal);
+  // CHECK: :[[@LINE-1]]:5: warning: capture of 'Streams[Which]' begun while 'Streams[Which]' is already being captured
+  // CHECK: :[[@LINE-2]]:5: note: the first capture of 'Streams[Which]' begins here
+  cudaStreamEndCapture(Streams[Which], G);
+}
