@@ -126,13 +126,13 @@ public:
     auto *F = dyn_cast_or_null<FunctionDecl>(D);
     if (!F || !F->doesThisDeclarationHaveABody())
       return Base::TraverseDecl(D);
-    Frames.push_back({F, 0});
+    Frames.push_back({F, {}});
     bool Result = Base::TraverseDecl(D);
     Frames.pop_back();
     return Result;
   }
   bool TraverseLambdaExpr(LambdaExpr *L) {
-    Frames.push_back({L->getCallOperator(), 0});
+    Frames.push_back({L->getCallOperator(), {}});
     bool Result = Base::TraverseLambdaExpr(L);
     Frames.pop_back();
     return Result;
@@ -140,10 +140,10 @@ public:
 #define LOOP(Kind)                                                                                 \
   bool Traverse##Kind(Kind *S) {                                                                   \
     if (!Frames.empty())                                                                           \
-      ++Frames.back().Loops;                                                                       \
+      Frames.back().Loops.push_back(S);                                                            \
     bool Result = Base::Traverse##Kind(S);                                                         \
     if (!Frames.empty())                                                                           \
-      --Frames.back().Loops;                                                                       \
+      Frames.back().Loops.pop_back();                                                              \
     return Result;                                                                                 \
   }
   LOOP(ForStmt)
@@ -217,9 +217,15 @@ private:
     const FunctionDecl *Entry = callableOf(Callable);
     if (!Entry)
       return;
-    ThreadStart T{Entry, Frames.back().F, Site, std::move(How), Frames.back().Loops > 0,
-                  SourceLocation()};
+    ThreadStart T{Entry, Frames.back().F, Site, std::move(How), false, SourceLocation()};
     T.Joined = joined(T);
+    // Started in a loop, several may run at once: unless each is waited for
+    // in the same pass of the innermost loop.
+    if (!Frames.back().Loops.empty()) {
+      SourceRange Loop = Frames.back().Loops.back()->getSourceRange();
+      SourceLocation End = SM.getExpansionLoc(Loop.getEnd());
+      T.Many = T.Joined.isInvalid() || SM.isBeforeInTranslationUnit(End, T.Joined);
+    }
     Out.push_back(std::move(T));
   }
 
@@ -273,7 +279,7 @@ private:
 
   struct Frame {
     const FunctionDecl *F;
-    unsigned Loops;
+    SmallVector<const Stmt *, 2> Loops; ///< the loops around the walk, innermost last
   };
   ASTContext &Ctx;
   const SourceManager &SM;
