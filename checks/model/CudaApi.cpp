@@ -58,6 +58,13 @@ bool looksLikeCudaApiName(StringRef Name) {
   return !Rest.empty() && Rest.front() >= 'A' && Rest.front() <= 'Z';
 }
 
+bool readsKernelAttributesOnly(StringRef Name) {
+  for (StringRef Prefix : {"cudaFuncGet", "cudaFuncSet", "cudaOccupancy", "cuFuncGet", "cuFuncSet", "cuOccupancy"})
+    if (Name.starts_with(Prefix))
+      return true;
+  return false;
+}
+
 ArrayRef<CudaApiInfo> allCudaApis() { return Table; }
 
 StringRef captureEffectName(CaptureEffect E) {

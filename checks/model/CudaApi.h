@@ -68,6 +68,12 @@ bool isCudaCallName(llvm::StringRef Name);
 inline constexpr llvm::StringLiteral StatelessApiFunctions =
     "cudaGetErrorString;cudaGetErrorName;cuGetErrorString;cuGetErrorName";
 
+/// True for the API functions that take a kernel only to read or set its
+/// attributes (cudaFuncGetAttributes, cudaFuncSetAttribute,
+/// cudaOccupancyMaxActiveBlocksPerMultiprocessor, their driver twins): they
+/// do not launch it.
+bool readsKernelAttributesOnly(llvm::StringRef Name);
+
 /// Every row, for tools that print the table.
 llvm::ArrayRef<CudaApiInfo> allCudaApis();
 

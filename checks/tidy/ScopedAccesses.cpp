@@ -1,6 +1,7 @@
 //===- ScopedAccesses.cpp - every scoped atomic, fence and barrier of a TU ===//
 #include "ScopedAccessesWalker.h"
 #include "CheckUtils.h"
+#include "KernelLaunches.h"
 #include "PerTU.h"
 #include "model/Ptx.h"
 #include "clang/AST/ASTContext.h"
@@ -265,8 +266,12 @@ void ScopedAccesses::bindLaunches() {
   for (const std::unique_ptr<Launch> &L : Launches)
     ByKernel[L->Kernel].push_back(L.get());
   DenseMap<const ParmVarDecl *, const ObjectRef *> Bound;
+  std::shared_ptr<KernelLaunches> TULaunches = ByKernel.empty() ? nullptr : KernelLaunches::get(Ctx);
   for (auto &[Kernel, List] : ByKernel) {
-    OneBlock[Kernel] = all_of(List, [](const Launch *L) { return L->OneBlock; });
+    // A kernel also launched where the file does not show how (cudaLaunchKernel,
+    // a pointer to it) may run any grid: the same rule the IR pass is given.
+    OneBlock[Kernel] = all_of(List, [](const Launch *L) { return L->OneBlock; }) &&
+                       !TULaunches->of(Kernel).Escapes;
     for (unsigned I = 0; I < Kernel->getNumParams(); ++I) {
       const ObjectRef *Common = nullptr;
       bool Same = true;

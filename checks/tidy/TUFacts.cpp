@@ -2,14 +2,13 @@
 #include "TUFacts.h"
 #include "CheckUtils.h"
 #include "PerTU.h"
-#include "ScopedAccesses.h"
+#include "KernelLaunches.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Mangle.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
-#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -80,57 +79,6 @@ private:
 };
 
 } // namespace
-
-/// Every kernel the file launches or names: how many launches, how many of
-/// them run one block, and whether its address escapes to a launch the file
-/// does not show (cudaLaunchKernel, a pointer).
-class LaunchFinder : public RecursiveASTVisitor<LaunchFinder> {
-public:
-  struct Kernel {
-    unsigned Launches = 0, OneBlock = 0;
-    bool Escapes = false;
-  };
-  explicit LaunchFinder(const ASTContext &Ctx) : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool shouldVisitImplicitCode() const { return true; }
-
-  // A library's own launches (CUB's, Thrust's) are of its own kernels, which
-  // the pass does not report on: the system headers are not walked.
-  bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl, NamespaceDecl, LinkageSpecDecl>(D) &&
-        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
-      return true;
-    return RecursiveASTVisitor<LaunchFinder>::TraverseDecl(D);
-  }
-
-  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *K) {
-    const FunctionDecl *F = K->getDirectCallee();
-    if (!F)
-      return true;
-    Kernel &Info = slot(F);
-    ++Info.Launches;
-    const CallExpr *Config = K->getConfig();
-    if (Config && Config->getNumArgs() > 0 && isOneBlockGrid(Config->getArg(0), Ctx))
-      ++Info.OneBlock;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(K->getCallee()->IgnoreParenImpCasts()))
-      Callees.insert(DRE);
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-    const auto *F = dyn_cast<FunctionDecl>(DRE->getDecl());
-    if (F && F->hasAttr<CUDAGlobalAttr>() && !Callees.count(DRE))
-      slot(F).Escapes = true;
-    return true;
-  }
-
-  MapVector<const FunctionDecl *, Kernel> Kernels;
-
-private:
-  Kernel &slot(const FunctionDecl *F) { return Kernels[F->getCanonicalDecl()]; }
-  const ASTContext &Ctx;
-  const SourceManager &SM;
-  DenseSet<const DeclRefExpr *> Callees;
-};
 
 // What makes a function worth writing: it leads to an API call, a launch, or
 // out of the file.
@@ -375,9 +323,8 @@ void TUFacts::write() {
   // whole program runs one block cannot race across blocks.
   json::Array Launches;
   if (Ctx.getLangOpts().CUDA) {
-    LaunchFinder LF(Ctx);
-    LF.TraverseAST(Ctx);
-    for (const auto &[F, K] : LF.Kernels)
+    std::shared_ptr<KernelLaunches> Kernels = KernelLaunches::get(Ctx);
+    for (const auto &[F, K] : Kernels->kernels())
       Launches.push_back(json::Object{{"kernel", deviceSymbol(F)},
                                       {"name", F->getQualifiedNameAsString()},
                                       {"launches", K.Launches},
