@@ -714,62 +714,65 @@ bool CaptureApiCheck::Analysis::configuration(Run &R, const VarDecl *V) {
   return It->second;
 }
 
-bool CaptureApiCheck::Analysis::writes(const Stmt *S, const VarDecl *V) {
+/// Calls \p Written with each expression \p S may write: the left side of an
+/// assignment, the operand of ++, -- or &, an argument passed by non-const
+/// reference. A lambda's body is not entered: \p Lambda gets the lambda.
+static void forEachWrite(const Stmt *S, function_ref<void(const Expr *)> Written,
+                         function_ref<void(const LambdaExpr *)> Lambda) {
   if (!S)
-    return false;
-  auto Is = [&](const Expr *E) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DRE && DRE->getDecl()->getCanonicalDecl() == V->getCanonicalDecl();
-  };
-  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && Is(BO->getLHS()))
-    return true;
-  if (const auto *UO = dyn_cast<UnaryOperator>(S);
-      UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) && Is(UO->getSubExpr()))
-    return true;
-  if (const auto *CE = dyn_cast<CallExpr>(S))
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+    Written(BO->getLHS());
+  else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+           UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf))
+    Written(UO->getSubExpr());
+  else if (const auto *CE = dyn_cast<CallExpr>(S)) {
     if (const FunctionDecl *FD = CE->getDirectCallee())
       for (unsigned I = 0; I < CE->getNumArgs() && I < FD->getNumParams(); ++I) {
         QualType T = FD->getParamDecl(I)->getType();
-        if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified() && Is(CE->getArg(I)))
-          return true;
+        if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+          Written(CE->getArg(I));
       }
+  } else if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    Lambda(L);
+    return;
+  }
   for (const Stmt *Child : S->children())
-    if (writes(Child, V))
-      return true;
-  return false;
+    forEachWrite(Child, Written, Lambda);
+}
+
+static const ValueDecl *writtenDecl(const Expr *E) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DRE ? DRE->getDecl() : nullptr;
+}
+
+bool CaptureApiCheck::Analysis::writes(const Stmt *S, const VarDecl *V) {
+  bool Found = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
+    forEachWrite(
+        St,
+        [&](const Expr *E) {
+          const ValueDecl *D = writtenDecl(E);
+          Found |= D && D->getCanonicalDecl() == V->getCanonicalDecl();
+        },
+        [&](const LambdaExpr *L) { Walk(L->getBody()); });
+  };
+  Walk(S);
+  return Found;
 }
 
 void CaptureApiCheck::Analysis::collectModified(Run &R) {
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S)
-      return;
-    auto Note = [&](const Expr *E) {
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-        R.Modified.insert(DRE->getDecl());
-    };
-    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
-      Note(BO->getLHS());
-    else if (const auto *UO = dyn_cast<UnaryOperator>(S);
-             UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf))
-      Note(UO->getSubExpr());
-    else if (const auto *CE = dyn_cast<CallExpr>(S)) {
-      // A non-const reference parameter may write the variable.
-      if (const FunctionDecl *FD = CE->getDirectCallee())
-        for (unsigned I = 0; I < CE->getNumArgs() && I < FD->getNumParams(); ++I) {
-          QualType T = FD->getParamDecl(I)->getType();
-          if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
-            Note(CE->getArg(I));
-        }
-    } else if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
-      for (const LambdaCapture &C : Lambda->captures())
-        if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
-          R.Modified.insert(C.getCapturedVar());
-      return;
-    }
-    for (const Stmt *Child : S->children())
-      Walk(Child);
-  };
-  Walk(R.F->getBody());
+  forEachWrite(
+      R.F->getBody(),
+      [&](const Expr *E) {
+        if (const ValueDecl *D = writtenDecl(E))
+          R.Modified.insert(D);
+      },
+      [&](const LambdaExpr *L) {
+        for (const LambdaCapture &C : L->captures())
+          if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
+            R.Modified.insert(C.getCapturedVar());
+      });
 }
 
 void CaptureApiCheck::Analysis::transfer(Run &R, State &S, const CFGBlock &B) {
