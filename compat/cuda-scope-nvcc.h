@@ -92,6 +92,88 @@ __CUDA_SCOPE_MINMAX(double, double, float)
 #undef __CUDACC__
 #define __CUDACC__ 1
 
+/* [nvcc-macros] nvcc defines __NVCC__ and its version, __CUDACC_VER_MAJOR__, __CUDACC_VER_MINOR__ and
+ * __CUDACC_VER_BUILD__ (13, 0 and 88 for the nvcc of CUDA 13.0.88), on both sides; clang defines none
+ * of them. Code written for nvcc tests them, and without them stops or takes another path:
+ *   #if !defined(__CUDACC_VER_MAJOR__) ... #error "NVCC version not found"    (a container library)
+ *   #ifdef __NVCC__  <the whole device API>  #endif                            (a collective library)
+ *   #if __CUDACC_VER_MAJOR__ >= 9  __shfl_down_sync(...)  #else  __shfl_down(...)  (warp primitives;
+ *      the pre-CUDA-9 path calls intrinsics that sm_70 and later do not have)
+ * The version is the toolkit's (CUDA_VERSION, from the cuda.h that clang's wrapper has
+ * read); the build number is the toolkit's nvcc's when the cuda-scope command finds it in the
+ * toolkit's version.json (-D__CUDA_SCOPE_NVCC_BUILD=N), 0 otherwise. A definition the command line
+ * gives is kept.
+ * The toolkit's own headers must keep telling clang from nvcc: CCCL (cuda/std/__cccl/compiler.h) and
+ * <nv/target> choose nvcc's paths under __NVCC__ (CCCL's assert.h then redeclares __assert_fail
+ * __host__ __device__, which clang's device __assert_fail cannot overload), so they are read here,
+ * where __NVCC__ is still undefined, and their include guards keep that reading. Cooperative groups
+ * read __NVCC__ for cluster groups on sm_90, which clang 22 compiles. __CUDACC_EXTENDED_LAMBDA__ stays
+ * undefined even under --extended-lambda: CCCL then asks nvcc-only builtins about lambdas.
+ * __CUDACC_DEVICE_ATOMIC_BUILTINS__ says that nvcc's __nv_atomic_* builtins exist; this header
+ * supplies them ([nv-atomic] below). */
+#if __has_include(<cuda/std/__cccl/compiler.h>)
+#include <cuda/std/__cccl/compiler.h>
+#endif
+#if __has_include(<nv/target>)
+#include <nv/target>
+#endif
+#ifndef __NVCC__
+#define __NVCC__ 1
+#endif
+/* Plain literals, as nvcc's are: code pastes and stringizes them. */
+#ifndef __CUDACC_VER_MAJOR__
+#if CUDA_VERSION / 1000 == 9
+#define __CUDACC_VER_MAJOR__ 9
+#elif CUDA_VERSION / 1000 == 10
+#define __CUDACC_VER_MAJOR__ 10
+#elif CUDA_VERSION / 1000 == 11
+#define __CUDACC_VER_MAJOR__ 11
+#elif CUDA_VERSION / 1000 == 12
+#define __CUDACC_VER_MAJOR__ 12
+#elif CUDA_VERSION / 1000 == 13
+#define __CUDACC_VER_MAJOR__ 13
+#elif CUDA_VERSION / 1000 == 14
+#define __CUDACC_VER_MAJOR__ 14
+#elif CUDA_VERSION / 1000 == 15
+#define __CUDACC_VER_MAJOR__ 15
+#elif CUDA_VERSION / 1000 == 16
+#define __CUDACC_VER_MAJOR__ 16
+#endif
+#endif
+#ifndef __CUDACC_VER_MINOR__
+#if CUDA_VERSION % 1000 / 10 == 0
+#define __CUDACC_VER_MINOR__ 0
+#elif CUDA_VERSION % 1000 / 10 == 1
+#define __CUDACC_VER_MINOR__ 1
+#elif CUDA_VERSION % 1000 / 10 == 2
+#define __CUDACC_VER_MINOR__ 2
+#elif CUDA_VERSION % 1000 / 10 == 3
+#define __CUDACC_VER_MINOR__ 3
+#elif CUDA_VERSION % 1000 / 10 == 4
+#define __CUDACC_VER_MINOR__ 4
+#elif CUDA_VERSION % 1000 / 10 == 5
+#define __CUDACC_VER_MINOR__ 5
+#elif CUDA_VERSION % 1000 / 10 == 6
+#define __CUDACC_VER_MINOR__ 6
+#elif CUDA_VERSION % 1000 / 10 == 7
+#define __CUDACC_VER_MINOR__ 7
+#elif CUDA_VERSION % 1000 / 10 == 8
+#define __CUDACC_VER_MINOR__ 8
+#elif CUDA_VERSION % 1000 / 10 == 9
+#define __CUDACC_VER_MINOR__ 9
+#endif
+#endif
+#ifndef __CUDACC_VER_BUILD__
+#ifdef __CUDA_SCOPE_NVCC_BUILD
+#define __CUDACC_VER_BUILD__ __CUDA_SCOPE_NVCC_BUILD
+#else
+#define __CUDACC_VER_BUILD__ 0
+#endif
+#endif
+#ifndef __CUDACC_DEVICE_ATOMIC_BUILTINS__
+#define __CUDACC_DEVICE_ATOMIC_BUILTINS__ 1
+#endif
+
 /* [typeof] nvcc's front end accepts the GNU keyword typeof in C++ under -std=c++17, as gnu++17
  * does; clang accepts it only in GNU modes (or with -fgnu-keywords). __typeof__ is the same
  * operator under every standard.
