@@ -17,6 +17,7 @@ from .diagnostics import Diag, place_of, skipped_notes
 from . import facts
 from .locate import find_clang, find_clang_apply_replacements, find_clang_tidy, find_docs, find_module, find_pass
 from .merge import Merge
+from .rewrite import Rewrites, map_fixes
 from .report import Stream, print_text, repository_root, to_json, to_sarif, write_fixes
 from .rules import glob_selects, list_checks, pass_rules
 from .runner import Progress, build_jobs, run_all
@@ -225,7 +226,10 @@ def main(argv):
                  + (f"clang++-{LLVM_MAJOR} was not found (pass --clang=PATH)" if not clang
                     else f"{PASS_NAME} is not beside the module (pass --pass-plugin=PATH)")
                  + "; --no-ir-pass says this is intended")
-    jobs, toolkit_missing = build_jobs(args, translations, tidy, module, args.cuda_path, ir)
+    # nvcc syntax that clang's parser rejects and a same-lines copy of the file fixes (rewrite.py).
+    rewrites = Rewrites(os.path.join(tempfile.gettempdir(), "cuda-scope-rewrite-XXXX"), write=False) \
+        if args.explain or args.export_compile_commands else Rewrites(None)
+    jobs, toolkit_missing = build_jobs(args, translations, tidy, module, args.cuda_path, ir, rewrites)
     if toolkit_missing:
         file, path, source = toolkit_missing[0]
         raise Fatal(f"no CUDA toolkit found for {file}: looked in {path} ({source}) for include/cuda_runtime.h; "
@@ -240,6 +244,12 @@ def main(argv):
     for n, j in enumerate(jobs):
         if "--fix-placeholder" in j.argv:
             k = j.argv.index("--fix-placeholder")
+            if j.overlay and not fixes_dir:
+                # clang-tidy would apply the copy's offsets to the file itself.
+                j.argv[k:k + 1] = []
+                warn(f"{j.t.file}: its fix-its are not applied: clang-tidy reads a rewritten copy of it (a braced "
+                     f"list in a launch) and only clang-apply-replacements, which was not found, applies them mapped")
+                continue
             j.argv[k:k + 1] = [f"--export-fixes={os.path.join(fixes_dir, f'{n}.yaml')}"] if fixes_dir else ["--fix"]
     # Each host-side run writes its file's facts; the whole program is their merge.
     facts_dir = None
@@ -269,7 +279,7 @@ def main(argv):
     progress = Progress(len(jobs), sys.stderr.isatty() and not args.quiet,
                         heartbeat=0 if args.quiet else args.heartbeat)
     stream = Stream(jobs, sys.stdout, args.format == "text" and not args.output and sys.stdout.isatty()
-                    and not args.fix)
+                    and not args.fix, rewrites)
 
     def finished(job, out, err):
         stream.finished(job, out, err)
@@ -295,7 +305,7 @@ def main(argv):
     if interrupted:
         error(f"interrupted: {len(results)} of {len(jobs)} runs finished; the report has what they found")
 
-    merged = Merge(timeout=args.timeout)
+    merged = Merge(timeout=args.timeout, rewrites=rewrites)
     for job, rc, out, err in results:
         merged.add(job, rc, out, err)
     if facts_dir:
@@ -306,6 +316,15 @@ def main(argv):
     if ir:
         shutil.rmtree(ir[2], ignore_errors=True)
     fix_problem = None
+    if fixes_dir and rewrites:
+        # The fix-its of the runs that read a copy are in the copy's bytes: mapped to the file's.
+        for name in os.listdir(fixes_dir):
+            path = os.path.join(fixes_dir, name)
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(map_fixes(text, rewrites))
+    rewrites.remove()
     if fixes_dir and args.export_fixes:
         try:
             write_fixes(args.export_fixes, fixes_dir)

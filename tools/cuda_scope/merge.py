@@ -5,6 +5,8 @@ import os
 from dataclasses import dataclass, field
 
 from .diagnostics import Diag, Skipped, parse_output, pass_diagnostics, place_of, split_dialect
+from .facts import snippet
+from .rewrite import map_diags
 from .rules import PASS_RULES, glob_selects
 from .runner import TIMED_OUT
 
@@ -20,6 +22,7 @@ class Merge:
     by_place: dict = field(default_factory=dict)   # place_of(finding) -> the finding there
     device_failed: set = field(default_factory=set)  # (file, arch) whose device side did not parse
     cache: dict = field(default_factory=dict)      # file -> its lines, for the dialect's source tests
+    rewrites: object = None                        # rewrite.Rewrites: the copies some runs read
 
     def add(self, job, rc, out, err):
         if rc == TIMED_OUT:
@@ -35,7 +38,7 @@ class Merge:
     def add_whole_program(self, diags):
         """The findings whose path crosses files (facts.findings); one a file's own run also
         reported there is that finding, seen from the whole program too."""
-        for d in diags:
+        for d in map_diags(list(diags), self.rewrites, "", snippet):
             place = place_of(d)
             if place in self.by_place:
                 if d.sides[0] not in self.by_place[place].sides:
@@ -61,6 +64,7 @@ class Merge:
         for d in remarks + others:
             if d.file and not os.path.isabs(d.file):
                 d.file = os.path.normpath(os.path.join(job.t.directory, d.file))
+        map_diags(remarks + others, self.rewrites, job.t.directory, snippet)
         if (job.t.file, job.arch) in self.device_failed:
             others = []  # the device side's errors are reported once, from clang-tidy
         known, others = split_dialect(others, self.cache)
@@ -90,7 +94,8 @@ class Merge:
             self.findings[d.key()] = self.by_place[place] = d
 
     def _add_tidy(self, job, rc, out, err):
-        known, diags = split_dialect(parse_output(out), self.cache)
+        known, diags = split_dialect(map_diags(parse_output(out), self.rewrites, job.t.directory, snippet),
+                                     self.cache)
         side = job.label
         self._skip(known, side)
         had_error, unknown = bool(known), False

@@ -9,6 +9,8 @@ import urllib.parse
 from .common import VERSION, find_up, source_line
 from .diagnostics import parse_output, pass_diagnostics, place_of
 from .locate import doc_summary, help_uri_base
+from .facts import snippet
+from .rewrite import map_diags
 from .rules import PASS_RULES
 
 def display_column(file, line, col, cache):
@@ -150,8 +152,8 @@ class Stream:
     terminal; the final report, sorted and merged, is then not printed again. Where the report goes
     to a pipe or a file, nothing streams and the report stays the same for every -j."""
 
-    def __init__(self, jobs, out, enabled):
-        self.out, self.enabled = out, enabled
+    def __init__(self, jobs, out, enabled, rewrites=None):
+        self.out, self.enabled, self.rewrites = out, enabled, rewrites
         self.left = {}
         for j in jobs:
             self.left[j.t.file] = self.left.get(j.t.file, 0) + 1
@@ -168,6 +170,7 @@ class Stream:
         diags = []
         for j, o, e in self.done.pop(job.t.file):
             found = [d for d in pass_diagnostics(e, j.record)[0]] if j.side == "pass" else parse_output(o)
+            map_diags(found, self.rewrites, j.t.directory, snippet)
             for d in found:
                 if d.level == "remark":
                     d.level = "warning"

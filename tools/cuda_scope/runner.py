@@ -25,6 +25,7 @@ class Job:
     record: str = None
     facts: str = None                 # where the run writes its file's facts for the whole program
     env: dict = None                  # more environment (the IR pass: $CUDA_SCOPE_LAUNCHES)
+    overlay: str = None               # the VFS overlay that serves rewritten copies (rewrite.py)
 
     @property
     def label(self):
@@ -135,9 +136,26 @@ class Progress:
             sys.stderr.flush()
 
 
-def build_jobs(args, translations, tidy, module, toolkit_opt, ir=None):
+SYSTEM_DIRS = ["/usr/include", "/usr/lib"]   # never rewritten, with the toolkit
+
+
+def quoted_include_dirs(t):
+    """The folders clang looks in for a quoted include after the includer's own: -iquote, then -I."""
+    quote, plain = [], []
+    flags = t.flags
+    for n, a in enumerate(flags):
+        for opt, into in (("-iquote", quote), ("-I", plain)):
+            if a == opt and n + 1 < len(flags):
+                into.append(flags[n + 1])
+            elif a.startswith(opt) and len(a) > len(opt):
+                into.append(a[len(opt):])
+    return [os.path.normpath(os.path.join(t.directory, d)) for d in quote + plain]
+
+
+def build_jobs(args, translations, tidy, module, toolkit_opt, ir=None, rewrites=None):
     """The clang-tidy runs, and with ir = (clang++, pass plugin, record directory) the IR pass's
-    runs: one device compile per CUDA file and architecture."""
+    runs: one device compile per CUDA file and architecture. With rewrites (rewrite.Rewrites), a CUDA
+    file that has nvcc syntax clang's parser rejects and a copy fixes is read through an overlay."""
     jobs = []
     common = [tidy, f"-load={module}"]
     tail = ["--quiet", "--use-color=false"]
@@ -177,26 +195,32 @@ def build_jobs(args, translations, tidy, module, toolkit_opt, ir=None):
             if header:
                 t.note("(nvcc compatibility)", f"-include {header} (the module adds it to every run)")
             flags = ["-x", "cuda"] + flags + (["-fgpu-rdc"] if t.rdc else []) + tk
+            overlay = rewrites.prepare(t, quoted_include_dirs(t), ([cuda] if cuda else []) + SYSTEM_DIRS) \
+                if rewrites is not None else None
+            tidy_overlay = [f"--vfsoverlay={overlay}"] if overlay else []
             archs = t.archs or [args.default_arch]
             if not t.archs:
                 t.note("(no architecture named)", f"--cuda-gpu-arch={args.default_arch} on the device side")
             device_archs = archs if args.all_archs else [max(archs, key=arch_key)]
             fix = ["--fix-placeholder"] if args.fix or args.export_fixes else []
-            jobs.append(Job(t, "host", device_archs[0], base + fix + [t.file, "--"] + flags + ["--cuda-host-only"]))
+            jobs.append(Job(t, "host", device_archs[0], base + tidy_overlay + fix + [t.file, "--"] + flags +
+                            ["--cuda-host-only"], overlay=overlay))
             if not args.host_only:
                 for a in device_archs:
-                    jobs.append(Job(t, "device", a, base + [t.file, "--"] + flags +
-                                    ["--cuda-device-only", f"--cuda-gpu-arch={a}"]))
+                    jobs.append(Job(t, "device", a, base + tidy_overlay + [t.file, "--"] + flags +
+                                    ["--cuda-device-only", f"--cuda-gpu-arch={a}"], overlay=overlay))
                 if ir and any(glob_selects(t.checks, r) for r in PASS_RULES):
                     clang, plugin, records = ir
                     for a in device_archs:
                         record = os.path.join(records, f"{len(jobs)}.yaml")
                         job = Job(t, "pass", a, [clang] + flags + compat_flags(module) +
+                                  (["-ivfsoverlay", overlay] if overlay else []) +
                                   ["--cuda-device-only", f"--cuda-gpu-arch={a}", "-O2", f"-fpass-plugin={plugin}",
                                    "-Rpass-analysis=cuda-scope", "-fsave-optimization-record",
                                    f"-foptimization-record-file={record}", "-foptimization-record-passes=cuda-scope",
                                    "-S", "-o", os.devnull, t.file])
                         job.record = record
+                        job.overlay = overlay
                         jobs.append(job)
         else:
             if t.nvcc and cuda:
