@@ -290,7 +290,8 @@ def main(argv):
     later = [j for j in jobs if j.side == "pass"] if facts_dir else []
     results, interrupted = run_all([j for j in jobs if j not in later], jobs_n, args.timeout, finished)
     if facts_dir:
-        program, facts_problems = facts.load(j.facts for j, _, _, _ in results if j.facts and os.path.exists(j.facts))
+        program, facts_problems = facts.load((j.facts, j.t.file) for j, _, _, _ in results
+                                             if j.facts and os.path.exists(j.facts))
         problems += facts_problems
     if later and not interrupted:
         launches = os.path.join(facts_dir, "launches.txt")

@@ -53,20 +53,24 @@ class Program:
 
 
 def load(paths):
-    """The merged program, and a problem per file that could not be read (the rest are merged)."""
+    """The merged program, and a problem per file that could not be read (the rest are merged). Each
+    item is a facts file, or (facts file, the source file whose run wrote it): a problem names the
+    source file then, since the facts file is the run's own temporary one."""
     program, problems = Program(), []
-    for path in paths:
+    for item in paths:
+        path, source = item if isinstance(item, tuple) else (item, None)
+        where = f"{source} (the facts its host run wrote, {path})" if source else path
         try:
             with open(path, encoding="utf-8") as fh:
                 doc = json.load(fh)
         except (OSError, ValueError) as e:
-            problems.append(f"{path}: cannot read the facts ({e})")
+            problems.append(f"{where}: cannot read the facts ({e})")
             continue
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-            problems.append(f"{path}: not a cuda-scope facts file")
+            problems.append(f"{where}: not a cuda-scope facts file")
             continue
         if doc.get("version") != VERSION:
-            problems.append(f"{path}: facts version {doc.get('version')}, this command reads version {VERSION} "
+            problems.append(f"{where}: facts version {doc.get('version')}, this command reads version {VERSION} "
                             f"(the module and the command come from different builds)")
             continue
         add(program, doc)

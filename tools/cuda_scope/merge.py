@@ -2,6 +2,8 @@
 architecture, the IR pass) report is one finding that names them all; errors are reported once per
 file and side; the nvcc dialect clang rejects becomes one note per file."""
 import os
+import re
+import signal
 from dataclasses import dataclass, field
 
 from .diagnostics import Diag, Skipped, parse_output, pass_diagnostics, place_of, split_dialect
@@ -9,6 +11,49 @@ from .facts import snippet
 from .rewrite import map_diags
 from .rules import PASS_RULES, glob_selects
 from .runner import TIMED_OUT
+
+
+LLVM_ERROR_SPELLINGS = ("error in backend: ", "LLVM ERROR: ")
+LLVM_ERROR = re.compile(r"^(?:fatal error: error in backend|LLVM ERROR): (?P<why>.*)$", re.M)
+FRONTEND_FAILED = re.compile(r"clang frontend command failed (?:with exit code (?P<code>\d+)|due to signal (?P<signal>\d+))")
+STACK_CONTEXT = re.compile(r"^\d+\.\s+(?!Program arguments)(?P<what>\S.*)$", re.M)
+
+
+def signal_name(n):
+    try:
+        return f"signal {n}, {signal.Signals(n).name}"
+    except ValueError:
+        return f"signal {n}"
+
+
+def pass_stopped(rc, err):
+    """(what happened, why) when clang++ stopped inside LLVM rather than at an error of the source:
+    killed by a signal (its own, or its compiler process's, which the driver reports as exit code
+    128+N), or an LLVM ERROR (exit code 70); None otherwise. `why` is LLVM's message, else the last
+    step the crash report names (running which pass on which function), else the last line."""
+    if rc == 0 or rc is None:
+        return None
+    m = LLVM_ERROR.search(err)
+    frontend = FRONTEND_FAILED.search(err)
+    sig = -rc if isinstance(rc, int) and rc < 0 else None
+    if frontend and frontend.group("signal"):
+        sig = int(frontend.group("signal"))
+    elif frontend and int(frontend.group("code")) > 128:
+        sig = int(frontend.group("code")) - 128
+    if m and sig in (None, 6):
+        return "stopped with an LLVM error", m.group("why").strip()
+    if sig is None:
+        return None
+    steps = STACK_CONTEXT.findall(err)
+    if m:
+        why = m.group("why").strip()
+    elif steps:
+        why = steps[-1].strip()
+    else:
+        lines = [line.strip() for line in err.splitlines() if line.strip() and not line.lstrip().startswith("#")
+                 and "PLEASE submit" not in line and line.strip() != "Stack dump:" and not FRONTEND_FAILED.search(line)]
+        why = lines[-1] if lines else "it printed nothing"
+    return f"crashed ({signal_name(sig)})", why
 
 
 @dataclass
@@ -65,18 +110,31 @@ class Merge:
             if d.file and not os.path.isabs(d.file):
                 d.file = os.path.normpath(os.path.join(job.t.directory, d.file))
         map_diags(remarks + others, self.rewrites, job.t.directory, snippet)
-        if (job.t.file, job.arch) in self.device_failed:
+        parsed = (job.t.file, job.arch) not in self.device_failed
+        if not parsed:
             others = []  # the device side's errors are reported once, from clang-tidy
+        # clang++ stopping in LLVM itself (a crash, an LLVM ERROR) is one account of the run, not
+        # clang's error without a place.
+        stopped = pass_stopped(rc, err)
+        if stopped:
+            others = [d for d in others if not (d.is_error and not d.file and d.message.startswith(LLVM_ERROR_SPELLINGS))]
         known, others = split_dialect(others, self.cache)
         self._skip(known, job.label)
         errs = [d for d in others if d.level in ("error", "fatal error")]
         for d in errs:
             d.check = None
+            if not d.file:
+                d.message = f"{job.t.file} ({job.label}): {d.message}"
             self._error(d, d.key(), job.label)
         if errs:
             self.failed.append((job.t.file, job.label,
                                 "does not compile for the IR pass (clang's errors for it are in the report)"))
-        elif rc != 0 and not known and (job.t.file, job.arch) not in self.device_failed:
+        elif stopped and parsed:
+            what, why = stopped
+            self._error(Diag("error", None, 0, 0, f"clang++ {what} compiling {job.t.file} for the IR pass "
+                             f"({job.label}): {why}", None), (job.t.file, job.label, "failed"), job.label)
+            self.failed.append((job.t.file, job.label, f"the IR pass did not run: clang++ {what}"))
+        elif rc != 0 and not known and parsed:
             tail = [line for line in err.splitlines() if line.strip()][-6:]
             self._error(Diag("error", None, 0, 0, f"the IR pass failed on {job.t.file} ({job.label}), exit status "
                              f"{rc}: " + " | ".join(tail), None), (job.t.file, job.label, "failed"), job.label)
@@ -102,6 +160,10 @@ class Merge:
         for d in diags:
             unknown |= d.is_error
             had_error |= d.is_error
+            if d.is_error and not d.file:
+                # An error with no place (an unknown argument, a missing input) names its file; the
+                # sides that gave it are the error's sides.
+                d.message = f"{job.t.file}: {d.message}"
             target = self.errors if d.is_error else self.findings
             key = d.key()
             if key in target:

@@ -231,6 +231,15 @@ class Files(unittest.TestCase):
         self.assertIn("facts version 99", problems[0])
         self.assertIn("cannot read the facts", problems[1])
 
+    def test_a_problem_names_the_source_file_whose_run_wrote_the_facts(self):
+        with tempfile.TemporaryDirectory() as d:
+            old = os.path.join(d, "3.json")
+            with open(old, "w") as f:
+                json.dump(dict(doc("/src/c.cu"), version=99), f)
+            _, problems = facts.load([(old, "/src/c.cu")])
+        self.assertTrue(problems[0].startswith(f"/src/c.cu (the facts its host run wrote, {old}): facts version 99"),
+                        problems[0])
+
 
 if __name__ == "__main__":
     unittest.main()
