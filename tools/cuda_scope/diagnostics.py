@@ -25,6 +25,7 @@ class Diag:
     notes: list = field(default_factory=list)
     sides: list = field(default_factory=list)    # the runs that reported it ('host', 'device sm_90', ...)
     no_location: bool = False                    # an IR remark with no debug location
+    part: str = None                             # a Dialect error: the name of the part it stands for
 
     @property
     def is_error(self):
@@ -143,19 +144,35 @@ class Dialect:
     """A clang error on code that nvcc accepts, which the nvcc-compatibility header cannot supply
     because it is clang's parser or semantic analysis that rejects it. `message` matches the whole
     error; `source` (optional) must match the source text at the error's place, to tell the
-    construct from other errors with the same message. docs/compatibility.md lists each one with the
-    corpus code that showed it."""
+    construct from other errors with the same message; `note_source` (optional) must match the
+    source at one of the error's notes (the macro definition of 'expanded from macro'); `alone`, that
+    nothing comes before the error's place on its line; `follows`
+    (optional) names the kind whose parts this error follows from: it is that kind only when its
+    'declared here' note names a part an error of that kind named in the same run. `naming` says how
+    the part is named: 'here' (the name at the error's place), 'callee' (the function whose
+    parameter list the place is in), 'declared' (the 'declared here' note's). docs/compatibility.md
+    lists each one with the code that showed it."""
     name: str
     message: re.Pattern
     source: re.Pattern
     what: str
     why: str
+    note_source: re.Pattern
+    follows: str
+    naming: str
+    alone: bool
 
-    def __init__(self, name, message, source, what, why):
+    def __init__(self, name, message, source, what, why, note_source=None, follows=None, naming="here",
+                 alone=False):
         for k, v in (("name", name), ("message", re.compile(message)),
-                     ("source", re.compile(source) if source else None), ("what", what), ("why", why)):
+                     ("source", re.compile(source) if source else None), ("what", what), ("why", why),
+                     ("note_source", re.compile(note_source) if note_source else None), ("follows", follows),
+                     ("naming", naming), ("alone", alone)):
             object.__setattr__(self, k, v)
 
+
+DEFAULT_ARG_PARTIAL = ("given only on the out-of-line definition of a member of a class template partial "
+                       "specialization")
 
 DIALECT = [
     # cuda-samples cudaGraphsPerfScaling/cudaGraphPerfScaling.cu:96: "mov.u64 %0, %globaltimer;"
@@ -175,6 +192,38 @@ DIALECT = [
             r"^[A-Za-z_][\w:]*\s*<[^;]*>\s*::\s*[A-Za-z_]\w*\s*<", "the call of '{name}'",
             "a member template of a dependent type called without the 'template' keyword (nvcc accepts "
             "it)"),
+    # template <typename T> struct S<T, int> { int f(int x); };
+    # template <typename T> int S<T, int>::f(int x = 4) { return x; }
+    Dialect("default-arg-partial-spec", r"default arguments cannot be added to an out-of-line definition of a "
+            r"member of a class template partial specialization", None, "the default argument of '{name}'",
+            f"a default argument {DEFAULT_ARG_PARTIAL} (nvcc accepts it, clang drops it)", naming="callee"),
+    # ... and s.f(), which leaves that argument out.
+    Dialect("default-arg-call", r"too few arguments to function call, .*", None, "the call of '{name}'",
+            f"a call that leaves out an argument whose default is {DEFAULT_ARG_PARTIAL} (nvcc accepts it)",
+            follows="default-arg-partial-spec", naming="declared"),
+    # template <int N> __device__ unsigned f(unsigned y) { unsigned x; asm("mov.u32 %0, %2;" : "=r"(x) : "r"(y)); ... }
+    Dialect("asm-operand-number", r"invalid operand number in inline asm string", None, "the asm statement",
+            "an operand number past the asm statement's operands, in code nvcc does not generate (a function "
+            "never called, a template never instantiated): nvcc checks the numbers only where it generates "
+            "code, clang wherever the statement is written"),
+    # #define UNROLL #pragma unroll
+    # UNROLL for (int i = 0; i < 8; ++i) ...
+    Dialect("pragma-macro", r"expected expression", r"^[A-Za-z_]\w*\s*(?://.*)?$", "the statement after '{name}'",
+            "a macro that expands to a #pragma, alone on its line (nvcc preprocesses the file to text first, "
+            "where the expansion is a directive again; clang reads a '#' in code; _Pragma(\"unroll\") means the "
+            "same to both)", note_source=r"^#\s*pragma\b", alone=True),
+    # #pragma unroll 4
+    # { ... }
+    Dialect("unroll-not-loop", r"expected a for, while, or do-while loop to follow '#pragma unroll'", None,
+            "the #pragma unroll of the statement",
+            "a '#pragma unroll' before a statement that is not a loop (nvcc ignores the pragma with a warning, "
+            "clang rejects it; the statement is analysed)"),
+    # alignas(64) CUtensorMap Map;   (CUDA 13's cuda.h aligns CUtensorMap to 128)
+    Dialect("alignas-weaker",
+            r"requested alignment is less than minimum alignment of \d+ for type '.*'(?: \(aka '.*'\))?", None,
+            "the alignas", "an alignas weaker than its type's own alignment, such as alignas(64) on CUDA 13's "
+            "CUtensorMap (nvcc ignores it with a warning, clang rejects it; both keep the type's alignment, and "
+            "the declaration is analysed)"),
 ]
 
 
@@ -189,11 +238,13 @@ class Skipped:
     sides: list = field(default_factory=list)
 
     @classmethod
-    def at(cls, file, line, col, dialect, cache):
-        # The name at the error's place: the variable, or the qualified callee up to its '<'.
-        m = re.match(r"[A-Za-z_][\w:<>, ]*::\s*[A-Za-z_]\w*" if "call" in dialect.what else r"[A-Za-z_]\w*",
-                     source_at(file, line, col, cache))
-        return cls(file, line, col, dialect, dialect.what.format(name=m.group(0) if m else "?"))
+    def at(cls, file, line, col, dialect, cache, name=None):
+        if name is None:
+            # The name at the error's place: the variable, or the qualified callee up to its '<'.
+            m = re.match(r"[A-Za-z_][\w:<>, ]*::\s*[A-Za-z_]\w*" if "call" in dialect.what else r"[A-Za-z_]\w*",
+                         source_at(file, line, col, cache))
+            name = m.group(0) if m else "?"
+        return cls(file, line, col, dialect, dialect.what.format(name=name))
 
 
 def source_at(file, line, col, cache):
@@ -202,21 +253,82 @@ def source_at(file, line, col, cache):
     return "" if text is None else text[max(col - 1, 0):].decode("utf-8", "replace")
 
 
-def dialect_of(d, cache):
-    """The Dialect a clang error is, or None."""
+def source_before(file, line, col, cache, lines=12):
+    """The text of file before (line, col), from up to `lines` lines above it."""
+    parts = []
+    for n in range(max(1, line - lines), line + 1):
+        text = source_line(file, n, cache)
+        if text is not None:
+            parts.append(text[:max(col - 1, 0)] if n == line else text)
+    return b"\n".join(parts).decode("utf-8", "replace")
+
+
+TEMPLATE_ARGS = r"<[^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*>"
+CALLEE = re.compile(rf"(?:([A-Za-z_]\w*)\s*(?:{TEMPLATE_ARGS})?\s*::\s*)?([A-Za-z_]\w*)\s*\((?:[^()]|\([^()]*\))*$")
+DECLARED = re.compile(r"'([A-Za-z_]\w*)' declared here")
+CLASS_HEAD = re.compile(r"\b(?:struct|class)\s+([A-Za-z_]\w*)")
+
+
+def part_key(d, k, cache):
+    """What names the part a Dialect error stands for, by the kind's naming: (class, function) for
+    'callee' (the function whose parameter list the error's place is in, and the class that
+    qualifies it) and 'declared' (the function of the 'declared here' note, and the class whose
+    definition it is in: the last 'struct' or 'class' before it); None for 'here'."""
+    if k.naming == "callee":
+        m = CALLEE.search(source_before(d.file, d.line, d.col, cache))
+        return (m.group(1), m.group(2)) if m else (None, "?")
+    if k.naming == "declared":
+        for n in d.notes:
+            m = DECLARED.fullmatch(n.message)
+            if m and n.file:
+                opens = CLASS_HEAD.findall(source_before(n.file, n.line, n.col, cache, lines=200))
+                return (opens[-1] if opens else None, m.group(1))
+        return (None, "?")
+    return None
+
+
+def part_name(d, k, cache):
+    """The name of the part a Dialect error stands for; None for 'here' (Skipped.at reads it)."""
+    key = part_key(d, k, cache)
+    return key[1] if key else None
+
+
+def dialect_of(d, cache, named=None):
+    """The Dialect a clang error is, or None. named: kind -> the part names that errors of that kind
+    named in the same run (for the kinds that follow another)."""
     if not d.is_error or not d.file:
         return None
     for k in DIALECT:
-        if k.message.fullmatch(d.message) and (not k.source or k.source.search(source_at(d.file, d.line, d.col, cache))):
-            return k
+        if not k.message.fullmatch(d.message):
+            continue
+        if k.source and not k.source.search(source_at(d.file, d.line, d.col, cache)):
+            continue
+        if k.alone and source_before(d.file, d.line, d.col, cache, lines=0).strip():
+            continue
+        if k.note_source and not any(n.file and n.message.startswith("expanded from macro") and
+                                     k.note_source.search(source_at(n.file, n.line, n.col, cache)) for n in d.notes):
+            continue
+        if k.follows and part_key(d, k, cache) not in (named or {}).get(k.follows, ()):
+            continue
+        return k
     return None
 
 
 def split_dialect(diags, cache):
-    """(the errors that are known nvcc dialect, as (Diag, Dialect), the other diagnostics)."""
-    known, rest = [], []
+    """(the errors that are known nvcc dialect, as (Diag, Dialect), the other diagnostics). An error
+    of a kind that follows another is known only after the errors of that kind in the same run."""
+    kinds, named = {}, {}
     for d in diags:
         k = dialect_of(d, cache)
+        if k:
+            kinds[id(d)] = k
+            d.part = part_name(d, k, cache)
+            named.setdefault(k.name, set()).add(part_key(d, k, cache))
+    known, rest = [], []
+    for d in diags:
+        k = kinds.get(id(d)) or (dialect_of(d, cache, named) if d.is_error else None)
+        if k and id(d) not in kinds:
+            d.part = part_name(d, k, cache)
         if k:
             known.append((d, k))
         else:

@@ -15,7 +15,8 @@ from .runner import TIMED_OUT
 
 LLVM_ERROR_SPELLINGS = ("error in backend: ", "LLVM ERROR: ")
 LLVM_ERROR = re.compile(r"^(?:fatal error: error in backend|LLVM ERROR): (?P<why>.*)$", re.M)
-FRONTEND_FAILED = re.compile(r"clang frontend command failed (?:with exit code (?P<code>\d+)|due to signal (?P<signal>\d+))")
+FRONTEND_FAILED = re.compile(r"clang frontend command failed "
+                             r"(?:with exit code (?P<code>\d+)|due to signal (?P<signal>\d+))")
 STACK_CONTEXT = re.compile(r"^\d+\.\s+(?!Program arguments)(?P<what>\S.*)$", re.M)
 
 
@@ -99,7 +100,7 @@ class Merge:
     def _skip(self, known, side):
         for d, k in known:
             key = (d.file, d.line, d.col, k.name)
-            s = self.skipped.get(key) or Skipped.at(d.file, d.line, d.col, k, self.cache)
+            s = self.skipped.get(key) or Skipped.at(d.file, d.line, d.col, k, self.cache, d.part)
             self.skipped[key] = s
             if side not in s.sides:
                 s.sides.append(side)
@@ -117,7 +118,8 @@ class Merge:
         # clang's error without a place.
         stopped = pass_stopped(rc, err)
         if stopped:
-            others = [d for d in others if not (d.is_error and not d.file and d.message.startswith(LLVM_ERROR_SPELLINGS))]
+            others = [d for d in others
+                      if not (d.is_error and not d.file and d.message.startswith(LLVM_ERROR_SPELLINGS))]
         known, others = split_dialect(others, self.cache)
         self._skip(known, job.label)
         errs = [d for d in others if d.level in ("error", "fatal error")]
