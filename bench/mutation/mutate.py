@@ -438,6 +438,8 @@ def is_call(src, k):
     if q == 0:
         return True
     prev = src.toks[q - 1]
+    if prev.pp and not src.toks[q].pp:
+        return True   # the first statement after a directive (#endif)
     if prev.kind == "id":
         if prev.text in CALL_PRECEDERS:
             return True
@@ -524,7 +526,7 @@ def call_name_of(src, open_k):
 
 # ---- PTX inside asm templates --------------------------------------------------------------
 
-PTX_ACCESS = re.compile(r"(?<![\w.%])(ld|st|atom|red)((?:\.[A-Za-z_][A-Za-z_0-9]*)+)")
+PTX_ACCESS = re.compile(r"(?<![\w.%])(ld|st|atom|red)((?:\.[A-Za-z_][A-Za-z_0-9]*(?:::[A-Za-z_]+)?)+)")
 PTX_FENCE = re.compile(r"(?<![\w.%])(?:fence(?:\.(sc|acq_rel|acquire|release))?\.(cta|cluster|gpu|sys)|"
                        r"membar\.(cta|gl|sys))\s*;")
 MEMBAR_SCOPE = {"cta": "cta", "gl": "gpu", "sys": "sys"}
@@ -553,7 +555,11 @@ def ptx_mutants(src, k):
             if name in ("acquire", "release", "acq_rel"):
                 out.append(make(src, a, b, ".relaxed", "order.ptx", instruction=m.group(0)))
             elif name in ("gpu", "sys"):
-                out.append(make(src, a, b, ".cta", "scope.ptx", instruction=m.group(0)))
+                mu = make(src, a, b, ".cta", "scope.ptx", instruction=m.group(0))
+                if re.search(r"\.shared(?:::cta)?(?![\w:])", quals):
+                    mu.equivalent = ("the instruction accesses .shared memory, which only the threads of one block "
+                                     "reach, so .cta scope includes every accessor")
+                out.append(mu)
     for m in PTX_FENCE.finditer(view, q + 1):
         a, b = base + m.start(), base + m.end()
         order, scope, mscope = m.group(1), m.group(2), m.group(3)
@@ -835,9 +841,29 @@ def callback_names(src):
             continue
         names = [toks[j].text for j in range(a, b + 1) if toks[j].kind == "id" and toks[j].text not in (
             "reinterpret_cast", "static_cast", "cudaHostFn_t", "cudaStreamCallback_t", "CUhostFn", "CUstreamCallback",
-            "void", "const")]
-        if names:
-            out.append((k, names[-1], None))
+            "void", "const", "this")]
+        if not names:
+            continue
+        name, lam = names[-1], None
+        # a variable of the registering function: what it is initialized or assigned with
+        body = src.body_at(k)
+        if body is not None:
+            for j in range(body[0], k):
+                if toks[j].kind != "id" or toks[j].text != name or toks[j + 1].text not in ("=", "(", "{"):
+                    continue
+                if toks[j - 1].text in (".", "->", "::"):
+                    continue
+                first = j + 2
+                if toks[first].text == "[":
+                    lam = next((m for m in range(first, min(len(toks), first + 60))
+                                if toks[m].text == "{" and m in src.match), None)
+                    break
+                if toks[first].text == "&":
+                    first += 1
+                if toks[first].kind == "id" and toks[first + 1].text in (";", ")", "}"):
+                    name = toks[first].text
+                    break
+        out.append((k, None, lam) if lam is not None else (k, name, None))
     return out
 
 
@@ -969,7 +995,29 @@ def shared_names(src, k):
             if toks[m].text in OPEN and m in src.match:
                 m = src.match[m]
             m += 1
+    # pointers of the function initialized into them: T *p = smem + x; (one level, declarations only)
+    if body is not None and names:
+        for j in range(body[0], body[1]):
+            if toks[j].text == "*" and toks[j + 1].kind == "id" and toks[j + 2].text == "=":
+                m = j + 3
+                while m < body[1] and toks[m].text != ";":
+                    if toks[m].kind == "id" and toks[m].text in names and toks[m - 1].text not in (".", "->"):
+                        names.add(toks[j + 1].text)
+                        break
+                    m += 1
     return names
+
+
+def is_kernel_body(src, open_k):
+    """Whether the '{' at open_k opens the body of a __global__ function."""
+    if open_k is None or (open_k, src.match.get(open_k)) not in src.functions:
+        return False
+    j = open_k - 1
+    while j >= 0 and src.toks[j].text not in (";", "}", "{") and not src.toks[j].pp:
+        if src.toks[j].text == "__global__":
+            return True
+        j -= 1
+    return False
 
 
 def decide_equivalence(src, muts):
@@ -990,6 +1038,11 @@ def decide_equivalence(src, muts):
                         break
             if n is not None:
                 f = fences[n]
+                close = f[1] + 1
+                if close < len(src.toks) and src.toks[close].text == "}" and is_kernel_body(src, src.match.get(close)):
+                    mu.equivalent = ("the fence is the last statement of a kernel: no memory operation of the thread "
+                                     "follows it, so it orders nothing, and the kernel's end orders its writes "
+                                     "before later work")
                 for m2 in (n - 1, n + 1):
                     if 0 <= m2 < len(fences):
                         g = fences[m2]

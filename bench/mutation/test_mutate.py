@@ -1,0 +1,377 @@
+"""Unit tests of the mutation operators (mutate.py) and of how run.py judges a mutant.
+
+USAGE: cd bench/mutation && python3 -m unittest test_mutate
+"""
+import os
+import sys
+import unittest
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mutate  # noqa: E402
+
+
+def mutants(text, kinds=mutate.KINDS, path="t.cu", extra=None):
+    files = {path: text}
+    files.update(extra or {})
+    return mutate.mutants_of(files, kinds)
+
+
+def applied(m, text):
+    return m.apply(text)
+
+
+class Common(unittest.TestCase):
+    def one(self, text, op, kinds=mutate.KINDS):
+        """The only mutant of text with operator op; checks it changes one place and keeps lines."""
+        ms = [m for m in mutants(text, kinds) if m.op == op]
+        self.assertEqual(len(ms), 1, [m.mutated for m in ms])
+        m = ms[0]
+        self.assertEqual(applied(m, text).count("\n"), text.count("\n"))
+        return m, applied(m, text)
+
+
+# Comments and strings that mention every construct the operators change.
+DECOYS = ('// __threadfence(); cuda::memory_order_release atomicAdd( cudaMemcpyAsync(\n'
+          '/* asm volatile("fence.sc.gpu;"); __threadfence_system(); thread_scope_device */\n'
+          'const char *s = "__threadfence(); memory_order_acquire ld.acquire.gpu atomicAdd(";\n'
+          "const char c = '\"';\n")
+
+
+class Lexer(unittest.TestCase):
+    def test_comments_and_literals_are_not_code(self):
+        toks = mutate.lex(DECOYS)
+        ids = [t.text for t in toks if t.kind == "id"]
+        self.assertNotIn("__threadfence", ids)
+        self.assertNotIn("atomicAdd", ids)
+        self.assertEqual([t.kind for t in toks if t.kind in ("str", "chr")], ["str", "chr"])
+
+    def test_raw_strings_digit_separators_and_error_text(self):
+        text = ('auto r = R"x(__threadfence(); )" )x";\nint n = 1\'000\'000;\n#error don\'t\n'
+                '__global__ void k() { __threadfence(); }\n')
+        toks = mutate.lex(text)
+        self.assertEqual(sum(t.text == "__threadfence" for t in toks), 1)
+        self.assertIn("1'000'000", [t.text for t in toks])
+
+    def test_decoys_give_no_mutant(self):
+        self.assertEqual(mutants(DECOYS), [])
+
+
+class Order(Common):
+    def test_memory_order_argument_of_an_atomic_member(self):
+        text = DECOYS + "__device__ void f(cuda::atomic_ref<int, cuda::thread_scope_device> a) {\n" \
+                        "  a.store(1, cuda::memory_order_release); // memory_order_release\n}\n"
+        m, out = self.one(text, "order.access", ("order",))
+        self.assertIn("a.store(1, cuda::memory_order_relaxed); // memory_order_release", out)
+        self.assertTrue(out.startswith(DECOYS))
+        self.assertEqual(m.line, 6)
+        self.assertEqual(mutate.expected_rules(m.op), ("cuda-scope-release-acquire",))
+
+    def test_scoped_enum_form_and_fence_order(self):
+        text = ("__device__ int g(cuda::std::atomic<int> &a) {\n"
+                "  cuda::atomic_thread_fence(cuda::std::memory_order::acq_rel, cuda::thread_scope_device);\n"
+                "  return a.load(std::memory_order::acquire);\n}\n")
+        ms = mutants(text, ("order",))
+        self.assertEqual([m.op for m in ms], ["order.fence", "order.access"])
+        self.assertIn("memory_order::relaxed, cuda::thread_scope_device", ms[0].mutated)
+        self.assertIn("a.load(std::memory_order::relaxed)", ms[1].mutated)
+
+    def test_not_an_argument(self):
+        text = ("__device__ int f(int *p, cuda::memory_order o = cuda::memory_order_seq_cst) {\n"
+                "  switch (o) { case cuda::memory_order_acquire: return 1; default: break; }\n"
+                "  if (o == cuda::memory_order_release) return 2;\n"
+                "  return load<cuda::memory_order_acquire>(p);\n}\n")
+        self.assertEqual(mutants(text, ("order",)), [])
+
+    def test_nv_and_gcc_builtins(self):
+        text = ("__device__ int f(int *p) {\n"
+                "  __atomic_store_n(p, 1, __ATOMIC_RELEASE);\n"
+                "  return __nv_atomic_load_n(p, __NV_ATOMIC_ACQUIRE, __NV_THREAD_SCOPE_DEVICE);\n}\n")
+        ms = mutants(text, ("order",))
+        self.assertEqual([m.mutated for m in ms], ["__atomic_store_n(p, 1, __ATOMIC_RELAXED);",
+                                                   "return __nv_atomic_load_n(p, __NV_ATOMIC_RELAXED, "
+                                                   "__NV_THREAD_SCOPE_DEVICE);"])
+
+    def test_ptx_orders_in_asm_only(self):
+        text = ('const char *doc = "ld.acquire.gpu.u32";\n'
+                '__device__ unsigned f(unsigned *p) {\n  unsigned v;\n'
+                '  asm volatile("\\n\\tld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");\n'
+                '  return v;\n}\n')
+        m, out = self.one(text, "order.ptx", ("order",))
+        self.assertIn('asm volatile("\\n\\tld.relaxed.gpu.global.u32 %0, [%1];"', out)
+        self.assertIn('"ld.acquire.gpu.u32"', out)
+        self.assertEqual(m.line, 4)
+
+    def test_ptx_release_store_and_rmw(self):
+        text = ('__device__ void f(unsigned *p) {\n'
+                '  asm volatile("st.release.sys.global.u32 [%0], %1;" :: "l"(p), "r"(1u));\n'
+                '  asm volatile("red.acq_rel.gpu.global.add.u32 [%0], %1;" :: "l"(p), "r"(1u));\n}\n')
+        ms = [m for m in mutants(text, ("order",))]
+        self.assertEqual([m.mutated.split('"')[1] for m in ms],
+                         ["st.relaxed.sys.global.u32 [%0], %1;", "red.relaxed.gpu.global.add.u32 [%0], %1;"])
+
+
+class Fence(Common):
+    def test_threadfence_deleted_or_narrowed(self):
+        text = DECOYS + "__global__ void k(int *d, int *f) {\n  d[0] = 1;\n  __threadfence();\n  f[0] = 1;\n}\n"
+        m, out = self.one(text, "fence.delete", ("fence",))
+        self.assertIn("  ((void)0);\n", out)
+        self.assertTrue(out.startswith(DECOYS))
+        m, out = self.one(text, "fence.narrow", ("fence",))
+        self.assertIn("  __threadfence_block();\n", out)
+        self.assertEqual(mutate.expected_rules(m.op), ("cuda-scope-release-acquire", "cuda-scope-insufficient"))
+
+    def test_system_fence_and_block_fence(self):
+        text = "__global__ void k() { __threadfence_system(); __syncthreads(); __threadfence_block(); }\n"
+        ms = mutants(text, ("fence",))
+        self.assertEqual(sorted(m.op for m in ms), ["fence.delete", "fence.narrow"])
+        self.assertIn("__threadfence_block(); __syncthreads();", [m for m in ms if m.op == "fence.narrow"][0].mutated)
+
+    def test_libcu_fence_spanning_lines_keeps_lines(self):
+        text = ("__device__ void f() {\n  cuda::atomic_thread_fence(cuda::memory_order_seq_cst,\n"
+                "                            cuda::thread_scope_device);\n  int after = 0;\n}\n")
+        m, out = self.one(text, "fence.delete", ("fence",))
+        self.assertEqual(out.splitlines()[3], "  int after = 0;")
+        m, out = self.one(text, "fence.narrow", ("fence",))
+        self.assertIn("cuda::thread_scope_block);", out)
+
+    def test_unscoped_std_fence_is_deleted_not_narrowed(self):
+        text = "void f() { std::atomic_thread_fence(std::memory_order_release); }\n"
+        ms = mutants(text, ("fence",))
+        self.assertEqual([m.op for m in ms], ["fence.delete"])
+
+    def test_ptx_fences(self):
+        text = ('__device__ void f() {\n'
+                '  asm volatile("fence.acq_rel.gpu;" ::: "memory");\n'
+                '  asm volatile("membar.gl;" ::: "memory");\n'
+                '  asm volatile("fence.proxy.async;" ::: "memory");\n'
+                '  asm volatile("fence.sc.cta;" ::: "memory");\n}\n')
+        ms = mutants(text, ("fence",))
+        got = [(m.op, m.mutated) for m in ms]
+        self.assertIn(("fence.delete", 'asm volatile("" ::: "memory");'), got)
+        self.assertIn(("fence.narrow", 'asm volatile("fence.acq_rel.cta;" ::: "memory");'), got)
+        self.assertIn(("fence.narrow", 'asm volatile("membar.cta;" ::: "memory");'), got)
+        self.assertFalse(any("proxy" not in m.original and "proxy" in m.mutated for m in ms))
+        # fence.sc.cta: deleted (it is a fence) but not narrowed (already block scope)
+        self.assertEqual(sum(1 for m in ms if m.line == 5), 1)
+
+    def test_macro_body_and_declaration(self):
+        text = ("__device__ void __threadfence();\n"
+                "#define FENCE() \\\n  __threadfence()\n"
+                "#define FENCE2 __threadfence()\n")
+        ms = mutants(text, ("fence",))
+        self.assertEqual(sorted((m.line, m.op) for m in ms),
+                         [(3, "fence.delete"), (3, "fence.narrow"), (4, "fence.delete"), (4, "fence.narrow")])
+
+    def test_adjacent_fence_of_equal_or_wider_scope_is_equivalent(self):
+        text = ("__global__ void k() {\n  __threadfence();\n  __threadfence_system();\n  x();\n"
+                "  __threadfence(); /* nothing between */ ;\n}\n")
+        ms = mutants(text, ("fence",))
+        first = [m for m in ms if m.line == 2]
+        self.assertTrue(all(m.equivalent for m in first))
+        self.assertIn("line 3", first[0].equivalent)
+        # the system fence is not covered by the device-scope fence before it
+        self.assertTrue(all(not m.equivalent for m in ms if m.line == 3))
+        self.assertTrue(all(not m.equivalent for m in ms if m.line == 5))
+
+    def test_last_statement_of_a_kernel_is_equivalent(self):
+        text = ("__global__ void k(int *d) {\n  d[0] = 1;\n  __threadfence();\n}\n"
+                "__device__ void f(int *d) {\n  d[0] = 1;\n  __threadfence();\n}\n")
+        ms = mutants(text, ("fence",))
+        self.assertEqual([(m.line, bool(m.equivalent)) for m in ms], [(3, True), (3, True), (7, False), (7, False)])
+        self.assertIn("last statement of a kernel", ms[0].equivalent)
+
+    def test_adjacent_asm_fences(self):
+        text = ('__global__ void f() {\n  asm volatile("fence.acq_rel.gpu;" ::: "memory");\n'
+                '  asm volatile("fence.sc.gpu;" ::: "memory");\n  g();\n}\n')
+        ms = mutants(text, ("fence",))
+        self.assertTrue(all(m.equivalent for m in ms if m.line == 2))
+        self.assertTrue(all(not m.equivalent for m in ms if m.line == 3))
+
+
+class Scope(Common):
+    def test_builtin_atomics(self):
+        text = DECOYS + ("__global__ void k(int *c) {\n  atomicAdd(c, 1);\n  atomicCAS_system(c, 0, 1);\n"
+                         "  atomicAdd_block(c, 1);\n}\n")
+        ms = mutants(text, ("scope",))
+        self.assertEqual([m.mutated for m in ms], ["atomicAdd_block(c, 1);", "atomicCAS_block(c, 0, 1);"])
+        self.assertEqual(mutate.expected_rules("scope.builtin"), ("cuda-scope-mismatch", "cuda-scope-insufficient"))
+
+    def test_atomic_ref_template_only(self):
+        text = ("__global__ void k(int *f) {\n"
+                "  cuda::atomic_ref<int, cuda::thread_scope_system> r(*f);\n"
+                "  __shared__ cuda::barrier<cuda::thread_scope_device> *b;\n"
+                "  using A = cuda::atomic<unsigned, cuda::thread_scope_device>;\n}\n")
+        ms = mutants(text, ("scope",))
+        self.assertEqual([(m.line, m.op) for m in ms], [(2, "scope.template"), (4, "scope.template")])
+        self.assertIn("thread_scope_block> r(*f)", ms[0].mutated)
+
+    def test_nv_builtin_scope(self):
+        text = "__device__ void f(int *p) { __nv_atomic_fetch_add(p, 1, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_SYSTEM); }\n"
+        m, out = self.one(text, "scope.builtin", ("scope",))
+        self.assertIn("__NV_THREAD_SCOPE_BLOCK", out)
+
+    def test_ptx_scopes(self):
+        text = ('__device__ void f(int *p) {\n'
+                '  asm volatile("atom.relaxed.gpu.global.add.s32 %0, [%1], 1;" : "=r"(x) : "l"(p));\n'
+                '  asm volatile("ld.relaxed.gpu.shared.u32 %0, [%1];" : "=r"(x) : "r"(s));\n'
+                '  asm volatile("ld.relaxed.gpu.shared::cluster.u32 %0, [%1];" : "=r"(x) : "r"(s));\n}\n')
+        ms = mutants(text, ("scope",))
+        self.assertEqual([(m.line, bool(m.equivalent)) for m in ms], [(2, False), (3, True), (4, False)])
+        self.assertIn("atom.relaxed.cta.global.add.s32", ms[0].mutated)
+
+    def test_shared_memory_atomics_are_equivalent(self):
+        text = ("__global__ void k(int *g) {\n  __shared__ int hist[256], total;\n"
+                "  extern __shared__ float smem[];\n  float *part = smem + 32;\n"
+                "  atomicAdd(&hist[threadIdx.x], 1);\n  atomicAdd(&total, 1);\n  atomicAdd(part, 1.0f);\n"
+                "  atomicAdd(g, 1);\n}\n__global__ void other(int *hist) { atomicAdd(hist, 1); }\n")
+        ms = mutants(text, ("scope",))
+        self.assertEqual([(m.line, bool(m.equivalent)) for m in ms],
+                         [(5, True), (6, True), (7, True), (8, False), (10, False)])
+        self.assertIn("'hist' is __shared__", ms[0].equivalent)
+
+
+CAPTURE = """void run(cudaStream_t s, float *d, float *h, size_t n, cudaGraph_t *g) {
+  cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s);
+  CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s); // cudaMemcpyAsync(
+  cudaMemsetAsync(d, 0,
+                  n, s);
+  cudaMemcpyAsync(h, d, n, cudaMemcpyDeviceToHost, 0);
+  cudaMallocAsync(&d, n, s);
+  cudaStreamEndCapture(s, g);
+  cudaMemsetAsync(d, 0, n, s);
+}
+void other(cudaStream_t s, float *d) { cudaMemsetAsync(d, 0, 4, s); }
+"""
+
+
+class Capture(Common):
+    def test_swaps_inside_the_capture_only(self):
+        ms = mutants(CAPTURE, ("capture",))
+        self.assertEqual([(m.line, m.op) for m in ms],
+                         [(3, "capture.sync"), (4, "capture.memcpy"), (5, "capture.memset"), (7, "capture.memcpy"),
+                          (8, "capture.malloc")])
+        by_line = {m.line: m for m in ms}
+        self.assertEqual(by_line[3].mutated, "CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal)); "
+                                             "cudaStreamSynchronize(s);")
+        self.assertEqual(by_line[4].mutated, "cudaMemcpy(d, h, n, cudaMemcpyHostToDevice); // cudaMemcpyAsync(")
+        out = by_line[5].apply(CAPTURE)
+        self.assertEqual(out.count("\n"), CAPTURE.count("\n"))
+        self.assertIn("  cudaMemset(d, 0,\n                  n);\n", out)
+        self.assertEqual(by_line[8].mutated, "cudaMalloc(&d, n);")
+        self.assertEqual(mutate.expected_rules("capture.sync"), ("cuda-scope-capture-api",))
+
+    def test_equivalences(self):
+        ms = {m.line: m for m in mutants(CAPTURE, ("capture",))}
+        self.assertIn("legacy stream", ms[7].equivalent)
+        self.assertIsNone(ms[8].equivalent)
+        relaxed = CAPTURE.replace("cudaStreamCaptureModeGlobal", "cudaStreamCaptureModeRelaxed")
+        ms = {m.line: m for m in mutants(relaxed, ("capture",))}
+        self.assertIn("Relaxed", ms[8].equivalent)
+        self.assertIsNone(ms[4].equivalent)
+
+    def test_begin_and_end_in_different_functions(self):
+        text = "void a(cudaStream_t s) { cudaStreamBeginCapture(s, m); cudaMemsetAsync(p, 0, 4, s); }\n" \
+               "void b(cudaStream_t s) { cudaMemsetAsync(p, 0, 4, s); cudaStreamEndCapture(s, &g); }\n"
+        self.assertEqual(mutants(text, ("capture",)), [])
+
+
+class Callback(Common):
+    def test_function_registered_by_name(self):
+        text = ("static void CUDART_CB done(void *p) {\n  printf(\"done\");\n}\n"
+                "void go(cudaStream_t s) { cudaLaunchHostFunc(s, done, nullptr); }\n")
+        ms = mutants(text, ("callback",))
+        self.assertEqual([(m.line, m.op, m.mutated) for m in ms],
+                         [(1, "callback.api", "static void CUDART_CB done(void *p) { cudaFree(nullptr);"),
+                          (1, "callback.sync", "static void CUDART_CB done(void *p) { cudaDeviceSynchronize();")])
+        self.assertEqual(mutate.expected_rules("callback.sync"), ("cuda-scope-callback-api",))
+
+    def test_defined_in_another_file_and_through_a_variable(self):
+        header = "void CUDART_CB cb(cudaStream_t, cudaError_t, void *) {}\n"
+        text = ("#include \"cb.h\"\nvoid go(cudaStream_t s) {\n  cudaStreamCallback_t fn = cb;\n"
+                "  cudaStreamAddCallback(s, fn, nullptr, 0);\n}\n")
+        ms = mutants(text, ("callback",), extra={"cb.h": header})
+        self.assertEqual({m.file for m in ms}, {"cb.h"})
+        self.assertEqual(ms[0].detail["registered"], "t.cu:4")
+
+    def test_lambda_and_c_and_driver(self):
+        text = "void go(cudaStream_t s) { cudaLaunchHostFunc(s, [](void *p) { free(p); }, q); }\n"
+        ms = mutants(text, ("callback",))
+        self.assertEqual(ms[1].mutated, "void go(cudaStream_t s) { cudaLaunchHostFunc(s, [](void *p) { "
+                                        "cudaDeviceSynchronize(); free(p); }, q); }")
+        c = "static void cb(void *p) { }\nvoid go(CUstream s) { cuLaunchHostFunc(s, cb, 0); }\n"
+        ms = mutants(c, ("callback",), path="t.c")
+        self.assertEqual([m.replacement for m in ms], [" cuMemFree(0);", " cuCtxSynchronize();"])
+
+
+class EveryMutant(unittest.TestCase):
+    def test_examples_one_change_each_lines_kept(self):
+        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "examples")
+        files = {}
+        for name in ("handoff.cu", "handoff.cuh", "graph.cu"):
+            with open(os.path.join(here, name), encoding="utf-8") as fh:
+                files[name] = fh.read()
+        ms = mutate.mutants_of(files)
+        self.assertEqual({m.kind for m in ms}, set(mutate.KINDS))
+        for m in ms:
+            text = files[m.file]
+            out = m.apply(text)
+            self.assertNotEqual(out, text)
+            self.assertEqual(out.count("\n"), text.count("\n"))
+            # the change is one contiguous edit: same text before start, same text after end
+            self.assertEqual(out[:m.start], text[:m.start])
+            self.assertEqual(out[len(out) - (len(text) - m.end):], text[m.end:])
+
+
+class Judge(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        import importlib.util
+        spec = importlib.util.spec_from_file_location(
+            "mutation_run", os.path.join(os.path.dirname(os.path.abspath(__file__)), "run.py"))
+        cls.bench = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(cls.bench)
+
+    def finding(self, line, check="cuda-scope-release-acquire", msg="'f' is published here", file="a.cu", notes=()):
+        return {"file": file, "line": line, "column": 3, "check": check, "message": msg, "notes": list(notes)}
+
+    def test_reported_near_elsewhere_and_other_rule(self):
+        m = {"file": "a.cu", "line": 40, "end_line": 40, "function_lines": [30, 60],
+             "expected": ["cuda-scope-release-acquire"]}
+        base = [self.finding(100)]
+        found = [self.finding(100), self.finding(58), self.finding(200),
+                 self.finding(41, check="cuda-scope-mismatch", msg="m")]
+        v = self.bench.judge(m, base, found, 10)
+        self.assertEqual(v["verdict"], "reported")
+        self.assertEqual([f["line"] for f in v["near"]], [58])
+        self.assertEqual([f["line"] for f in v["elsewhere"]], [200])
+        self.assertEqual([f["line"] for f in v["other_near"]], [41])
+
+    def test_old_findings_and_moved_columns_are_not_new(self):
+        m = {"file": "a.cu", "line": 40, "end_line": 40, "expected": ["cuda-scope-release-acquire"]}
+        base = [self.finding(42, msg="read after the flag at a.cu:40:9")]
+        found = [self.finding(42, msg="read after the flag at a.cu:40:15")]
+        self.assertEqual(self.bench.judge(m, base, found, 10)["verdict"], "missed")
+
+    def test_a_note_at_the_mutation_counts(self):
+        m = {"file": "h.cuh", "line": 5, "end_line": 5, "expected": ["cuda-scope-release-acquire"]}
+        f = self.finding(90, file="a.cu", notes=[{"file": "h.cuh", "line": 6, "message": "written here"}])
+        self.assertEqual(self.bench.judge(m, [], [f], 10)["verdict"], "reported")
+        self.assertEqual(self.bench.judge(m, [], [self.finding(90, file="a.cu")], 10)["verdict"], "missed")
+
+    def test_overlay_arguments(self):
+        from dataclasses import dataclass
+
+        @dataclass
+        class Job:
+            argv: list
+        job = Job(["clang-tidy", "-load=x", "a.cu", "--", "-x", "cuda"])
+        self.assertEqual(self.bench.with_overlay(job, "o.yaml", "host").argv,
+                         ["clang-tidy", "-load=x", "--vfsoverlay=o.yaml", "a.cu", "--", "-x", "cuda"])
+        self.assertEqual(self.bench.with_overlay(job, "o.yaml", "pass").argv,
+                         ["clang-tidy", "-load=x", "a.cu", "--", "-ivfsoverlay", "o.yaml", "-x", "cuda"])
+
+
+if __name__ == "__main__":
+    unittest.main()
