@@ -219,10 +219,14 @@ class Insertion:
     size: int
 
 
+CONFIGURATION_TEXT = re.compile(rb"<<<(.*?)>>>", re.S)
+
+
 def rewrite_text(data):
     """(the rewritten bytes, [Insertion], [(Braced, its text, line, col)]) for a file's bytes; (None, [],
     []) when it has no braced list in a launch."""
-    if b"<<<" not in data:
+    # Most files have no launch, or none with a '{' before its '>>>': those are not tokenized.
+    if b"<<<" not in data or not any(b"{" in m for m in CONFIGURATION_TEXT.findall(data)):
         return None, [], []
     s = data.decode("latin-1")     # one character per byte: offsets are byte offsets, as clang's columns
     lists = braced_launch_lists(s)
@@ -261,6 +265,7 @@ class Rewrites:
         self.described = {}    # file -> [(Braced, text, line, col)]
         self.overlays = {}     # frozenset of files -> the overlay that serves their copies
         self.include_cache = {}  # file -> the names it includes with quotes
+        self.resolved = {}       # (folder, name, include folders) -> the file a quoted include opens
 
     def _scan(self, path):
         if path not in self.files:
@@ -298,12 +303,9 @@ class Rewrites:
             if self._scan(path):
                 needed.append(path)
             for name in self._includes(path):
-                for d in [os.path.dirname(path)] + include_dirs:
-                    c = os.path.normpath(os.path.join(d, name.decode("utf-8", "replace")))
-                    if os.path.isfile(c):
-                        if not any(c.startswith(s + os.sep) for s in skip_dirs):
-                            work.append(c)
-                        break
+                c = self._resolve(os.path.dirname(path), name, include_dirs)
+                if c and not any(c.startswith(s + os.sep) for s in skip_dirs):
+                    work.append(c)
         if not needed:
             return None
         key = frozenset(needed)
@@ -323,6 +325,19 @@ class Rewrites:
                        f"braced list, which nvcc accepts and clang's parser does not: clang reads a copy with "
                        f"dim3(...) through a VFS overlay; diagnostics name the file, its lines and columns)")
         return self.overlays[key]
+
+    def _resolve(self, folder, name, include_dirs):
+        """The file a quoted include of `name` in `folder` opens, or None (cached: every file of a
+        project asks for the same headers)."""
+        key = (folder, name, tuple(include_dirs))
+        if key not in self.resolved:
+            self.resolved[key] = None
+            for d in [folder] + include_dirs:
+                c = os.path.normpath(os.path.join(d, name.decode("utf-8", "replace")))
+                if os.path.isfile(c):
+                    self.resolved[key] = c
+                    break
+        return self.resolved[key]
 
     def _includes(self, path):
         if path in self.include_cache:
