@@ -1071,6 +1071,50 @@ def decide_equivalence(src, muts):
                                  "allowed and does not touch the capture (evidence/h100-probe/RESULTS.md)")
 
 
+def function_name(src, open_k):
+    """The name of the function whose body opens at token open_k (None for a lambda)."""
+    j = open_k - 1
+    while j >= 0 and src.toks[j].text != ")":
+        if src.toks[j].text in (";", "{", "}"):
+            return None
+        j -= 1
+    o = src.match.get(j)
+    # a constructor's initializer list: back over name(args) pairs to the parameter list
+    while o is not None and o >= 2 and src.toks[o - 2].text in (",", ":") and src.toks[o - 1].kind == "id":
+        k = o - 3
+        if k < 0 or src.toks[k].text != ")" or k not in src.match:
+            break
+        o = src.match[k]
+    if o is None or o == 0:
+        return None
+    t = src.toks[o - 1]
+    return t.text if t.kind == "id" and t.text not in ("if", "while", "for", "switch", "catch") else None
+
+
+def mark_references(sources, muts):
+    """Each mutant's function and whether the unit names that function anywhere but where it is
+    defined (a call, a launch, a registration): a mutation in a function nothing names can only be
+    seen by a front end that reads every function whether or not it runs."""
+    uses, defs = {}, {}
+    for src in sources:
+        for t in src.toks:
+            if t.kind == "id":
+                uses[t.text] = uses.get(t.text, 0) + 1
+        for o, _ in src.functions:
+            name = function_name(src, o)
+            if name:
+                defs[name] = defs.get(name, 0) + 1
+    by_path = {s.path: s for s in sources}
+    for m in muts:
+        src = by_path[m.file]
+        k = bisect.bisect_left([t.start for t in src.toks], m.start) if m.function else None
+        body = src.body_at(min(k, len(src.toks) - 1)) if k is not None else None
+        name = function_name(src, body[0]) if body else None
+        if name:
+            m.detail["function_name"] = name
+            m.detail["function_referenced"] = name == "main" or uses.get(name, 0) > defs.get(name, 0)
+
+
 def mutants_of(files, kinds=KINDS):
     """Every mutant of the files (a {path: text} unit), in file and offset order, equivalences decided."""
     sources = [Source(p, t) for p, t in files.items()]
@@ -1088,6 +1132,7 @@ def mutants_of(files, kinds=KINDS):
         decide_equivalence(src, [m for m in out if m.file == src.path])
     out = [m for m in out if m.kind in kinds]
     out.sort(key=lambda m: (m.file, m.start, m.op))
+    mark_references(sources, out)
     for m in out:
         m.detail.pop("fence_tokens", None)
     return out

@@ -285,23 +285,31 @@ def judge(m, base, found, window):
 
 def pick_tus(tus, seed):
     """The TUs in the order they are tried: shuffled with the seed, then each next one the TU that
-    has the mutation kind least measured so far (kinds the corpus has few of come early), taking
-    the projects in turn."""
+    has the mutation kind least measured so far (kinds the corpus has few of come early), then one
+    whose sites are in files least tried, taking the projects in turn."""
     rng = random.Random(f"{seed}:tus")
     pool = sorted(tus, key=lambda t: (t.project, t.rel))
     rng.shuffle(pool)
     covered = collections.Counter()
     per_project = collections.Counter()
+    per_file = collections.Counter()
     out = []
+
+    def files(t):
+        return {m.file for m in t.mutants if not m.equivalent}
+
+    def score(t):
+        kinds = {m.kind for m in t.mutants if not m.equivalent}
+        # then TUs whose mutation sites are in files not tried yet (a header many TUs share comes once)
+        return (min(covered[k] for k in kinds), max(per_file[f] for f in files(t)), per_project[t.project])
     while pool:
-        def score(t):
-            kinds = {m.kind for m in t.mutants if not m.equivalent}
-            return (min(covered[k] for k in kinds), per_project[t.project])
         best = min(range(len(pool)), key=lambda n: score(pool[n]))
         t = pool.pop(best)
         out.append(t)
         for k in {m.kind for m in t.mutants if not m.equivalent}:
             covered[k] += 1
+        for f in files(t):
+            per_file[f] += 1
         per_project[t.project] += 1
     return out
 
@@ -569,12 +577,16 @@ def summarise(doc):
             r[m["status"]] += 1
             if m["status"] != "broken":
                 continue
+            referenced = m.get("detail", {}).get("function_referenced", True)
+            r["ref:broken"] += referenced
             for fe in FRONT_ENDS:
                 v = m["front_ends"][fe]
                 if v["verdict"] == "n/a":
                     continue
                 r[f"{fe}:broken"] += 1
                 r[f"{fe}:reported"] += v["verdict"] == "reported"
+                r[f"ref:{fe}:broken"] += referenced
+                r[f"ref:{fe}:reported"] += referenced and v["verdict"] == "reported"
                 r[f"{fe}:elsewhere"] += bool(v["elsewhere"])
                 r[f"{fe}:other_near"] += bool(v["other_near"])
     return {k: dict(v) for k, v in rows.items()}
@@ -585,7 +597,7 @@ def pct(a, b):
 
 
 def print_tables(doc, out):
-    summary = doc.get("summary") or summarise(doc)
+    summary = summarise(doc)
     measured = [t for t in doc["tus"] if t["status"] == "measured"]
     skipped = [t for t in doc["tus"] if t["status"] != "measured"]
     projects = sorted({t["project"] for t in measured})
@@ -615,6 +627,14 @@ def print_tables(doc, out):
                   f"{r.get('not-compiled', 0):>8} {r.get('does-not-parse', 0):>8}", file=out)
     print("broken: mutants measured; clang-tidy / IR pass: reported / broken (IR pass n/a: host API kinds, no pass "
           "rule); elsewhere(b): mutants with a new finding away from the mutation (clang-tidy / IR pass)", file=out)
+    print("\nthe same, only mutants in a function that the TU names elsewhere (calls, launches, registers):", file=out)
+    print(f"{'kind':<18} {'broken':>6}  {'clang-tidy':>13}  {'IR pass':>13}", file=out)
+    for k in kinds + ["total"]:
+        r = summary[k]
+        ir = pct(r.get("ref:ir-pass:reported", 0), r.get("ref:ir-pass:broken", 0)) if r.get("ref:ir-pass:broken") \
+            else ("n/a" if r.get("ref:broken") and k in mutate.HOST_KINDS else "-")
+        print(f"{k:<18} {r.get('ref:broken', 0):>6}  "
+              f"{pct(r.get('ref:clang-tidy:reported', 0), r.get('ref:clang-tidy:broken', 0)):>13}  {ir:>13}", file=out)
     left = [m for m in doc["mutants"] if m["status"] in ("equivalent", "not-compiled", "does-not-parse")]
     if left:
         print("\nleft out:", file=out)
@@ -639,8 +659,11 @@ def print_tables(doc, out):
         print("\nmissed (front ends that did not report it):", file=out)
         for m in missed:
             fes = [fe for fe in FRONT_ENDS if m["front_ends"][fe]["verdict"] == "missed"]
-            print(f"  {m['project']}/{m['file']}:{m['line']} {m['operator']} [{', '.join(fes)}]: {m['mutated'][:150]}",
-                  file=out)
+            d = m.get("detail", {})
+            where = f" in {d['function_name']}()" + ("" if d.get("function_referenced") else ", which the TU never names") \
+                if d.get("function_name") else ""
+            print(f"  {m['project']}/{m['file']}:{m['line']} {m['operator']}{where} [{', '.join(fes)}]: "
+                  f"{m['mutated'][:150]}", file=out)
     if skipped:
         print("\nTUs skipped:", file=out)
         for t in skipped:

@@ -305,6 +305,19 @@ class Callback(Common):
         self.assertEqual([m.replacement for m in ms], [" cuMemFree(0);", " cuCtxSynchronize();"])
 
 
+class References(unittest.TestCase):
+    def test_function_named_elsewhere_or_not(self):
+        header = ("__device__ void fence_used() { __threadfence(); }\n"
+                  "__device__ void fence_unused() { __threadfence(); }\n")
+        text = ('#include "h.cuh"\n__global__ void k() { fence_used(); }\n'
+                "__global__ void never_launched() { __threadfence(); g(); }\n"
+                "int main() { k<<<1, 1>>>(); }\n")
+        ms = mutants(text, ("fence",), extra={"h.cuh": header})
+        got = {(m.file, m.line, m.detail["function_name"], m.detail["function_referenced"]) for m in ms}
+        self.assertEqual(got, {("h.cuh", 1, "fence_used", True), ("h.cuh", 2, "fence_unused", False),
+                               ("t.cu", 3, "never_launched", False)})
+
+
 class EveryMutant(unittest.TestCase):
     def test_examples_one_change_each_lines_kept(self):
         here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "examples")
