@@ -22,7 +22,7 @@ namespace cuda_scope {
 // after -load-pass-plugin; with clang, -Xclang -load -Xclang <plugin> makes
 // them known to -mllvm.
 static cl::opt<Strictness> StrictnessOption(
-    "cuda-scope-strictness", cl::desc("How wide a net the release/acquire rules cast"),
+    "cuda-scope-strictness", cl::desc("How wide a net the release/acquire and fence rules cast"),
     cl::values(clEnumValN(Strictness::Evidence, "evidence", "what the code shows is a message (default)"),
                clEnumValN(Strictness::Wide, "wide", "also flags and data whose pairing the code does not show")),
     cl::init(Strictness::Evidence));

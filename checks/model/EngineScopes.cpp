@@ -8,7 +8,9 @@
 // threads outside it (insufficient). A fence narrower than the relaxed
 // access it orders (the two make a release or acquire pattern of the
 // fence's scope) is insufficient too, unless it orders a message: the
-// message rules know who is on the other side.
+// message rules know who is on the other side. A pattern counts only where
+// a value read is tested: a read whose value decides nothing (a counter
+// bumped and never looked at) synchronizes the reader with nothing.
 //
 //===----------------------------------------------------------------------===//
 #include "EngineImpl.h"
@@ -71,6 +73,16 @@ void fenceRule(State &St, const DenseMap<unsigned, bool> &MessageFences, std::ve
         return false;
       const Group *G = St.groupOf(A);
       if (!G || includes(*Fence.S, G->Needed))
+        return false;
+      // The pattern synchronizes only with a thread whose read observes the
+      // write and whose next steps the value decides (a flag, a ticket): a
+      // counter no read of which is tested (a histogram's bins) hands nothing
+      // over, whatever the fence next to it orders. An acquire pattern is one
+      // when the value read is tested.
+      // With the wide net (Strictness), every pattern counts.
+      if (St.Opts.Net == Strictness::Evidence &&
+          (Release ? none_of(G->Ops, [&](unsigned J) { return St.op(J).reads() && St.op(J).Tested; })
+                   : !Access.Tested))
         return false;
       Out.push_back(finding(Finding::FenceTooNarrow, F, static_cast<int>(A), G->Needed, G->WithHost));
       return true;

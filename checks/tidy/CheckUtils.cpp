@@ -57,6 +57,10 @@ std::optional<bool> parseBoolOption(StringRef Value) {
   return std::nullopt;
 }
 
+std::string invalidOptionMessage(StringRef Option, StringRef Expected) {
+  return ("invalid value '%0' for option '" + Option + "' of check '%1': expected " + Expected).str();
+}
+
 std::vector<std::string> splitList(StringRef Value) {
   SmallVector<StringRef, 8> Parts;
   Value.split(Parts, ';', -1, /*KeepEmpty=*/false);

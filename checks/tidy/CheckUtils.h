@@ -29,6 +29,10 @@ bool isFunctionPattern(llvm::StringRef P);
 /// false, 1, 0, on, off); none for anything else.
 std::optional<bool> parseBoolOption(llvm::StringRef Value);
 
+/// The message of an option value that is not one of \p Expected ("'evidence'
+/// or 'wide'"), with %0 the value and %1 the check, for configurationDiag.
+std::string invalidOptionMessage(llvm::StringRef Option, llvm::StringRef Expected);
+
 /// Splits a ';'-separated option value, dropping blanks around items.
 std::vector<std::string> splitList(llvm::StringRef Value);
 

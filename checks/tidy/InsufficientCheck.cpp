@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "InsufficientCheck.h"
+#include "CheckUtils.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include <set>
 
@@ -17,7 +18,18 @@ using namespace llvm;
 
 namespace cuda_scope {
 
-InsufficientCheck::InsufficientCheck(StringRef Name, tidy::ClangTidyContext *Ctx) : ClangTidyCheck(Name, Ctx) {}
+InsufficientCheck::InsufficientCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
+    : ClangTidyCheck(Name, Ctx), StrictnessOption(Options.get("Strictness", "evidence").str()) {
+  std::optional<Strictness> Parsed = strictnessFromName(StrictnessOption);
+  if (!Parsed)
+    configurationDiag(invalidOptionMessage("Strictness", "'evidence' or 'wide'"), DiagnosticIDs::Error)
+        << StrictnessOption << Name;
+  Net = Parsed.value_or(Strictness::Evidence);
+}
+
+void InsufficientCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "Strictness", strictnessName(Net));
+}
 
 void InsufficientCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(translationUnitDecl().bind("tu"), this);
@@ -33,6 +45,7 @@ void InsufficientCheck::onEndOfTranslationUnit() {
     return;
   EngineOptions Opts;
   Opts.Rules = EngineOptions::Scopes | EngineOptions::Fences;
+  Opts.Net = Net;
   std::set<std::pair<const Stmt *, std::string>> Reported;
   for (const Finding &F : Records->findings(Opts)) {
     if (F.What != Finding::ScopeInsufficient && F.What != Finding::FenceTooNarrow)

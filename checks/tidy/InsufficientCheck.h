@@ -12,6 +12,7 @@ namespace cuda_scope {
 class InsufficientCheck : public clang::tidy::ClangTidyCheck {
 public:
   InsufficientCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Ctx);
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
   bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
     return LO.CUDA; // device-code rules; host-API checks run on C and C++ too
   }
@@ -24,6 +25,10 @@ private:
   void reportFence(const Finding &F);
 
   std::shared_ptr<AstRecords> Records;
+  /// Option Strictness: evidence (a fence counts only where some read of the
+  /// object in the kernel is tested) or wide.
+  std::string StrictnessOption;
+  Strictness Net = Strictness::Evidence;
 };
 
 } // namespace cuda_scope

@@ -32,8 +32,7 @@ ReleaseAcquireCheck::ReleaseAcquireCheck(StringRef Name, tidy::ClangTidyContext 
   AcrossKernels = Across.value_or(false);
   std::optional<Strictness> Parsed = strictnessFromName(StrictnessOption);
   if (!Parsed)
-    configurationDiag("invalid value '%0' for option 'Strictness' of check '%1': expected 'evidence' or 'wide'",
-                      DiagnosticIDs::Error)
+    configurationDiag(invalidOptionMessage("Strictness", "'evidence' or 'wide'"), DiagnosticIDs::Error)
         << StrictnessOption << Name;
   Net = Parsed.value_or(Strictness::Evidence);
   for (const std::string &P : splitList(FenceFunctionsOption)) {

@@ -24,6 +24,9 @@ __global__ void signal(int *Data, int *Flag) {
   // CHECK: :[[@LINE-1]]:3: warning: '__threadfence_block' orders the relaxed store of 'Flag' with thread_scope_block, {{.*}} [cuda-scope-insufficient]
   // CHECK: :[[@LINE+1]]:59: note: the relaxed store is here
   cuda::atomic_ref<int, cuda::thread_scope_device>(*Flag).store(1, cuda::memory_order_relaxed);
+  if (blockIdx.x == 0) // block 0 waits for the flag: a thread of the kernel that synchronizes
+    while (cuda::atomic_ref<int, cuda::thread_scope_device>(*Flag).load(cuda::memory_order_relaxed) == 0) {
+    }
 }
 
 // Correct: shared memory, per-block elements, device scope.
