@@ -58,7 +58,8 @@ def sweep_one(build, header):
             "device": [f"{TOOLS}/clang-tidy", f"-load={module}", "-checks=-*,cuda-scope-*", "--quiet", src, "--",
                        "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", *FLAGS],
             "pass": [f"{TOOLS}/clang++", "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", *FLAGS, "-O2",
-                     f"-fpass-plugin={plugin}", "-Rpass-analysis=cuda-scope", "-S", "-o", os.devnull, src],
+                     "-mllvm", "-sink-common-insts=false", f"-fpass-plugin={plugin}", "-Rpass-analysis=cuda-scope",
+                     "-S", "-emit-llvm", "-o", os.devnull, src],
         }
         for side, cmd in sides.items():
             code, out = run(cmd)

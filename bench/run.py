@@ -236,7 +236,8 @@ def compat_cost(build, runs):
         with open(os.path.join(build, "plugin", "libCudaScopeTidy.so"), "rb") as src_fh, open(bare, "wb") as out:
             out.write(src_fh.read())
         plugin = os.path.join(build, "plugin", "libCudaScopePass.so")
-        clangxx = [f"{TOOLS}/clang++"] + device + ["-O2", f"-fpass-plugin={plugin}", "-S", "-o", os.devnull]
+        clangxx = [f"{TOOLS}/clang++"] + device + ["-O2", "-mllvm", "-sink-common-insts=false",
+                                                    f"-fpass-plugin={plugin}", "-S", "-emit-llvm", "-o", os.devnull]
         for src in tus:
             kinds = (("tidy host", tidy(build, "-*,cuda-scope-*", src, TOOLKIT, module=bare),
                       tidy(build, "-*,cuda-scope-*", src, TOOLKIT)),

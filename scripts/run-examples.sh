@@ -30,6 +30,7 @@ for src in "$root"/examples/*.cu; do
     -x cuda --cuda-host-only "${flags[@]}" 2>/dev/null || status=1
   echo "=== ${src#$root/} (device IR pass, -O2)"
   "$tools/clang++" -x cuda --cuda-device-only --cuda-gpu-arch=sm_90 "${flags[@]}" -include "$compat" -O2 \
-    -fpass-plugin="$pass" -Rpass-analysis=cuda-scope -S -o /dev/null "$src" || status=1
+    -mllvm -sink-common-insts=false -fpass-plugin="$pass" -Rpass-analysis=cuda-scope -S -emit-llvm -o /dev/null \
+    "$src" || status=1
 done
 exit $status

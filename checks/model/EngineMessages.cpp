@@ -218,17 +218,19 @@ private:
     return Load.Element >= 0 && Store.Element == Load.Element &&
            ((Store.ThreadPrivate && Load.ThreadPrivate) || St.alwaysBefore(D, L));
   }
-  /// The data \p D writes reaches every reader of \p F through an earlier
-  /// flag: another flag published between \p D and \p P, and received before
+  /// The data \p D writes reaches every reader of \p F through another
+  /// flag: one published after \p D (before \p F's publish or after it: the
+  /// reader does not learn of the data from \p F either way), and received before
   /// every receive of \p F that some read of the data follows. Once that
   /// flag's message is right (or reported), this one adds no hazard: the
-  /// ring buffer's head, bumped after the ticket that hands the data over.
-  bool publishCovered(const Flag &F, unsigned D, unsigned P) const {
+  /// ring buffer's head, bumped after the ticket that hands the data over; a
+  /// counter reset just before the release that publishes everything.
+  bool publishCovered(const Flag &F, unsigned D) const {
     const int Data = St.op(D).Object;
     auto Loads = make_filter_range(G.DataLoads, [&](unsigned L) { return St.op(L).Object == Data; });
     return any_of(G.Flags, [&](const Flag &X) {
       if (X.Object == F.Object || none_of(X.Publishes, [&](unsigned PX) {
-            return !is_contained(X.Resets, PX) && St.before(D, PX) && St.before(PX, P);
+            return !is_contained(X.Resets, PX) && St.before(D, PX);
           }))
         return false;
       return all_of(F.Receives, [&](unsigned R) {
@@ -239,8 +241,9 @@ private:
   /// The read \p L after the receive \p R of \p F has its data through an
   /// earlier flag: one received before \p R with \p L after its test, and
   /// published after each write of the data that a publish of \p F hands
-  /// over (before that publish, when the write comes first; a slot claimed
-  /// and then filled has the fill's). The earlier flag may be another
+  /// over (before or after that publish: the reader that received it first
+  /// has the data whatever \p F says; a slot claimed and then filled has
+  /// the fill's). The earlier flag may be another
   /// element of \p F's object (a field of the same structure, to a front end
   /// that does not tell fields apart).
   bool receiveCovered(const Flag &F, unsigned R, unsigned L) const {
@@ -268,8 +271,7 @@ private:
             continue; // the earlier element's own message
 
           if (none_of(X.Publishes, [&](unsigned PX) {
-                return Covering(PX) && !is_contained(X.Resets, PX) && St.before(S, PX) &&
-                       (!Before || St.before(PX, P));
+                return Covering(PX) && !is_contained(X.Resets, PX) && St.before(S, PX);
               }))
             return false;
         }
@@ -330,13 +332,20 @@ void Messages::findResets(Flag &F) {
       F.Resets.push_back(P);
       continue;
     }
-    int Latest = -1;
-    for (unsigned Rc : F.Receives)
-      if (Rc != P && St.afterTest(Rc, P) && (Latest < 0 || St.op(Latest).Seq < St.op(Rc).Seq))
-        Latest = Rc;
-    if (Latest >= 0 && none_of(G.DataStores, [&](unsigned D) {
-          return St.op(D).Object != F.Object && St.before(Latest, D) && St.before(D, P);
-        }))
+    // Per path: the data written since the last receive on some way to the
+    // store is handed on. A write after a receive counts unless a later
+    // receive that every way to the store passes comes after it; so a store
+    // that two branches share (a lock released once after either of two
+    // critical sections, as -O2 merges them) hands on what either branch wrote.
+    auto Receiving = [&](unsigned Rc) { return Rc != P && St.afterTest(Rc, P); };
+    if (none_of(F.Receives, Receiving))
+      continue;
+    bool HandsOn = any_of(G.DataStores, [&](unsigned D) {
+      return St.op(D).Object != F.Object && St.before(D, P) &&
+             any_of(F.Receives, [&](unsigned Rc) { return Receiving(Rc) && St.before(Rc, D); }) &&
+             none_of(F.Receives, [&](unsigned Rc) { return Receiving(Rc) && St.before(D, Rc) && St.alwaysBefore(Rc, P); });
+    });
+    if (!HandsOn)
       F.Resets.push_back(P);
   }
 }
@@ -371,7 +380,7 @@ void Messages::publishes(const Flag &F, std::vector<Finding> &Out) {
       int Fence = -1;
       if (fenced(D, P, /*Release=*/true, F.Needed, Fence) || releasePattern(F, D, P) ||
           barrierBeforeReceives(F, D) || !someoneReads(F, St.op(D).Object) ||
-          (St.Opts.Net == Strictness::Evidence && publishCovered(F, D, P)))
+          (St.Opts.Net == Strictness::Evidence && publishCovered(F, D)))
         continue;
       Finding Fd = finding(Fence >= 0 ? Finding::NarrowFence : Finding::NoRelease, Fence >= 0 ? unsigned(Fence) : P,
                            otherThan(F, F.Receives, P), F.Needed, F.Needed == Scope::System);

@@ -11,8 +11,8 @@ Each kernel of a litmus program is one test, labelled on the comment line above 
                                  the clang-tidy checks must give the model's verdict; the IR pass,
                                  which lacks what <why> names, must differ from it (so that the
                                  documented difference is checked, and noticed once it is gone)
-The clang-tidy checks (device side) and the IR pass (-O2, given the host side's one-block launches
-as the cuda-scope command gives them) each give a verdict per kernel: the
+The clang-tidy checks (device side) and the IR pass (-O2 without sinking common instructions, given
+the host side's one-block launches, as the cuda-scope command runs it) each give a verdict per kernel: the
 rules and line:column of their findings in it. Both must report the same findings, and the
 verdict must match the label (an allowed test names the rules it expects). Prints one line per
 kernel and exits 1 on any disagreement.
@@ -23,6 +23,10 @@ import re
 import subprocess
 import sys
 import tempfile
+
+# The cuda-scope command's package: its facts, and how it compiles for the IR pass.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tools"))
+from cuda_scope import common  # noqa: E402
 
 RULES = ("cuda-scope-mismatch", "cuda-scope-insufficient", "cuda-scope-release-acquire")
 
@@ -58,8 +62,6 @@ def tidy_findings(args, path, flags):
 def one_block_launches(args, path, flags, tmp):
     """The file of kernels the host side launches with one block only, as the cuda-scope command
     gives it to the IR pass: the host side's facts (docs/facts.md), merged."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                                    "tools"))
     from cuda_scope import facts
     written = os.path.join(tmp, "facts.json")
     subprocess.run([args.tidy, f"-load={args.module}", "--quiet", "-checks=-*,cuda-scope-capture-api", path,
@@ -77,6 +79,7 @@ def pass_findings(args, path, flags):
         record = os.path.join(tmp, "remarks.yaml")
         launches = one_block_launches(args, path, flags, tmp)
         r = subprocess.run([args.clang, "-x", "cuda", "--cuda-device-only", *flags, "-O2",
+                            *common.PASS_COMPILE_FLAGS,
                             f"-fpass-plugin={args.pass_plugin}", "-fsave-optimization-record",
                             f"-foptimization-record-file={record}", "-S", "-o", os.devnull, path],
                            capture_output=True, text=True, env=dict(os.environ, CUDA_SCOPE_LAUNCHES=launches))

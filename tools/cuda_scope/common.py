@@ -10,6 +10,12 @@ DEFAULT_ARCH = "sm_75"
 INTERNAL_ERROR = 3  # exit status of a bug in cuda-scope itself (0 clean, 1 findings, 2 usage or analysis errors)
 MODULE_NAME = "libCudaScopeTidy.so"
 PASS_NAME = "libCudaScopePass.so"
+# What the IR pass's compile adds to the file's flags. The pass reads an atomic's CUDA meaning
+# (atomicExch is relaxed at device scope, clang lowers it seq_cst at system scope) from the debug
+# location of the builtin it was inlined from; -O2's late CFG simplification sinks the same atomic
+# of two branches into one block (a lock released once after either of two critical sections) and
+# merges the locations, which loses it. The pass only reads the IR: keeping them apart costs nothing.
+PASS_COMPILE_FLAGS = ["-mllvm", "-sink-common-insts=false"]
 
 
 LAUNCHERS = {"ccache", "sccache", "distcc", "icecc", "buildcache"}

@@ -74,3 +74,75 @@ __global__ void hashInsert(int *keys, int *values, const int *in, int *out, int 
     slot = (slot + 1) % capacity;
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Dat3M's spin lock with a relaxed compare-exchange and a relaxed exchange, no fences.
+__global__ void casExchLockRelaxed(int *lock, int *total) {
+  if (threadIdx.x == 0) {
+    int expected = 0;
+    while (!Dev(*lock).compare_exchange_strong(expected, 1, relaxed)) {
+      expected = 0;
+    }
+    *total += 1;
+    Dev(*lock).exchange(0, relaxed);
+  }
+}
+
+// LITMUS: forbidden
+// The same with acquire and release.
+__global__ void casExchLockOrdered(int *lock, int *total) {
+  if (threadIdx.x == 0) {
+    int expected = 0;
+    while (!Dev(*lock).compare_exchange_strong(expected, 1, acquire, relaxed)) {
+      expected = 0;
+    }
+    *total += 1;
+    Dev(*lock).exchange(0, release);
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Dat3M's spin lock as a litmus test: one relaxed CAS, and the section only if it took the lock;
+// released by a relaxed exchange. No fences: the next holder can read the old value.
+__global__ void slOnce(int *lock, int *x, int *out) {
+  if (threadIdx.x == 0) {
+    if (atomicCAS(lock, 0, 1) == 0) {
+      out[blockIdx.x] = *x;
+      *x = blockIdx.x + 1;
+      atomicExch(lock, 0);
+    }
+  }
+}
+// LITMUS: allowed cuda-scope-release-acquire
+// The same with two threads, one writing and one reading under the lock. -O2 merges the two
+// releases into one exchange after both sections (unless told not to sink common instructions).
+__global__ void slTwoThreads(int *lock, int *x, int *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    if (atomicCAS(lock, 0, 1) == 0) {
+      *x = 1;
+      atomicExch(lock, 0);
+    }
+  } else if (blockIdx.x == 1 && threadIdx.x == 0) {
+    if (atomicCAS(lock, 0, 1) == 0) {
+      out[0] = *x;
+      atomicExch(lock, 0);
+    }
+  }
+}
+// LITMUS: allowed cuda-scope-release-acquire
+// The same through libcu++, relaxed.
+__global__ void slRef(int *lock, int *x, int *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    int e = 0;
+    if (Dev(*lock).compare_exchange_strong(e, 1, relaxed)) {
+      *x = 1;
+      Dev(*lock).exchange(0, relaxed);
+    }
+  } else if (blockIdx.x == 1 && threadIdx.x == 0) {
+    int e = 0;
+    if (Dev(*lock).compare_exchange_strong(e, 1, relaxed)) {
+      out[0] = *x;
+      Dev(*lock).exchange(0, relaxed);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+// Counters and flags that are not the message: a counter no read of which is tested hands nothing
+// over (whatever fence stands next to it), and a write that comes before the release that
+// publishes everything is data of that release, whatever other atomics it is mixed with.
+#include <cuda/atomic>
+
+using Dev = cuda::atomic_ref<int, cuda::thread_scope_device>;
+constexpr auto relaxed = cuda::memory_order_relaxed;
+constexpr auto release = cuda::memory_order_release;
+constexpr auto acquire = cuda::memory_order_acquire;
+
+// LITMUS: forbidden
+// A histogram: the bins are counters nothing in the kernel reads; the block-scope fence orders a
+// warp's staging in shared memory, not the bins.
+__global__ void histogramStaging(const int *in, int *bins) {
+  __shared__ int stage[256];
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  stage[warp * 32 + lane] = in[blockIdx.x * blockDim.x + threadIdx.x];
+  __threadfence_block();
+  int v = stage[warp * 32 + (lane + 1) % 32];
+  atomicAdd(&bins[v & 15], 1);
+}
+
+// LITMUS: forbidden
+// The last block: its partial is stored, then the ticket with a fence before it and after it. The
+// partial's volatile store is data, which the ticket publishes.
+__global__ void lastBlockVolatilePartial(float *partial, unsigned *count, float *out) {
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    ((volatile float *)partial)[blockIdx.x] = blockIdx.x * 1.0f;
+    __threadfence();
+    unsigned t = atomicAdd(count, 1u);
+    last = (t == gridDim.x - 1);
+  }
+  __syncthreads();
+  if (last && threadIdx.x == 0) {
+    __threadfence();
+    float best = 0;
+    for (unsigned i = 0; i < gridDim.x; ++i) {
+      float v = ((volatile float *)partial)[i];
+      if (v > best)
+        best = v;
+    }
+    *out = best;
+    *count = 0;
+  }
+}
+
+// LITMUS: forbidden
+// Data, a counter reset, then the release that publishes both: the reset is not the flag.
+__global__ void resetThenRelease(int *data, int *pending, int *ready, int *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    data[0] = 42;
+    Dev(*pending).store(0, relaxed);
+    Dev(*ready).fetch_add(1, release);
+  } else if (blockIdx.x == 1 && threadIdx.x == 0) {
+    while (Dev(*ready).load(acquire) == 0) {
+    }
+    if (Dev(*pending).load(relaxed) == 0)
+      out[0] = data[0];
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The same with the increment relaxed: nothing releases the data, and the reader that sees the
+// increment can read the old data.
+__global__ void resetThenRelaxed(int *data, int *pending, int *ready, int *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    data[0] = 42;
+    Dev(*pending).store(0, relaxed);
+    Dev(*ready).fetch_add(1, relaxed);
+  } else if (blockIdx.x == 1 && threadIdx.x == 0) {
+    while (Dev(*ready).load(acquire) == 0) {
+    }
+    if (Dev(*pending).load(relaxed) == 0)
+      out[0] = data[0];
+  }
+}
