@@ -123,6 +123,26 @@ def is_toolkit(path):
     return os.path.isfile(os.path.join(path, "include", "cuda_runtime.h"))
 
 
+_NVCC_BUILDS = {}
+
+
+def nvcc_build(cuda):
+    """The build number of the toolkit's nvcc (13.0.88 -> 88), which nvcc defines as
+    __CUDACC_VER_BUILD__ and the headers do not say; None without <cuda>/bin/nvcc."""
+    if cuda not in _NVCC_BUILDS:
+        build = None
+        nvcc = os.path.join(cuda, "bin", "nvcc")
+        if os.access(nvcc, os.X_OK):
+            try:
+                out = subprocess.run([nvcc, "--version"], capture_output=True, text=True, timeout=30).stdout
+                m = re.search(r"\bV\d+\.\d+\.(\d+)", out)
+                build = int(m.group(1)) if m else None
+            except (OSError, subprocess.SubprocessError):
+                build = None
+        _NVCC_BUILDS[cuda] = build
+    return _NVCC_BUILDS[cuda]
+
+
 def find_docs():
     for d in (os.path.join(os.path.dirname(COMMAND_DIR), "share", "doc", "cuda-scope", "checks"),
               os.path.join(os.path.dirname(COMMAND_DIR), "docs", "checks")):

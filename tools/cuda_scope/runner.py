@@ -9,8 +9,8 @@ import threading
 import time
 from dataclasses import dataclass
 
-from .common import CXX_EXTS
-from .locate import compat_flags, compat_header, is_toolkit, toolkit_candidates
+from .common import CXX_EXTS, PASS_COMPILE_FLAGS
+from .locate import compat_flags, compat_header, is_toolkit, nvcc_build, toolkit_candidates
 from .nvcc import Translation, arch_key
 from .rules import PASS_RULES, glob_selects, project_checks
 
@@ -187,6 +187,10 @@ def build_jobs(args, translations, tidy, module, toolkit_opt, ir=None, rewrites=
                 tk += [f"--cuda-path={cuda}"]
                 if os.path.isdir(os.path.join(cuda, "include", "cccl")):
                     tk += [f"-I{cuda}/include/cccl"]
+                # __CUDACC_VER_BUILD__ of the toolkit's nvcc, which the nvcc-compatibility header
+                # defines (the version itself it reads from cuda.h).
+                if (build := nvcc_build(cuda)) is not None:
+                    tk += [f"-D__CUDA_SCOPE_NVCC_BUILD={build}"]
             tk += ["-Wno-unknown-cuda-version"]
             if not cuda:
                 tk += ["-nocudalib"] if "-nocudalib" not in flags else []
@@ -221,6 +225,7 @@ def build_jobs(args, translations, tidy, module, toolkit_opt, ir=None, rewrites=
                         record = os.path.join(records, f"{len(jobs)}.yaml")
                         job = Job(t, "pass", a, [clang] + flags + compat_flags(module) +
                                   (["-ivfsoverlay", overlay] if overlay else []) +
+                                  PASS_COMPILE_FLAGS +
                                   ["--cuda-device-only", f"--cuda-gpu-arch={a}", "-O2", f"-fpass-plugin={plugin}",
                                    "-Rpass-analysis=cuda-scope", "-fsave-optimization-record",
                                    f"-foptimization-record-file={record}", "-foptimization-record-passes=cuda-scope",
