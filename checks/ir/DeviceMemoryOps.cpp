@@ -134,6 +134,12 @@ void setAddress(IROp &Op, const Value *Ptr) {
   Op.PerBlock = dependsOnBlockIndex(Ptr);
 }
 
+std::optional<int64_t> constantOperand(const Value *V) {
+  if (const auto *C = dyn_cast<ConstantInt>(V); C && C->getBitWidth() <= 64)
+    return C->getSExtValue();
+  return std::nullopt;
+}
+
 std::string spell(const Instruction &I) {
   std::string S;
   raw_string_ostream OS(S);
@@ -188,9 +194,17 @@ void collectAsm(const CallBase &CB, std::vector<IROp> &Out) {
     Op.ScopeQual = P.ScopeQual;
     Op.Space = P.Space;
     Op.Spelling = P.Mnemonic;
-    if (std::optional<unsigned> N = P.addressOperandNumber(); N && *N < ArgOfOperand.size())
-      if (int Arg = ArgOfOperand[*N]; Arg >= 0 && static_cast<unsigned>(Arg) < CB.arg_size())
-        setAddress(Op, CB.getArgOperand(Arg));
+    auto ArgOf = [&](std::optional<unsigned> N) -> const Value * {
+      if (N && *N < ArgOfOperand.size())
+        if (int Arg = ArgOfOperand[*N]; Arg >= 0 && static_cast<unsigned>(Arg) < CB.arg_size())
+          return CB.getArgOperand(Arg);
+      return nullptr;
+    };
+    if (const Value *Address = ArgOf(P.addressOperandNumber()))
+      setAddress(Op, Address);
+    if (*Kind == OpKind::RMW)
+      if (const Value *V = ArgOf(P.valueOperandNumber()))
+        Op.Operand = constantOperand(V);
     Out.push_back(std::move(Op));
   }
 }
@@ -269,6 +283,7 @@ void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const 
       Op.Ord = orderOf(RMW->getOrdering());
       Op.ScopeQual = scopeOf(I, RMW->getSyncScopeID());
       setAddress(Op, RMW->getPointerOperand());
+      Op.Operand = constantOperand(RMW->getValOperand());
       refineFromBuiltin(Op);
     } else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
       Op.What = OpKind::RMW;

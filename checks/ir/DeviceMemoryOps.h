@@ -29,6 +29,9 @@ struct IROp {
   const llvm::Value *Object = nullptr; ///< underlying object of the address
   bool PerBlock = false;               ///< the address depends on the block index
   std::string Spelling;                ///< "st.release.cta.b32", "atomicrmw add syncscope(\"block\")"
+  /// For a read-modify-write: its value operand, when it is a constant
+  /// (countsArrivals: adding 0 counts nothing).
+  std::optional<int64_t> Operand;
   /// For a read: the branch (or select) its value decides, directly or
   /// through a variable it was relayed through; null when none.
   const llvm::Instruction *Test = nullptr;

@@ -292,6 +292,15 @@ bool isBlockIndexX(const Value *V) {
 
 /// The one block whose threads see \p Cond come out \p WhenTrue, as the AST
 /// front end reads if (blockIdx.x == C) and its negations.
+/// blockIdx.x is one of the operands of \p V, an or (of ors).
+bool orOfBlockIndex(const Value *V, unsigned Depth = 0) {
+  const auto *Or = dyn_cast<BinaryOperator>(V);
+  if (!Or || Or->getOpcode() != Instruction::Or || Depth > 4)
+    return false;
+  return any_of(Or->operands(),
+                [&](const Value *Part) { return isBlockIndexX(Part) || orOfBlockIndex(Part, Depth + 1); });
+}
+
 std::optional<int64_t> pinnedBlock(const Value *Cond, bool WhenTrue, unsigned Depth = 0) {
   if (Depth > 8)
     return std::nullopt;
@@ -312,21 +321,37 @@ std::optional<int64_t> pinnedBlock(const Value *Cond, bool WhenTrue, unsigned De
     return std::nullopt;
   CmpInst::Predicate P = Cmp->getPredicate();
   const Value *L = Cmp->getOperand(0), *R = Cmp->getOperand(1);
-  if (!isBlockIndexX(L)) {
+  if (isa<ConstantInt>(L)) {
     std::swap(L, R);
     P = CmpInst::getSwappedPredicate(P);
   }
   const auto *C = dyn_cast<ConstantInt>(R);
-  if (!isBlockIndexX(L) || !C || C->isNegative())
+  if (!C)
     return std::nullopt;
-  int64_t V = C->getSExtValue();
+  // -O2 folds blockIdx.x == 0 && threadIdx.x == 0 into (ctaid | tid) == 0:
+  // every operand of the or is 0 when it holds, some is not when it fails.
+  if (const auto *Or = dyn_cast<BinaryOperator>(L);
+      Or && Or->getOpcode() == Instruction::Or && C->isZero() && CmpInst::isEquality(P)) {
+    if ((P == CmpInst::ICMP_EQ) != WhenTrue)
+      return std::nullopt;
+    return orOfBlockIndex(Or) ? blockPinnedBy(IndexCompare::EQ, 0, true) : std::nullopt;
+  }
+  if (!isBlockIndexX(L))
+    return std::nullopt;
+  std::optional<IndexCompare> Op;
   switch (P) {
-  case CmpInst::ICMP_EQ: return WhenTrue ? std::optional<int64_t>(V) : std::nullopt;
-  case CmpInst::ICMP_NE: return WhenTrue ? std::nullopt : std::optional<int64_t>(V);
-  case CmpInst::ICMP_UGT: return !WhenTrue && V == 0 ? std::optional<int64_t>(0) : std::nullopt;
-  case CmpInst::ICMP_ULT: return WhenTrue && V == 1 ? std::optional<int64_t>(0) : std::nullopt;
+  case CmpInst::ICMP_EQ: Op = IndexCompare::EQ; break;
+  case CmpInst::ICMP_NE: Op = IndexCompare::NE; break;
+  // blockIdx.x is never negative: signed and unsigned comparisons agree.
+  case CmpInst::ICMP_ULT: case CmpInst::ICMP_SLT: Op = IndexCompare::LT; break;
+  case CmpInst::ICMP_ULE: case CmpInst::ICMP_SLE: Op = IndexCompare::LE; break;
+  case CmpInst::ICMP_UGT: case CmpInst::ICMP_SGT: Op = IndexCompare::GT; break;
+  case CmpInst::ICMP_UGE: case CmpInst::ICMP_SGE: Op = IndexCompare::GE; break;
   default: return std::nullopt;
   }
+  if (C->isNegative() || C->getBitWidth() > 64)
+    return std::nullopt;
+  return blockPinnedBy(*Op, C->getSExtValue(), WhenTrue);
 }
 
 /// The one block that runs \p I: a branch on blockIdx.x that dominates it.
@@ -406,7 +431,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
       R.Seq = orderOf(Fn).number(Op.I) * 256 + std::min(Within, 255u);
       R.Tested = Op.Test != nullptr;
       R.Test = Tests[I - First];
-      R.Counts = Op.What == OpKind::RMW && countsArrivals(Op.Spelling);
+      R.Counts = Op.What == OpKind::RMW && countsArrivals(Op.Spelling, Op.Operand);
       Ops.push_back(R);
     }
   }

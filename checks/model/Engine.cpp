@@ -17,11 +17,16 @@ std::optional<Strictness> strictnessFromName(StringRef Name) {
       .Default(std::nullopt);
 }
 
-bool countsArrivals(StringRef OperationName) {
+bool countsArrivals(StringRef OperationName, std::optional<int64_t> Operand) {
   std::string Name = OperationName.lower();
+  // An addition of nothing: the word's value stays, so the update is a read.
+  // (inc and dec take a limit, not an addend: they count whatever it is.)
+  auto AddsNothing = [&](StringRef W) {
+    return Operand && *Operand == 0 && W != "inc" && W != "dec" && W != "uinc" && W != "udec";
+  };
   if (size_t At = StringRef(Name).find("operator"); At != StringRef::npos) {
     StringRef Op = StringRef(Name).drop_front(At + strlen("operator")).trim();
-    return Op == "++" || Op == "--" || Op == "+=" || Op == "-=";
+    return Op == "++" || Op == "--" || ((Op == "+=" || Op == "-=") && !AddsNothing(Op));
   }
   // The words of the name: "atom.add.relaxed.gpu.u32", "__nv_atomic_fetch_add".
   for (size_t I = 0; I < Name.size();) {
@@ -37,7 +42,7 @@ bool countsArrivals(StringRef OperationName) {
     W.consume_front("atomic");
     if (W == "add" || W == "sub" || W == "inc" || W == "dec" || W == "fadd" || W == "fsub" || W == "uinc" ||
         W == "udec")
-      return true;
+      return !AddsNothing(W);
   }
   return false;
 }

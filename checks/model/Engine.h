@@ -54,7 +54,11 @@ enum class ValueTest : uint8_t { None, Equality, Bound };
 /// "atomicAdd", "fetch_sub", "atom.inc", "atomicrmw add", "red.add": an
 /// update that counts (adds to or takes from the old value), as opposed to one
 /// that swaps (exchange, compare-and-swap) or combines bits and extremes.
-bool countsArrivals(llvm::StringRef OperationName);
+/// With \p Operand, the constant it adds or takes, when the front end knows
+/// it: adding or taking 0 counts nothing (atomicAdd(p, 0) is how code reads a
+/// word atomically: a barrier's wait on its arrival count). atomicInc's and
+/// atomicDec's operand is a limit, not an addend: they always count.
+bool countsArrivals(llvm::StringRef OperationName, std::optional<int64_t> Operand = std::nullopt);
 
 /// One memory operation, with what the rules need to know of it.
 struct MemOp {

@@ -210,6 +210,32 @@ std::string plainFunctionName(StringRef Demangled) {
   return Out;
 }
 
+IndexCompare swapped(IndexCompare Op) {
+  switch (Op) {
+  case IndexCompare::LT: return IndexCompare::GT;
+  case IndexCompare::LE: return IndexCompare::GE;
+  case IndexCompare::GT: return IndexCompare::LT;
+  case IndexCompare::GE: return IndexCompare::LE;
+  default: return Op;
+  }
+}
+
+std::optional<int64_t> blockPinnedBy(IndexCompare Op, int64_t C, bool WhenTrue) {
+  if (C < 0)
+    return std::nullopt;
+  // The blocks for which the comparison comes out WhenTrue are {C}, or
+  // [0, N) for some N: one block when that range is {0}.
+  switch (Op) {
+  case IndexCompare::EQ: return WhenTrue ? std::optional<int64_t>(C) : std::nullopt;
+  case IndexCompare::NE: return WhenTrue ? std::nullopt : std::optional<int64_t>(C);
+  case IndexCompare::LT: return WhenTrue && C == 1 ? std::optional<int64_t>(0) : std::nullopt;
+  case IndexCompare::LE: return WhenTrue && C == 0 ? std::optional<int64_t>(0) : std::nullopt;
+  case IndexCompare::GT: return !WhenTrue && C == 0 ? std::optional<int64_t>(0) : std::nullopt;
+  case IndexCompare::GE: return !WhenTrue && C == 1 ? std::optional<int64_t>(0) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
 bool isBlockIndexName(StringRef Name) {
   return Name == "blockIdx" || Name == "__nvvm_read_ptx_sreg_ctaid_x" ||
          Name == "__nvvm_read_ptx_sreg_ctaid_y" || Name == "__nvvm_read_ptx_sreg_ctaid_z";

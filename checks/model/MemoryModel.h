@@ -90,6 +90,18 @@ bool isThreadIndexName(llvm::StringRef Name);
 /// The same for the grid's size in blocks: "gridDim", "__nvvm_read_ptx_sreg_nctaid_x".
 bool isGridSizeName(llvm::StringRef Name);
 
+/// A comparison of a (non-negative) index with a constant, as written with
+/// the index on the left: blockIdx.x < 1.
+enum class IndexCompare : uint8_t { EQ, NE, LT, LE, GT, GE };
+/// The comparison with its operands swapped: C < blockIdx.x is blockIdx.x > C.
+IndexCompare swapped(IndexCompare Op);
+/// The one block whose threads see `blockIdx.x <Op> C` come out \p WhenTrue,
+/// if only one does: == C when it holds, != C when it fails, < 1 and <= 0
+/// when they hold, > 0 and >= 1 when they fail (block 0). A truth test of
+/// the index, if (blockIdx.x), is != 0. Both front ends pin an operation's
+/// block with it, through !, && and || (and, after -O2, (a | b) == 0).
+std::optional<int64_t> blockPinnedBy(IndexCompare Op, int64_t C, bool WhenTrue);
+
 /// "cooperative_groups::details::grid::sync" from a demangled name such as
 /// "void cooperative_groups::__v1::details::grid::sync<int>(unsigned int*)":
 /// without the return type, inline namespaces (__v1), template arguments and

@@ -170,11 +170,10 @@ bool PtxInstr::hasQualifier(StringRef Q) const {
   return any_of(Qualifiers, [&](const std::string &X) { return X == Q; });
 }
 
-std::optional<unsigned> PtxInstr::addressOperandNumber() const {
-  if (!AddressOperand)
-    return std::nullopt;
-  StringRef A = StringRef(Operands[*AddressOperand]).trim("[] \t");
-  // Source asm names operands %N; LLVM's InlineAsm strings name them $N or ${N:mod}.
+/// The asm operand number \p Text names ("%1", "[%1+8]", LLVM's "$1" or
+/// "${1:mod}"), if it names one.
+static std::optional<unsigned> operandNumber(StringRef Text) {
+  StringRef A = Text.trim("[] \t");
   if (!A.consume_front("%") && !A.consume_front("${") && !A.consume_front("$"))
     return std::nullopt;
   unsigned N = 0;
@@ -184,6 +183,18 @@ std::optional<unsigned> PtxInstr::addressOperandNumber() const {
   if (Digits == 0)
     return std::nullopt;
   return N;
+}
+
+std::optional<unsigned> PtxInstr::addressOperandNumber() const {
+  if (!AddressOperand)
+    return std::nullopt;
+  return operandNumber(Operands[*AddressOperand]);
+}
+
+std::optional<unsigned> PtxInstr::valueOperandNumber() const {
+  if ((What != Atomic && What != Reduction) || !AddressOperand || *AddressOperand + 1 >= Operands.size())
+    return std::nullopt;
+  return operandNumber(Operands[*AddressOperand + 1]);
 }
 
 std::vector<PtxInstr> parsePtx(StringRef Text) {

@@ -53,6 +53,9 @@ struct PtxInstr {
   bool hasQualifier(llvm::StringRef Q) const;
   /// The asm operand number the address names ("[%1+8]" -> 1), if it names one.
   std::optional<unsigned> addressOperandNumber() const;
+  /// For atom and red: the asm operand number of the value the update
+  /// applies, the operand after the address ("atom.add %0,[%1],%2" -> 2).
+  std::optional<unsigned> valueOperandNumber() const;
 };
 
 /// Parses every instruction in \p Text. Unknown instructions come back as

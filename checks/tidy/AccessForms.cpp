@@ -86,6 +86,14 @@ bool ScopedAccesses::Walker::libcuMember(const CallExpr *CE, const CXXMethodDecl
       A.S = *S;
     }
   }
+  // The value an update applies: its first argument that is not the object
+  // (an operator's first) or an order.
+  if (A.What == OpKind::RMW)
+    for (const Expr *Arg : llvm::drop_begin(CE->arguments(), isa<CXXOperatorCallExpr>(CE) ? 1 : 0))
+      if (!isMemoryOrderType(Arg->getType())) {
+        A.Operand = constantInt(Arg, Ctx);
+        break;
+      }
   for (const Expr *Arg : CE->arguments())
     if (isMemoryOrderType(Arg->getType())) {
       if (std::optional<int64_t> V = constantInt(Arg, Ctx))
@@ -149,6 +157,7 @@ bool ScopedAccesses::Walker::recordCall(const CallExpr *CE, const Frame *Fr) {
       A.What = OpKind::RMW;
       A.Ord = Order::Relaxed;
       A.Object = pointee(Arg(0), Fr);
+      A.Operand = constantInt(Arg(1), Ctx);
       A.BuiltinOperation = B->Operation;
       const auto *Callee = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts());
       if (Callee && Callee->getLocation().isFileID() && !inSystemHeader(Callee->getLocation())) {
@@ -184,8 +193,11 @@ bool ScopedAccesses::Walker::recordCall(const CallExpr *CE, const Frame *Fr) {
     if (std::optional<int64_t> V = constantInt(Arg(B->OrderArg), Ctx))
       if (std::optional<Order> O = orderFromC11Value(*V))
         A.Ord = *O;
-    if (B->PointerArg >= 0)
+    if (B->PointerArg >= 0) {
       A.Object = pointee(Arg(B->PointerArg), Fr);
+      if (A.What == OpKind::RMW)
+        A.Operand = constantInt(Arg(B->PointerArg + 1), Ctx);
+    }
     record(std::move(A), CE, Fr);
     return true;
   }
@@ -227,6 +239,8 @@ void ScopedAccesses::Walker::atomicExpr(const AtomicExpr *AE, const Frame *Fr) {
     if (std::optional<Order> Ord = orderFromC11Value(*O))
       A.Ord = *Ord;
   A.Object = pointee(AE->getPtr(), Fr);
+  if (A.What == OpKind::RMW && AE->getNumSubExprs() > 2)
+    A.Operand = constantInt(AE->getVal1(), Ctx);
   record(std::move(A), AE, Fr);
 }
 

@@ -131,7 +131,7 @@ void AstRecords::build() {
       Op.OnlyBlock = 0;
     Op.Tested = A.TestSeq.has_value();
     Op.Test = A.Test;
-    Op.Counts = A.What == OpKind::RMW && countsArrivals(A.Name);
+    Op.Counts = A.What == OpKind::RMW && countsArrivals(A.Name, A.Operand);
     Op.ThreadPrivate = A.Object && A.Object->BlockDependent && A.Object->ThreadDependent;
     Ops.push_back(Op);
     AccessOf.push_back(&A);

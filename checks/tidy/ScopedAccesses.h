@@ -93,6 +93,9 @@ struct ScopedAccess {
   /// "cuda::atomic_ref<int, thread_scope_block>::store", "atomicAdd_block",
   /// "st.release.cta.b32".
   std::string Name;
+  /// For a read-modify-write: the value it applies, when it is a constant
+  /// (countsArrivals: adding 0 counts nothing).
+  std::optional<int64_t> Operand;
   const clang::Stmt *Site = nullptr; ///< the call, operator call or asm statement
   clang::SourceLocation Loc;         ///< where to report it
 

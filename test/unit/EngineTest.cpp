@@ -210,3 +210,19 @@ TEST(Engine, CountingOperationsByName) {
                            "atomicrmw xchg", "atomic_ref::load", "atomic_ref::operator="})
     EXPECT_FALSE(countsArrivals(Name)) << Name;
 }
+
+TEST(Engine, AddingNothingCountsNothing) {
+  // atomicAdd(p, 0) reads the word: a barrier's wait on its arrivals is a receive, not a claim.
+  for (const char *Name : {"atomicAdd", "atomic_ref::fetch_add", "atomic::fetch_sub", "atomic::operator+=",
+                           "__nv_atomic_fetch_add", "atom.add.relaxed.gpu.u32", "atomicrmw add"}) {
+    EXPECT_FALSE(countsArrivals(Name, 0)) << Name;
+    EXPECT_TRUE(countsArrivals(Name, 1)) << Name;
+    EXPECT_TRUE(countsArrivals(Name, -1)) << Name;
+    EXPECT_TRUE(countsArrivals(Name, std::nullopt)) << Name;
+  }
+  // An increment's operand is its limit: it counts whatever the limit is.
+  for (const char *Name : {"atomicInc", "atomicDec", "atom.global.inc.u32", "atomicrmw uinc_wrap"})
+    EXPECT_TRUE(countsArrivals(Name, 0)) << Name;
+  EXPECT_TRUE(countsArrivals("atomic_ref::operator++", 0));
+  EXPECT_FALSE(countsArrivals("atomicExch", 1));
+}

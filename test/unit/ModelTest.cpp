@@ -149,6 +149,21 @@ TEST(Ptx, LibcuxxStoreAndLoad) {
   EXPECT_EQ(Is[0].addressOperandNumber(), 1u);
 }
 
+TEST(Ptx, ValueOperandOfUpdates) {
+  // The operand after the address, for atom and red only: what the update applies.
+  auto Is = parsePtx("atom.add.relaxed.gpu.u32 %0,[%1],%2; red.release.gpu.global.add.u32 [$0], $1; "
+                     "st.relaxed.gpu.b32 [%0], %1; atom.cas.b32 %0,[%1],%2,%3;");
+  ASSERT_EQ(Is.size(), 4u);
+  EXPECT_EQ(Is[0].valueOperandNumber(), 2u);
+  EXPECT_EQ(Is[1].valueOperandNumber(), 1u);
+  EXPECT_FALSE(Is[2].valueOperandNumber());
+  EXPECT_EQ(Is[3].valueOperandNumber(), 2u);
+  // An immediate names no operand.
+  Is = parsePtx("atom.add.u32 %0,[%1],0;");
+  ASSERT_EQ(Is.size(), 1u);
+  EXPECT_FALSE(Is[0].valueOperandNumber());
+}
+
 TEST(Ptx, AtomDefaultsToRelaxedGpu) {
   auto Is = parsePtx("atom.add.s32 $0,[$1],$2;");
   ASSERT_EQ(Is.size(), 1u);
@@ -319,4 +334,26 @@ TEST(Allocation, WhatEachAllocatorReturns) {
   EXPECT_EQ(allocationByApi("cudaHostAlloc"), Allocation::MappedHost);
   EXPECT_FALSE(allocationByApi("cudaFree"));
   EXPECT_FALSE(allocationByApi("malloc"));
+}
+
+TEST(Model, WhichBlockAComparisonPins) {
+  // blockIdx.x == 3 holds in block 3 alone; != 3 fails there alone.
+  EXPECT_EQ(blockPinnedBy(IndexCompare::EQ, 3, true), 3);
+  EXPECT_FALSE(blockPinnedBy(IndexCompare::EQ, 3, false));
+  EXPECT_EQ(blockPinnedBy(IndexCompare::NE, 3, false), 3);
+  EXPECT_FALSE(blockPinnedBy(IndexCompare::NE, 3, true));
+  // Ranges from 0: one block when the range is {0}.
+  EXPECT_EQ(blockPinnedBy(IndexCompare::LT, 1, true), 0);
+  EXPECT_FALSE(blockPinnedBy(IndexCompare::LT, 2, true));
+  EXPECT_EQ(blockPinnedBy(IndexCompare::LE, 0, true), 0);
+  EXPECT_EQ(blockPinnedBy(IndexCompare::GT, 0, false), 0);
+  EXPECT_FALSE(blockPinnedBy(IndexCompare::GT, 0, true));
+  EXPECT_EQ(blockPinnedBy(IndexCompare::GE, 1, false), 0);
+  EXPECT_FALSE(blockPinnedBy(IndexCompare::GE, 1, true));
+  // Written the other way round: 0 < blockIdx.x is blockIdx.x > 0.
+  EXPECT_EQ(blockPinnedBy(swapped(IndexCompare::LT), 0, false), 0);
+  EXPECT_EQ(swapped(IndexCompare::GE), IndexCompare::LE);
+  EXPECT_EQ(swapped(IndexCompare::EQ), IndexCompare::EQ);
+  // No block index is negative.
+  EXPECT_FALSE(blockPinnedBy(IndexCompare::EQ, -1, true));
 }

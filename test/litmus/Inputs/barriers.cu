@@ -9,6 +9,8 @@ namespace cg = cooperative_groups;
 using Dev = cuda::atomic_ref<int, cuda::thread_scope_device>;
 using Blk = cuda::atomic_ref<int, cuda::thread_scope_block>;
 constexpr auto relaxed = cuda::memory_order_relaxed;
+constexpr auto release = cuda::memory_order_release;
+constexpr auto acquire = cuda::memory_order_acquire;
 
 // LITMUS: forbidden
 // A relaxed flag set before a grid sync and read after it: the grid sync orders the data.
@@ -65,5 +67,80 @@ __global__ void gridPhases(float *v, double *dot, int n, int iters) {
       atomicAdd(dot, (double)v[i]);
     grid.sync();
     r = *dot;
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Xiao and Feng's inter-block barrier with relaxed flags: block 0 collects every arrival, then
+// lets each block go; the data written before it is read by another block after it.
+__global__ void xfBarrierRelaxed(int *arrive, int *go, int *data, int *out) {
+  if (threadIdx.x == 0)
+    data[blockIdx.x] = blockIdx.x;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    if (blockIdx.x == 0) {
+      for (unsigned i = 1; i < gridDim.x; ++i)
+        while (Dev(arrive[i]).load(relaxed) != 1) {
+        }
+      for (unsigned i = 1; i < gridDim.x; ++i)
+        Dev(go[i]).store(1, relaxed);
+    } else {
+      Dev(arrive[blockIdx.x]).store(1, relaxed);
+      while (Dev(go[blockIdx.x]).load(relaxed) != 1) {
+      }
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = data[(blockIdx.x + 1) % gridDim.x];
+}
+
+// LITMUS: forbidden
+// The same barrier with acquire and release.
+__global__ void xfBarrierOrdered(int *arrive, int *go, int *data, int *out) {
+  if (threadIdx.x == 0)
+    data[blockIdx.x] = blockIdx.x;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    if (blockIdx.x == 0) {
+      for (unsigned i = 1; i < gridDim.x; ++i)
+        while (Dev(arrive[i]).load(acquire) != 1) {
+        }
+      for (unsigned i = 1; i < gridDim.x; ++i)
+        Dev(go[i]).store(1, release);
+    } else {
+      Dev(arrive[blockIdx.x]).store(1, release);
+      while (Dev(go[blockIdx.x]).load(acquire) != 1) {
+      }
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = data[(blockIdx.x + 1) % gridDim.x];
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A counting grid barrier with relaxed arrivals and a relaxed wait.
+__global__ void countBarrierRelaxed(unsigned *count, int *data, int *out) {
+  if (threadIdx.x == 0) {
+    data[blockIdx.x] = blockIdx.x;
+    atomicAdd(count, 1u);
+    while (atomicAdd(count, 0u) < gridDim.x) {
+    }
+    out[blockIdx.x] = data[(blockIdx.x + 1) % gridDim.x];
+  }
+}
+
+// LITMUS: forbidden
+// The same with a fence on either side.
+__global__ void countBarrierFenced(unsigned *count, int *data, int *out) {
+  if (threadIdx.x == 0) {
+    data[blockIdx.x] = blockIdx.x;
+    __threadfence();
+    atomicAdd(count, 1u);
+    while (atomicAdd(count, 0u) < gridDim.x) {
+    }
+    __threadfence();
+    out[blockIdx.x] = data[(blockIdx.x + 1) % gridDim.x];
   }
 }

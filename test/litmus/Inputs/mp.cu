@@ -232,3 +232,69 @@ __global__ void mpOneBlockLaunch(int *data, int *flag, int *out) {
   }
 }
 void launchOneBlock(int *data, int *flag, int *out) { mpOneBlockLaunch<<<1, 128>>>(data, flag, out); }
+
+// Which block runs each side, however the condition is written: both threads picked in block 0
+// (blockIdx.x == 0 && threadIdx.x == N, which -O2 folds into (ctaid | tid) == 0 for N = 0), an
+// early return of every other block, blockIdx.x < 1. Block scope includes both sides there.
+// LITMUS: forbidden
+// Both threads in block 0: block scope includes both sides.
+__global__ void mpBlockZeroThreads(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    *data = 1;
+    Blk(*flag).store(1, release);
+  } else if (blockIdx.x == 0 && threadIdx.x == 32) {
+    while (Blk(*flag).load(acquire) != 1) {
+    }
+    *out = *data;
+  }
+}
+// LITMUS: forbidden
+__global__ void mpBlockZeroFence(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    *data = 1;
+    __threadfence_block();
+    Dev(*flag).store(1, relaxed);
+  } else if (blockIdx.x == 0 && threadIdx.x == 32) {
+    while (Dev(*flag).load(relaxed) != 1) {
+    }
+    __threadfence_block();
+    *out = *data;
+  }
+}
+// LITMUS: allowed cuda-scope-release-acquire
+__global__ void mpTwoBlocksFence(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    *data = 1;
+    __threadfence_block();
+    Dev(*flag).store(1, relaxed);
+  } else if (blockIdx.x == 1 && threadIdx.x == 0) {
+    while (Dev(*flag).load(relaxed) != 1) {
+    }
+    __threadfence_block();
+    *out = *data;
+  }
+}
+// LITMUS: forbidden
+__global__ void mpBlockZeroNotEqual(int *data, int *flag, int *out) {
+  if (blockIdx.x != 0)
+    return;
+  if (threadIdx.x == 0) {
+    *data = 1;
+    Blk(*flag).store(1, release);
+  } else if (threadIdx.x == 32) {
+    while (Blk(*flag).load(acquire) != 1) {
+    }
+    *out = *data;
+  }
+}
+// LITMUS: forbidden
+__global__ void mpBlockLessThanOne(int *data, int *flag, int *out) {
+  if (blockIdx.x < 1 && threadIdx.x == 0) {
+    *data = 1;
+    Blk(*flag).store(1, release);
+  } else if (blockIdx.x < 1 && threadIdx.x == 32) {
+    while (Blk(*flag).load(acquire) != 1) {
+    }
+    *out = *data;
+  }
+}
