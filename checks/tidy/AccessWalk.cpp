@@ -58,15 +58,15 @@ bool leaves(const Stmt *S) {
 }
 } // namespace
 
-/// The one block whose threads see \p Cond come out \p WhenTrue:
-/// blockIdx.x == C (or C == blockIdx.x) when it holds, blockIdx.x != C or
-/// blockIdx.x > 0 when it fails, and the same through !, && and ||.
+/// The one block whose threads see \p Cond come out \p WhenTrue: a
+/// comparison of blockIdx.x with a constant, either way round, as the model
+/// reads it (blockPinnedBy), through !, && and ||.
 std::optional<int64_t> ScopedAccesses::Walker::pinnedBlock(const Expr *Cond, bool WhenTrue) const {
   if (!Cond)
     return std::nullopt;
   Cond = Cond->IgnoreParenImpCasts();
-  if (isBlockIndexX(Cond)) // if (blockIdx.x) fails in block 0 alone
-    return WhenTrue ? std::nullopt : std::optional<int64_t>(0);
+  if (isBlockIndexX(Cond)) // if (blockIdx.x): blockIdx.x != 0
+    return blockPinnedBy(IndexCompare::NE, 0, WhenTrue);
   if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot)
     return pinnedBlock(UO->getSubExpr(), !WhenTrue);
   const auto *BO = dyn_cast<BinaryOperator>(Cond);
@@ -80,19 +80,33 @@ std::optional<int64_t> ScopedAccesses::Walker::pinnedBlock(const Expr *Cond, boo
       return C;
     return pinnedBlock(BO->getRHS(), WhenTrue);
   }
-  const Expr *L = BO->getLHS(), *R = BO->getRHS();
-  if (!isBlockIndexX(L))
-    std::swap(L, R);
-  std::optional<int64_t> C = constantInt(R, Ctx);
-  if (!isBlockIndexX(L) || !C || *C < 0)
-    return std::nullopt;
+  std::optional<IndexCompare> Op;
   switch (BO->getOpcode()) {
-  case BO_EQ: return WhenTrue ? C : std::nullopt;
-  case BO_NE: return WhenTrue ? std::nullopt : C;
-  case BO_GT: // blockIdx.x > 0 fails in block 0 alone (written either way round)
-    return !WhenTrue && *C == 0 && BO->getLHS()->IgnoreParenImpCasts() == L ? C : std::nullopt;
+  case BO_EQ: Op = IndexCompare::EQ; break;
+  case BO_NE: Op = IndexCompare::NE; break;
+  case BO_LT: Op = IndexCompare::LT; break;
+  case BO_LE: Op = IndexCompare::LE; break;
+  case BO_GT: Op = IndexCompare::GT; break;
+  case BO_GE: Op = IndexCompare::GE; break;
   default: return std::nullopt;
   }
+  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  if (!isBlockIndexX(L)) {
+    std::swap(L, R);
+    Op = swapped(*Op);
+  }
+  std::optional<int64_t> C = constantInt(R, Ctx);
+  if (!isBlockIndexX(L) || !C)
+    return std::nullopt;
+  return blockPinnedBy(*Op, *C, WhenTrue);
+}
+
+std::optional<bool> ScopedAccesses::Walker::knownCondition(const Expr *Cond) const {
+  bool Value = false;
+  if (!Cond || Cond->isValueDependent() || Cond->isTypeDependent() || Cond->HasSideEffects(Ctx) ||
+      !Cond->EvaluateAsBooleanCondition(Value, Ctx))
+    return std::nullopt;
+  return Value;
 }
 
 void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
@@ -240,14 +254,19 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     walk(If->getInit(), Fr);
     walk(If->getConditionVariableDeclStmt(), Fr);
     walkWith(If->getCond(), Fr, ValueUse{true, nullptr, ValueTest::None, If});
+    // A condition the compiler knows (if constexpr, a template's if (!Traits::value), a sizeof
+    // test) leaves one arm: the other never runs, and the device IR has no trace of it.
+    std::optional<bool> Known = knownCondition(If->getCond());
     const int64_t Saved = OnlyBlock;
     if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/true))
       OnlyBlock = *C;
-    walkArm(If->getThen(), Fr, If, 0);
+    if (Known != false)
+      walkArm(If->getThen(), Fr, If, 0);
     OnlyBlock = Saved;
     if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/false))
       OnlyBlock = *C;
-    walkArm(If->getElse(), Fr, If, 1);
+    if (Known != true)
+      walkArm(If->getElse(), Fr, If, 1);
     OnlyBlock = Saved;
     return true;
   }
@@ -273,8 +292,11 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
     walkWith(CO->getCond(), Fr, TestOf(CO));
-    walkArm(CO->getTrueExpr(), Fr, CO, 0);
-    walkArm(CO->getFalseExpr(), Fr, CO, 1);
+    std::optional<bool> Known = knownCondition(CO->getCond());
+    if (Known != false)
+      walkArm(CO->getTrueExpr(), Fr, CO, 0);
+    if (Known != true)
+      walkArm(CO->getFalseExpr(), Fr, CO, 1);
     return true;
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {

@@ -162,6 +162,9 @@ private:
   void plainAccess(const clang::Expr *E, OpKind K, const clang::Stmt *Site, clang::SourceLocation Loc, const Frame *Fr);
   bool control(const clang::Stmt *S, const Frame *Fr);
   std::optional<int64_t> pinnedBlock(const clang::Expr *Cond, bool WhenTrue) const;
+  /// The value of a condition the compiler knows in this instantiation (if
+  /// constexpr, !Traits::value, sizeof(T) == 4); none when it depends on the run.
+  std::optional<bool> knownCondition(const clang::Expr *Cond) const;
   void walkWith(const clang::Stmt *S, const Frame *Fr, ValueUse U);
   void walkArm(const clang::Stmt *S, const Frame *Fr, const clang::Stmt *Owner, unsigned Arm);
   void resolveRelays();
