@@ -553,7 +553,9 @@ def ptx_mutants(src, k):
             name = qm.group(1)
             a, b = base + qstart + qm.start(), base + qstart + qm.end()
             if name in ("acquire", "release", "acq_rel"):
-                out.append(make(src, a, b, ".relaxed", "order.ptx", instruction=m.group(0)))
+                scope = next((q for q in ("cta", "cluster", "gpu", "sys") if re.search(r"\." + q + r"\b", quals)), None)
+                out.append(make(src, a, b, ".relaxed", "order.ptx", instruction=m.group(0), order=name,
+                                scope=scope, token=k))
             elif name in ("gpu", "sys"):
                 mu = make(src, a, b, ".cta", "scope.ptx", instruction=m.group(0))
                 if re.search(r"\.shared(?:::cta)?(?![\w:])", quals):
@@ -625,7 +627,8 @@ def cxx_mutants(src):
                 continue   # a compiler-only fence: nothing in the memory model
             new = "memory_order_relaxed" if m else ("relaxed" if qual_order else nvm.group(1) + "_RELAXED")
             op = "order.fence" if callee in FENCE_CALLS else "order.access"
-            mu = make(src, t.start, t.end, new, op, callee=callee)
+            order = (m.group(1) if m else name if qual_order else nvm.group(2)).lower()
+            mu = make(src, t.start, t.end, new, op, callee=callee, order=order, token=k)
             if op == "order.fence":
                 args = src.args(open_k)
                 order, scope = order_of_args(src, args)
@@ -1020,7 +1023,150 @@ def is_kernel_body(src, open_k):
     return False
 
 
-def decide_equivalence(src, muts):
+def statement_of(src, k):
+    """(first, last) token of the statement that holds token k, its ';' last; directives inside it
+    (an asm template's #if arms) are part of it. None when k is not in a plain statement."""
+    toks = src.toks
+    j = k
+    while j > 0:
+        t = toks[j - 1]
+        if t.pp or t.kind != "punct":
+            j -= 1
+            continue
+        if t.text in (";", "{", "}"):
+            break
+        if t.text in (")", "]") and (j - 1) in src.match:
+            j = src.match[j - 1]
+            continue
+        j -= 1
+    while j < k and toks[j].pp:
+        j += 1
+    e, depth = k, 0
+    while e < len(toks):
+        t = toks[e]
+        if not t.pp and t.kind == "punct":
+            if t.text in ("(", "["):
+                depth += 1
+            elif t.text in (")", "]"):
+                depth -= 1
+            elif t.text in ("{", "}"):
+                return None
+            elif t.text == ";" and depth <= 0:
+                return j, e
+        e += 1
+    return None
+
+
+def neighbour_statement(src, span, after):
+    """The statement right before (after=False) or after span in the same block, or None."""
+    toks = src.toks
+    if after:
+        j = span[1] + 1
+        while j < len(toks) and toks[j].pp:
+            j += 1
+        if j >= len(toks) or toks[j].text in ("}", "{"):
+            return None
+        return statement_of(src, j)
+    j = span[0] - 1
+    while j >= 0 and toks[j].pp:
+        j -= 1
+    if j < 0 or toks[j].text != ";":
+        return None
+    j -= 1
+    while j >= 0 and toks[j].pp:
+        j -= 1
+    return statement_of(src, j) if j >= 0 else None
+
+
+def weakest(fences):
+    """The fence that each of fences orders at least as much as (the #if arms of a wrapper)."""
+    common = set.intersection(*[ORDER_SETS.get(f["order"], set()) for f in fences])
+    order = next((o for o in ("seq_cst", "acq_rel", "acquire", "release") if ORDER_SETS[o] == common), "relaxed")
+    scope = min((f["scope"] for f in fences), key=lambda sc: SCOPE_RANK.get(sc, -1))
+    return {"order": order, "scope": scope}
+
+
+def fence_wrappers(sources, muts):
+    """{name: fence} of the functions whose body is nothing but fences (in every #if arm):
+    membar_acq_rel() { asm("fence.acq_rel.gpu;"); }. A call of one is a fence."""
+    found = {}
+    for src in sources:
+        stmts = {a: (b, f) for a, b, f in fence_statements(src, [m for m in muts if m.file == src.path])}
+        for o, c in src.functions:
+            name = function_name(src, o)
+            if not name:
+                continue
+            k, fences, ok = o + 1, [], True
+            while k < c:
+                if src.toks[k].pp:
+                    k += 1
+                    continue
+                if k not in stmts:
+                    ok = False
+                    break
+                b, f = stmts[k]
+                fences.append(f)
+                k = b + 1
+            if ok and fences:
+                found.setdefault(name, []).append(weakest(fences))
+            elif name in found or not ok:
+                found.setdefault(name, []).append(None)
+    return {n: weakest(fs) for n, fs in found.items() if fs and all(fs)}
+
+
+def fence_in(src, span, stmts, wrappers):
+    """The fence that the statement span is (a fence statement or a call of a fence wrapper), or None."""
+    if span is None:
+        return None
+    a, b = span
+    if a in stmts and stmts[a][0] == b:
+        return stmts[a][1]
+    words = [t.text for t in src.toks[a:b + 1] if not t.pp]
+    if len(words) == 4 and words[1:] == ["(", ")", ";"] and words[0] in wrappers:
+        return wrappers[words[0]]
+    return None
+
+
+def release_acquire_covered(src, mu, stmts, wrappers):
+    """Why weakening mu's order changes nothing, or None: the fence right before it (a release
+    fence then a strong write is a release pattern) and the fence right after it (a strong read
+    then an acquire fence is an acquire pattern) already give what the order gave."""
+    order = mu.detail.get("order")
+    if order not in ("release", "acquire", "acq_rel"):
+        return None
+    k = mu.detail.get("token")
+    span = statement_of(src, k) if k is not None else None
+    if span is None:
+        return None
+    words = {t.text for t in src.toks[span[0]:span[1] + 1] if t.kind == "id" and not t.pp}
+    if words & {"if", "while", "for", "switch", "do", "return"}:
+        return None
+    if mu.op == "order.ptx":
+        # every string of the asm template is at most one instruction
+        for j in src.asm_strings:
+            if span[0] <= j <= span[1] and ptx_view(src.toks[j].text).count(";") > 1:
+                return None
+    scope = mu.detail.get("scope") or "sys"
+    reasons = []
+    if order in ("release", "acq_rel"):
+        before = neighbour_statement(src, span, after=False)
+        f = fence_in(src, before, stmts, wrappers)
+        if f is None or not covers(f, {"order": "release", "scope": scope}):
+            return None
+        reasons.append(f"the fence right before it (line {src.line_of(src.toks[before[0]].start)}: "
+                       f"{src.span_text(*before)}) and the relaxed write form a release pattern")
+    if order in ("acquire", "acq_rel"):
+        after = neighbour_statement(src, span, after=True)
+        f = fence_in(src, after, stmts, wrappers)
+        if f is None or not covers(f, {"order": "acquire", "scope": scope}):
+            return None
+        reasons.append(f"the relaxed read and the fence right after it (line "
+                       f"{src.line_of(src.toks[after[0]].start)}: {src.span_text(*after)}) form an acquire pattern")
+    return "; ".join(reasons) + f", of {scope} scope or wider, as the PTX model defines them: the {order} it loses " \
+                                "is already there"
+
+
+def decide_equivalence(src, muts, wrappers=None):
     """Marks the mutants of src that change nothing the memory model sees."""
     fences = fence_statements(src, muts)
     by_token = {f[0]: n for n, f in enumerate(fences)}
@@ -1052,6 +1198,9 @@ def decide_equivalence(src, muts):
                                              f"({src.span_text(g[0], g[1])}) orders the same or more, with nothing "
                                              f"between them")
                             break
+        if mu.op in ("order.ptx", "order.access") and not mu.equivalent:
+            stmts = {a: (b, f) for a, b, f in fences}
+            mu.equivalent = release_acquire_covered(src, mu, stmts, wrappers or {})
         if mu.kind == "scope" and "address" in mu.detail:
             k = bisect.bisect_left([t.start for t in src.toks], mu.start)
             addr = mu.detail["address"]
@@ -1091,28 +1240,66 @@ def function_name(src, open_k):
     return t.text if t.kind == "id" and t.text not in ("if", "while", "for", "switch", "catch") else None
 
 
-def mark_references(sources, muts):
-    """Each mutant's function and whether the unit names that function anywhere but where it is
-    defined (a call, a launch, a registration): a mutation in a function nothing names can only be
-    seen by a front end that reads every function whether or not it runs."""
-    uses, defs = {}, {}
+def declaration_words(src, open_k):
+    """The identifiers of a function's declaration before its parameter list (__global__, static ...)."""
+    j = open_k - 1
+    words = set()
+    while j >= 0 and src.toks[j].text not in (";", "{", "}") and not src.toks[j].pp:
+        if src.toks[j].kind == "id":
+            words.add(src.toks[j].text)
+        j -= 1
+    return words
+
+
+def mark_reached(sources, muts):
+    """Each mutant's function, and whether host code reaches it by name: the roots are the functions
+    host code can call (neither __global__ nor __device__ only: main, a library's entry points), and a
+    function or macro named in the body of a reached one is reached (by name: overloads are one). A
+    mutation in code nothing reaches can only be seen by a front end that reads every function,
+    run or not; it still counts as broken, and run.py prints recall without it too."""
+    bodies = {}      # name -> set of identifiers in its bodies (functions and macros)
+    roots = set()
     for src in sources:
-        for t in src.toks:
-            if t.kind == "id":
-                uses[t.text] = uses.get(t.text, 0) + 1
-        for o, _ in src.functions:
+        for o, c in src.functions:
             name = function_name(src, o)
-            if name:
-                defs[name] = defs.get(name, 0) + 1
+            if not name:
+                continue
+            ids = bodies.setdefault(name, set())
+            ids.update(t.text for t in src.toks[o:c] if t.kind == "id")
+            words = declaration_words(src, o)
+            if "__global__" not in words and ("__device__" not in words or "__host__" in words):
+                roots.add(name)
+        for start, end in src._directives():
+            if end - start >= 3 and src.toks[start + 1].text == "define":
+                ids = bodies.setdefault(src.toks[start + 2].text, set())
+                ids.update(t.text for t in src.toks[start + 3:end] if t.kind == "id")
+    reached, work = set(roots), list(roots)
+    while work:
+        for name in bodies.get(work.pop(), ()):
+            if name in bodies and name not in reached:
+                reached.add(name)
+                work.append(name)
     by_path = {s.path: s for s in sources}
     for m in muts:
         src = by_path[m.file]
-        k = bisect.bisect_left([t.start for t in src.toks], m.start) if m.function else None
-        body = src.body_at(min(k, len(src.toks) - 1)) if k is not None else None
+        k = bisect.bisect_left([t.start for t in src.toks], m.start)
+        k = min(k, len(src.toks) - 1)
+        body = src.body_at(k) if m.function else None
         name = function_name(src, body[0]) if body else None
+        if name is None and not m.function:
+            # in a macro's body: the macro
+            for start, end in src._directives():
+                if src.toks[start].start <= m.start < src.toks[end - 1].end and end - start >= 3 and \
+                        src.toks[start + 1].text == "define":
+                    name = src.toks[start + 2].text
         if name:
             m.detail["function_name"] = name
-            m.detail["function_referenced"] = name == "main" or uses.get(name, 0) > defs.get(name, 0)
+            m.detail["function_reached"] = name in reached
+        if body:
+            words = declaration_words(src, body[0])
+            m.detail["function_side"] = "device" if "__global__" in words or (
+                "__device__" in words and "__host__" not in words) else \
+                "host-device" if "__device__" in words else "host"
 
 
 def mutants_of(files, kinds=KINDS):
@@ -1128,13 +1315,15 @@ def mutants_of(files, kinds=KINDS):
         out += muts
     if "callback" in kinds:
         out += callback_mutants(sources)
+    wrappers = fence_wrappers(sources, out)
     for src in sources:
-        decide_equivalence(src, [m for m in out if m.file == src.path])
+        decide_equivalence(src, [m for m in out if m.file == src.path], wrappers)
     out = [m for m in out if m.kind in kinds]
     out.sort(key=lambda m: (m.file, m.start, m.op))
-    mark_references(sources, out)
+    mark_reached(sources, out)
     for m in out:
         m.detail.pop("fence_tokens", None)
+        m.detail.pop("token", None)
     return out
 
 

@@ -536,10 +536,27 @@ def evaluate(tu, m, rec, analyser, args, base, base_findings, digests):
     try:
         overlay = write_overlay(folder, m.file, m.apply(text))
         pp = analyser.preprocess(tu, overlay)
-        if all(pp[s] is not None and pp[s] == digests[s] for s in ("host", "device")):
+        same = {s: pp[s] is not None and pp[s] == digests[s] for s in ("host", "device")}
+        side = m.detail.get("function_side")
+        if same["host"] and same["device"]:
             rec["status"] = "not-compiled"
             rec["reason"] = ("the preprocessor drops it on both compilation sides (an #if arm not taken, or a "
                              "macro never used): clang -E gives the unmutated output")
+            return
+        if same["device"] and side == "device":
+            rec["status"] = "not-compiled"
+            rec["reason"] = (f"the preprocessor drops it from the device compilation for {tu.device.arch}, the "
+                             f"architecture both front ends analyse (an #if __CUDA_ARCH__ arm not taken), and "
+                             f"{m.detail.get('function_name')} is device code: the host side parses it but never "
+                             f"runs it")
+            archs = sorted(set(tu.translation.archs) - {tu.device.arch})
+            if archs:
+                rec["reason"] += f" (the build also compiles it for {', '.join(archs)})"
+            return
+        if same["host"] and side == "host":
+            rec["status"] = "not-compiled"
+            rec["reason"] = (f"the preprocessor drops it from the host compilation, and "
+                             f"{m.detail.get('function_name')} is host code: the device side never runs it")
             return
         host_only = m.kind in mutate.HOST_KINDS
         res = analyser.sides(tu, overlay, not host_only)
@@ -577,7 +594,7 @@ def summarise(doc):
             r[m["status"]] += 1
             if m["status"] != "broken":
                 continue
-            referenced = m.get("detail", {}).get("function_referenced", True)
+            referenced = m.get("detail", {}).get("function_reached", True)
             r["ref:broken"] += referenced
             for fe in FRONT_ENDS:
                 v = m["front_ends"][fe]
@@ -627,7 +644,8 @@ def print_tables(doc, out):
                   f"{r.get('not-compiled', 0):>8} {r.get('does-not-parse', 0):>8}", file=out)
     print("broken: mutants measured; clang-tidy / IR pass: reported / broken (IR pass n/a: host API kinds, no pass "
           "rule); elsewhere(b): mutants with a new finding away from the mutation (clang-tidy / IR pass)", file=out)
-    print("\nthe same, only mutants in a function that the TU names elsewhere (calls, launches, registers):", file=out)
+    print("\nthe same, only mutants in code that host code reaches by name (host functions, the kernels and device "
+          "functions they name, and so on):", file=out)
     print(f"{'kind':<18} {'broken':>6}  {'clang-tidy':>13}  {'IR pass':>13}", file=out)
     for k in kinds + ["total"]:
         r = summary[k]
@@ -660,7 +678,7 @@ def print_tables(doc, out):
         for m in missed:
             fes = [fe for fe in FRONT_ENDS if m["front_ends"][fe]["verdict"] == "missed"]
             d = m.get("detail", {})
-            where = f" in {d['function_name']}()" + ("" if d.get("function_referenced") else ", which the TU never names") \
+            where = f" in {d['function_name']}" + ("" if d.get("function_reached", True) else ", which no host code reaches") \
                 if d.get("function_name") else ""
             print(f"  {m['project']}/{m['file']}:{m['line']} {m['operator']}{where} [{', '.join(fes)}]: "
                   f"{m['mutated'][:150]}", file=out)

@@ -189,6 +189,34 @@ class Fence(Common):
         self.assertTrue(all(not m.equivalent for m in ms if m.line == 3))
 
 
+class OrderEquivalence(unittest.TestCase):
+    def test_fences_around_an_acquire_load_and_a_release_store(self):
+        text = ('__device__ void fence() {\n#if __CUDA_ARCH__ < 700\n  asm volatile("membar.gl;" ::: "memory");\n'
+                '#else\n  asm volatile("fence.acq_rel.gpu;" ::: "memory");\n#endif\n}\n'
+                '__device__ int load_acquire(int *p) {\n  int v;\n'
+                '  asm volatile("ld.acquire.gpu.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");\n'
+                '  fence();\n  return v;\n}\n'
+                '__device__ void store_release(int *p, int v) {\n  __threadfence();\n'
+                '  asm volatile("st.release.sys.s32 [%0], %1;" :: "l"(p), "r"(v) : "memory");\n}\n'
+                '__device__ void store_release2(int *p, int v) {\n  __threadfence();\n'
+                '  asm volatile("st.release.gpu.s32 [%0], %1;" :: "l"(p), "r"(v) : "memory");\n}\n')
+        ms = {m.line: m for m in mutants(text, ("order",))}
+        self.assertIn("acquire pattern", ms[10].equivalent)
+        self.assertIn("line 11: fence();", ms[10].equivalent)
+        self.assertIsNone(ms[16].equivalent)   # the device-scope fence does not cover a .sys release
+        self.assertIn("release pattern", ms[20].equivalent)
+
+    def test_cxx_orders_need_a_system_fence(self):
+        text = ("__device__ void f(cuda::atomic_ref<int, cuda::thread_scope_device> a) {\n"
+                "  __threadfence_system();\n  a.store(1, cuda::memory_order_release);\n"
+                "  __threadfence();\n  a.store(2, cuda::memory_order_release);\n"
+                "  if (a.load(cuda::memory_order_acquire)) { g(); }\n  __threadfence_system();\n}\n")
+        ms = {m.line: m for m in mutants(text, ("order",))}
+        self.assertIn("release pattern", ms[3].equivalent)
+        self.assertIsNone(ms[5].equivalent)
+        self.assertIsNone(ms[6].equivalent)   # a loop or branch condition is not a plain statement
+
+
 class Scope(Common):
     def test_builtin_atomics(self):
         text = DECOYS + ("__global__ void k(int *c) {\n  atomicAdd(c, 1);\n  atomicCAS_system(c, 0, 1);\n"
@@ -305,16 +333,20 @@ class Callback(Common):
         self.assertEqual([m.replacement for m in ms], [" cuMemFree(0);", " cuCtxSynchronize();"])
 
 
-class References(unittest.TestCase):
-    def test_function_named_elsewhere_or_not(self):
+class Reached(unittest.TestCase):
+    def test_reached_from_host_code_by_name(self):
         header = ("__device__ void fence_used() { __threadfence(); }\n"
-                  "__device__ void fence_unused() { __threadfence(); }\n")
-        text = ('#include "h.cuh"\n__global__ void k() { fence_used(); }\n'
+                  "__device__ void fence_unused() { __threadfence(); }\n"
+                  "__device__ void fence_only_unused_calls() { __threadfence(); }\n"
+                  "__device__ void caller_unused() { fence_only_unused_calls(); }\n"
+                  "#define FENCE() __threadfence()\n")
+        text = ('#include "h.cuh"\n__global__ void k() { fence_used(); FENCE(); }\n'
                 "__global__ void never_launched() { __threadfence(); g(); }\n"
-                "int main() { k<<<1, 1>>>(); }\n")
+                "void launch() { k<<<1, 1>>>(); }\n")
         ms = mutants(text, ("fence",), extra={"h.cuh": header})
-        got = {(m.file, m.line, m.detail["function_name"], m.detail["function_referenced"]) for m in ms}
+        got = {(m.file, m.line, m.detail["function_name"], m.detail["function_reached"]) for m in ms}
         self.assertEqual(got, {("h.cuh", 1, "fence_used", True), ("h.cuh", 2, "fence_unused", False),
+                               ("h.cuh", 3, "fence_only_unused_calls", False), ("h.cuh", 5, "FENCE", True),
                                ("t.cu", 3, "never_launched", False)})
 
 
