@@ -1259,6 +1259,21 @@ def mark_reached(sources, muts):
     run or not; it still counts as broken, and run.py prints recall without it too."""
     bodies = {}      # name -> set of identifiers in its bodies (functions and macros)
     roots = set()
+    macros = {}      # macro name -> (file, line) of each place the unit names it outside its definition
+    for src in sources:
+        for start, end in src._directives():
+            if end - start >= 3 and src.toks[start + 1].text == "define":
+                macros.setdefault(src.toks[start + 2].text, [])
+    for src in sources:
+        in_body = bytearray(len(src.toks))
+        for o, c in src.functions:
+            in_body[o:c + 1] = b"\x01" * (c + 1 - o)
+        for k, t in enumerate(src.toks):
+            if t.kind == "id" and t.text in macros and not t.pp:
+                macros[t.text].append((src.path, src.line_of(t.start)))
+                # a macro used outside any function (or macro) body defines code there: a root
+                if not in_body[k] and not t.pp:
+                    roots.add(t.text)
     for src in sources:
         for o, c in src.functions:
             name = function_name(src, o)
@@ -1295,6 +1310,9 @@ def mark_reached(sources, muts):
         if name:
             m.detail["function_name"] = name
             m.detail["function_reached"] = name in reached
+        if name and not body and name in macros:
+            # a finding in the macro's code is placed where it is expanded
+            m.detail["expansions"] = sorted(set(macros[name]))[:50]
         if body:
             words = declaration_words(src, body[0])
             m.detail["function_side"] = "device" if "__global__" in words or (

@@ -259,6 +259,10 @@ def near(f, m, window):
         fn = m.get("function_lines")
         if fn and fn[0] <= p["line"] <= fn[1]:
             return True
+    for p in places:
+        for file, line in m.get("expansions", ()):
+            if p.get("file") == file and line - window <= p["line"] <= line + window:
+                return True
     return False
 
 
@@ -523,9 +527,11 @@ def record_of(tu, m):
            "expected": list(mutate.expected_rules(m.op))}
     if m.function:
         rec["function_lines"] = list(m.function)
-    detail = {k: v for k, v in m.detail.items() if k not in ("fence_tokens",)}
+    detail = {k: v for k, v in m.detail.items() if k not in ("fence_tokens", "expansions")}
     if detail:
         rec["detail"] = detail
+    if m.detail.get("expansions"):
+        rec["expansions"] = [[tu.paths.rel(f, tu.cwd), line] for f, line in m.detail["expansions"]]
     return rec
 
 
@@ -665,12 +671,12 @@ def print_tables(doc, out):
         print("\nnew findings elsewhere (b), or of another rule at the mutation:", file=out)
         for m, fe in other:
             v = m["front_ends"][fe]
-            for f in v.get("elsewhere", []):
-                print(f"  {m['project']}/{m['file']}:{m['line']} {m['operator']} -> {fe}: {f['file']}:{f['line']} "
-                      f"{f['check']}", file=out)
-            for f in v.get("other_near", []):
-                print(f"  {m['project']}/{m['file']}:{m['line']} {m['operator']} -> {fe}: {f['file']}:{f['line']} "
-                      f"{f['check']} (another rule, at the mutation)", file=out)
+            for what, label in (("elsewhere", ""), ("other_near", " (another rule, at the mutation)")):
+                places = collections.Counter((f["file"], f["line"], f["check"]) for f in v.get(what, []))
+                for (file, line, check), n in sorted(places.items()):
+                    times = f" ({n} findings)" if n > 1 else ""
+                    print(f"  {m['project']}/{m['file']}:{m['line']} {m['operator']} -> {fe}: {file}:{line} "
+                          f"{check}{times}{label}", file=out)
     missed = [m for m in doc["mutants"] if m["status"] == "broken"
               and any(m["front_ends"][fe]["verdict"] == "missed" for fe in FRONT_ENDS)]
     if missed:

@@ -350,6 +350,17 @@ class Reached(unittest.TestCase):
                                ("t.cu", 3, "never_launched", False)})
 
 
+class Macros(unittest.TestCase):
+    def test_a_macro_defining_code_is_reached_and_its_expansions_are_listed(self):
+        text = ("#define BIND(T) \\\n  __device__ T add(T *p, T v) { return atomicAdd(p, v); }\n"
+                "BIND(int)\n#undef BIND\n#define UNUSED(p) atomicAdd(p, 1)\n")
+        ms = {m.line: m for m in mutants(text, ("scope",))}
+        self.assertEqual(ms[2].detail["function_name"], "BIND")
+        self.assertTrue(ms[2].detail["function_reached"])
+        self.assertEqual(ms[2].detail["expansions"], [("t.cu", 3)])
+        self.assertFalse(ms[5].detail["function_reached"])
+
+
 class EveryMutant(unittest.TestCase):
     def test_examples_one_change_each_lines_kept(self):
         here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "examples")
@@ -398,6 +409,12 @@ class Judge(unittest.TestCase):
         base = [self.finding(42, msg="read after the flag at a.cu:40:9")]
         found = [self.finding(42, msg="read after the flag at a.cu:40:15")]
         self.assertEqual(self.bench.judge(m, base, found, 10)["verdict"], "missed")
+
+    def test_a_finding_where_the_mutated_macro_is_expanded_counts(self):
+        m = {"file": "a.cu", "line": 5, "end_line": 5, "expected": ["cuda-scope-mismatch"],
+             "expansions": [["a.cu", 80]]}
+        self.assertEqual(self.bench.judge(m, [], [self.finding(82, check="cuda-scope-mismatch")], 10)["verdict"],
+                         "reported")
 
     def test_a_note_at_the_mutation_counts(self):
         m = {"file": "h.cuh", "line": 5, "end_line": 5, "expected": ["cuda-scope-release-acquire"]}
