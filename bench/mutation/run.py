@@ -401,6 +401,20 @@ def main(argv):
     tmp = tempfile.mkdtemp(prefix="cuda-scope-mutation-")
     start = time.perf_counter()
     try:
+        # One build for the whole run: a rebuild of build/plugin while it runs would make the
+        # baseline and the mutants disagree. The module finds its header in include/ beside it.
+        snap = os.path.join(tmp, "plugins")
+        os.makedirs(snap)
+        digests_of = {}
+        for name, path in (("tidy", tidy_module), ("pass", pass_plugin)):
+            copy = os.path.join(snap, os.path.basename(path))
+            shutil.copy2(path, copy)
+            with open(copy, "rb") as fh:
+                digests_of[name] = hashlib.sha256(fh.read()).hexdigest()[:16]
+        if os.path.isdir(os.path.join(os.path.dirname(tidy_module), "include")):
+            shutil.copytree(os.path.join(os.path.dirname(tidy_module), "include"), os.path.join(snap, "include"))
+        tidy_module = os.path.join(snap, os.path.basename(tidy_module))
+        pass_plugin = os.path.join(snap, os.path.basename(pass_plugin))
         tus, missing = corpus_tus(corpus, src, tmp, projects, wanted, tidy, tidy_module)
         for name in missing:
             log(args, f"run.py: {name} is not under {src}; left out")
@@ -416,7 +430,7 @@ def main(argv):
                             "file": args.file, "kinds": list(kinds), "seed": args.seed, "max_tus": args.max_tus,
                             "max_per_tu": args.max_per_tu, "max_per_kind": args.max_per_kind, "near": args.near,
                             "plugins": os.path.relpath(args.plugin_dir, ROOT) if not os.path.isabs(args.plugin_dir)
-                            else args.plugin_dir},
+                            else args.plugin_dir, "plugin_sha256": digests_of},
                "sites": site_counts(tus), "tus": [], "mutants": []}
         if args.dry_run:
             for tu in order[:args.max_tus]:
