@@ -109,6 +109,10 @@ std::optional<ValueTest> testOf(const Value *I,
       }
       if (isa<BinaryOperator>(U) || isa<CastInst>(U) || isa<ExtractValueInst>(U) || isa<PHINode>(U))
         Work.push_back({U, Compare});
+      // A shuffle hands the value to the warp, which tests it there.
+      else if (const auto *Call = dyn_cast<CallBase>(U);
+               Call && Call->getCalledFunction() && isWarpShuffleName(Call->getCalledFunction()->getName()))
+        Work.push_back({U, Compare});
     }
   }
   return Found;

@@ -236,6 +236,13 @@ std::optional<int64_t> blockPinnedBy(IndexCompare Op, int64_t C, bool WhenTrue) 
   return std::nullopt;
 }
 
+bool isWarpShuffleName(StringRef Name) {
+  if (Name.starts_with("llvm.nvvm.shfl."))
+    return true;
+  Name.consume_back("_sync");
+  return Name == "__shfl" || Name == "__shfl_up" || Name == "__shfl_down" || Name == "__shfl_xor";
+}
+
 bool isBlockIndexName(StringRef Name) {
   return Name == "blockIdx" || Name == "__nvvm_read_ptx_sreg_ctaid_x" ||
          Name == "__nvvm_read_ptx_sreg_ctaid_y" || Name == "__nvvm_read_ptx_sreg_ctaid_z";

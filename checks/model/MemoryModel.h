@@ -102,6 +102,13 @@ IndexCompare swapped(IndexCompare Op);
 /// block with it, through !, && and || (and, after -O2, (a | b) == 0).
 std::optional<int64_t> blockPinnedBy(IndexCompare Op, int64_t C, bool WhenTrue);
 
+/// A warp shuffle, which hands a lane's value to the other lanes of its warp:
+/// __shfl_sync and its up/down/xor forms (and the pre-CUDA-9 ones), and the
+/// NVVM intrinsics they lower to (llvm.nvvm.shfl.sync.idx.i32). A value read
+/// by one lane and shuffled to the warp decides what the warp does where the
+/// shuffled value is tested (a warp-wide lock taken by lane 1).
+bool isWarpShuffleName(llvm::StringRef Name);
+
 /// "cooperative_groups::details::grid::sync" from a demangled name such as
 /// "void cooperative_groups::__v1::details::grid::sync<int>(unsigned int*)":
 /// without the return type, inline namespaces (__v1), template arguments and

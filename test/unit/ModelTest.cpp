@@ -357,3 +357,11 @@ TEST(Model, WhichBlockAComparisonPins) {
   // No block index is negative.
   EXPECT_FALSE(blockPinnedBy(IndexCompare::EQ, -1, true));
 }
+
+TEST(Model, WarpShuffles) {
+  for (const char *Name : {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__shfl_down",
+                           "llvm.nvvm.shfl.sync.idx.i32", "llvm.nvvm.shfl.sync.bfly.f32p"})
+    EXPECT_TRUE(isWarpShuffleName(Name)) << Name;
+  for (const char *Name : {"__syncwarp", "__ballot_sync", "__shfl_sync_extra", "llvm.nvvm.vote.ballot.sync"})
+    EXPECT_FALSE(isWarpShuffleName(Name)) << Name;
+}

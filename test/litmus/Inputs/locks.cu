@@ -146,3 +146,40 @@ __global__ void slRef(int *lock, int *x, int *out) {
     }
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A warp-wide lock: lane 1 takes it with a relaxed atomicOr, the warp learns the outcome through a
+// shuffle; the node is read and written under it; no fence on either side.
+__global__ void warpLockNoFence(unsigned *lock, unsigned *node, unsigned *out) {
+  unsigned lane = threadIdx.x % 32;
+  bool locked = true;
+  while (locked) {
+    if (lane == 1)
+      locked = (atomicOr(lock, 0x80000000u) & 0x80000000u) != 0;
+    locked = __shfl_sync(0xffffffffu, locked, 1);
+  }
+  unsigned v = node[lane];
+  node[lane] = v + 1;
+  out[blockIdx.x * 32 + lane] = v;
+  if (lane == 1)
+    atomicAnd(lock, 0x7fffffffu);
+}
+
+// LITMUS: forbidden
+// The same with a fence after taking the lock and before releasing it.
+__global__ void warpLockFenced(unsigned *lock, unsigned *node, unsigned *out) {
+  unsigned lane = threadIdx.x % 32;
+  bool locked = true;
+  while (locked) {
+    if (lane == 1)
+      locked = (atomicOr(lock, 0x80000000u) & 0x80000000u) != 0;
+    locked = __shfl_sync(0xffffffffu, locked, 1);
+  }
+  __threadfence();
+  unsigned v = node[lane];
+  node[lane] = v + 1;
+  out[blockIdx.x * 32 + lane] = v;
+  __threadfence();
+  if (lane == 1)
+    atomicAnd(lock, 0x7fffffffu);
+}
