@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Runs every cuda-scope clang-tidy check and the device-IR pass over the real-code corpus (corpus.json).
 
-USAGE: bench/realcode/run.py [--src DIR] [--plugin-dir DIR] [-j N] [--project NAME] [--file REGEX]
-       [-o results.json] [--no-times] [--print-commands] | --summary results.json
+USAGE: bench/realcode/run.py [--src DIR] [--plugin-dir DIR] [-j N] [--half development|evaluation|all]
+       [--project NAME] [--file REGEX] [-o results.json] [--no-times] [--print-commands] | --summary results.json
 
 Each project of corpus.json is one public CUDA project, extracted (not built) under --src at its pinned
 commit (README.md says how). For each project a compile_commands.json of the project's own nvcc
@@ -17,6 +17,11 @@ read from -fsave-optimization-record), and wall times. Paths are relative to the
 toolkit) and everything is sorted, so two runs diff cleanly (--no-times drops the timings).
 --summary prints, per project: TUs, how many parse on each side, how many the pass ran on,
 findings per check per front end, and the most common clang errors with an example of each.
+Each project belongs to a half of the corpus (corpus.json "half"): development, the projects looked at
+while the rules were tuned, or evaluation, chosen before any cuda-scope run on them and looked at only
+to measure. --half selects which run: development by default (the projects a plain run analysed before
+the evaluation half existed, so that it stays unseen unless asked for), evaluation, or all;
+--summary groups the projects by half and totals each half when a results file holds both.
 Standard library only.
 """
 import argparse
@@ -42,6 +47,13 @@ CRASH = re.compile(r"PLEASE submit a bug report|Stack dump:")
 MAX_ERRORS = 10
 DRIVER_ERROR = re.compile(r"^\S*clang(?:\+\+|-tidy)?(?:-\d+)?: (?:fatal )?error: (.*)$", re.M)
 NOT_AN_ERROR = ("too many errors emitted, stopping now",)
+# The halves of the corpus, in the order the summary shows them. A project without "half" is a
+# development one (results files written before the halves existed).
+HALVES = ("development", "evaluation")
+
+
+def half_of(project):
+    return project.get("half") or "development"
 
 
 # The cuda-scope command's package: its compile-database loader, nvcc translator and output parser.
@@ -283,6 +295,9 @@ def parse_args(argv):
                     help="directory holding libCudaScopeTidy.so and libCudaScopePass.so (default: build/plugin)")
     ap.add_argument("--corpus", default=CORPUS, help="the corpus description (default: corpus.json beside this script)")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="analyser runs at once (default 2)")
+    ap.add_argument("--half", choices=HALVES + ("all",), default="development",
+                    help="the projects of this half of the corpus, or all (default: development, the projects "
+                         "a plain run analysed before the evaluation half was added)")
     ap.add_argument("--project", action="append", default=[], help="only these projects (repeatable, or comma-separated)")
     ap.add_argument("--file", action="append", default=[], metavar="REGEX",
                     help="only TUs whose path (relative to the project root) matches (repeatable)")
@@ -308,12 +323,13 @@ def selector(args):
 
 def main(argv):
     args = parse_args(argv)
-    if args.summary:
-        with open(args.summary, encoding="utf-8") as fh:
-            summary(json.load(fh), sys.stdout)
-        return 0
     with open(args.corpus, encoding="utf-8") as fh:
         corpus = json.load(fh)
+    if args.summary:
+        with open(args.summary, encoding="utf-8") as fh:
+            doc = json.load(fh)
+        summary(doc, sys.stdout, {p["name"]: half_of(p) for p in corpus["projects"]})
+        return 0
     src = os.path.abspath(args.src)
     tidy_module = os.path.abspath(os.path.join(args.plugin_dir, "libCudaScopeTidy.so"))
     pass_plugin = os.path.abspath(os.path.join(args.plugin_dir, "libCudaScopePass.so"))
@@ -326,6 +342,10 @@ def main(argv):
     unknown = projects - {p["name"] for p in corpus["projects"]}
     if unknown:
         sys.exit(f"run.py: no such project in the corpus: {', '.join(sorted(unknown))}")
+    if args.half != "all":
+        other = sorted(p["name"] for p in corpus["projects"] if p["name"] in projects and half_of(p) != args.half)
+        if other:
+            sys.exit(f"run.py: not in the {args.half} half (--half): {', '.join(other)}")
 
     tmp = tempfile.mkdtemp(prefix="cuda-scope-realcode-")
     opts = argparse.Namespace(checks="cuda-scope-*", checks_given=True, header_filter=".*", fix=False,
@@ -336,7 +356,7 @@ def main(argv):
     try:
         for project in corpus["projects"]:
             name = project["name"]
-            if projects and name not in projects:
+            if (projects and name not in projects) or args.half not in ("all", half_of(project)):
                 continue
             root = os.path.join(src, project.get("extract", name))
             if not os.path.isdir(root):
@@ -443,13 +463,13 @@ def main(argv):
                     r[side]["seconds"] = round(r[side]["seconds"], 2)
             tus.append(r)
         doc["projects"].append({"name": project["name"], "repo": project["repo"], "commit": project["commit"],
-                                "tus": tus})
+                                "half": half_of(project), "tus": tus})
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     json.dump(doc, out, indent=1, sort_keys=False)
     out.write("\n")
     if out is not sys.stdout:
         out.close()
-        summary(doc, sys.stderr if args.quiet else sys.stdout)
+        summary(doc, sys.stderr if args.quiet else sys.stdout, {p["name"]: half_of(p) for p in corpus["projects"]})
     return 0
 
 
@@ -469,28 +489,50 @@ def error_kind(text):
     return re.sub(r"'[^']*'", "'…'", msg)
 
 
-def summary(doc, out):
-    checks = sorted({f["check"] for p in doc["projects"] for t in p["tus"]
+def summary(doc, out, halves=None):
+    """The tables of a results file. halves maps a project's name to its half, for results files
+    written before the projects carried one; with projects of both halves in the file, the projects
+    are grouped by half and each half has its own totals."""
+    def half(p):
+        return p.get("half") or (halves or {}).get(p["name"]) or "development"
+    order = {h: i for i, h in enumerate(HALVES)}
+    projects = sorted(doc["projects"], key=lambda p: order.get(half(p), len(HALVES)))  # stable: file order within a half
+    present = []
+    for p in projects:
+        if half(p) not in present:
+            present.append(half(p))
+    both = len(present) > 1
+    checks = sorted({f["check"] for p in projects for t in p["tus"]
                      for f in t["tidy_findings"] + t["pass_findings"]})
-    w = max([len(p["name"]) for p in doc["projects"]] + [8])
+    w = max([len(p["name"]) for p in projects] + [8] + [len(f"total {h}") for h in present if both])
     print("ok: no error; noted: every error is nvcc dialect clang rejects, which tools/cuda-scope reports as "
           "one note per file naming what was not analysed", file=out)
+    if both:
+        print("halves: " + "; ".join(f"{h}: {', '.join(p['name'] for p in projects if half(p) == h)}" for h in present),
+              file=out)
     cols = ("tus", "host", "host-noted", "device", "device-noted", "ran", "crash")
     heads = ("TUs", "host ok", "noted", "dev ok", "noted", "pass ok", "crash")
     print(f"{'project':<{w}} " + " ".join(f"{h:>7}" for h in heads) + f" {'seconds':>8}", file=out)
     tot = collections.Counter()
-    for p in doc["projects"]:
-        tus = p["tus"]
-        c = collections.Counter(
-            tus=len(tus), host=sum(t["host"]["parsed"] for t in tus), device=sum(t["device"]["parsed"] for t in tus),
-            ran=sum(t["pass"]["ran"] for t in tus),
-            crash=sum(1 for t in tus for s in ("host", "device", "pass") if "crash" in t[s]))
-        for side in ("host", "device"):
-            c[side + "-noted"] = sum(1 for t in tus if t[side].get("noted"))
-        secs = sum(t[s].get("seconds", 0) for t in tus for s in ("host", "device", "pass"))
-        tot.update(c)
-        tot["seconds"] += secs
-        print(f"{p['name']:<{w}} " + " ".join(f"{c[k]:>7}" for k in cols) + f" {secs:>8.0f}", file=out)
+    for h in present:
+        sub = collections.Counter()
+        for p in projects:
+            if half(p) != h:
+                continue
+            tus = p["tus"]
+            c = collections.Counter(
+                tus=len(tus), host=sum(t["host"]["parsed"] for t in tus), device=sum(t["device"]["parsed"] for t in tus),
+                ran=sum(t["pass"]["ran"] for t in tus),
+                crash=sum(1 for t in tus for s in ("host", "device", "pass") if "crash" in t[s]))
+            for side in ("host", "device"):
+                c[side + "-noted"] = sum(1 for t in tus if t[side].get("noted"))
+            secs = sum(t[s].get("seconds", 0) for t in tus for s in ("host", "device", "pass"))
+            sub.update(c)
+            sub["seconds"] += secs
+            print(f"{p['name']:<{w}} " + " ".join(f"{c[k]:>7}" for k in cols) + f" {secs:>8.0f}", file=out)
+        if both:
+            print(f"{'total ' + h:<{w}} " + " ".join(f"{sub[k]:>7}" for k in cols) + f" {sub['seconds']:>8.0f}", file=out)
+        tot.update(sub)
     print(f"{'total':<{w}} " + " ".join(f"{tot[k]:>7}" for k in cols) + f" {tot['seconds']:>8.0f}", file=out)
     if "wall_seconds" in doc:
         print(f"wall time: {doc['wall_seconds']:.0f} s with -j {doc.get('jobs')}", file=out)
@@ -501,7 +543,7 @@ def summary(doc, out):
     cols = ["tidy-host", "tidy-device", "tidy", "tidy-w/errors", "ir", "toolkit", "other"]
     print(f"{'project':<{w}} {'check':<28} " + " ".join(f"{c:>13}" for c in cols), file=out)
     grand = collections.Counter()
-    for p in doc["projects"]:
+    for p in projects:
         for check in checks:
             c = collections.Counter()
             for t in p["tus"]:
@@ -521,13 +563,19 @@ def summary(doc, out):
                         continue
                     c["ir" if f["where"] == "project" else f["where"]] += 1
             if c:
-                grand.update({(check, k): v for k, v in c.items()})
+                grand.update({(half(p), check, k): v for k, v in c.items()})
                 print(f"{p['name']:<{w}} {check:<28} " + " ".join(f"{c[k]:>13}" for k in cols), file=out)
+    if both:
+        for h in present:
+            for check in checks:
+                print(f"{'total ' + h:<{w}} {check:<28} " + " ".join(f"{grand[(h, check, k)]:>13}" for k in cols),
+                      file=out)
     for check in checks:
-        print(f"{'total':<{w}} {check:<28} " + " ".join(f"{grand[(check, k)]:>13}" for k in cols), file=out)
+        print(f"{'total':<{w}} {check:<28} " + " ".join(f"{sum(grand[(h, check, k)] for h in present):>13}" for k in cols),
+              file=out)
 
     kinds = collections.OrderedDict()
-    for p in doc["projects"]:
+    for p in projects:
         for t in p["tus"]:
             for side in ("host", "device"):
                 for e in t[side]["errors"]:

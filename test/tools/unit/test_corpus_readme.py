@@ -1,6 +1,8 @@
 """bench/realcode/README.md says how to fetch the corpus: its table of projects and its `get` lines
 must name every project and dependency of bench/realcode/corpus.json, at the commit pinned there,
-and nothing else, so that the steps reproduce what run.py reads. Run by test/tools/unit.test."""
+and nothing else, so that the steps reproduce what run.py reads. Every project is in one half of
+the corpus (development or evaluation), and the README's table of that half lists it with its
+number of TUs. Run by test/tools/unit.test."""
 import json
 import os
 import re
@@ -11,6 +13,10 @@ CORPUS = os.path.join(ROOT, "bench", "realcode")
 
 GET = re.compile(r"^get\s+(\S+)\s+(\S+)\s+([0-9a-f]{40})\s*$", re.M)
 ROW = re.compile(r"^\|\s*([^|\s]+)\s*\|\s*([\w.-]+/[\w.-]+)\s*\|\s*`([0-9a-f]{40})`\s*\|", re.M)
+ROW_TUS = re.compile(r"^\|\s*([^|\s]+)\s*\|\s*[\w.-]+/[\w.-]+\s*\|\s*`[0-9a-f]{40}`\s*\|\s*(\d+)\s*\|", re.M)
+# "### Development half" / "### Evaluation half": the table of each half, up to the next heading.
+HALF = re.compile(r"^### (\w+) half\n(.*?)(?=^#)", re.M | re.S)
+HALVES = ("development", "evaluation")
 
 
 class CorpusReadme(unittest.TestCase):
@@ -39,6 +45,19 @@ class CorpusReadme(unittest.TestCase):
         rows = {(name, repo, commit) for name, repo, commit in ROW.findall(self.readme)}
         projects = {(p["name"], p["repo"], p["commit"]) for p in self.corpus["projects"]}
         self.assertEqual(sorted(projects - rows), [], "in corpus.json, not in the table of projects")
+
+    def test_every_project_is_in_a_half(self):
+        bad = sorted(p["name"] for p in self.corpus["projects"] if p.get("half") not in HALVES)
+        self.assertEqual(bad, [], "projects of corpus.json without a half (development or evaluation)")
+
+    def test_each_half_has_its_table_with_the_tu_counts(self):
+        tables = {name.lower(): body for name, body in HALF.findall(self.readme)}
+        self.assertEqual(sorted(tables), sorted(HALVES), "a '### <Half> half' section per half")
+        for half in HALVES:
+            rows = {name: int(tus) for name, tus in ROW_TUS.findall(tables[half])}
+            want = {p["name"]: sum(len(g["tus"]) for g in p["groups"])
+                    for p in self.corpus["projects"] if p.get("half") == half}
+            self.assertEqual(rows, want, f"the {half} half's table: projects and TUs of corpus.json")
 
 
 if __name__ == "__main__":
