@@ -153,7 +153,9 @@ for feature, programs in (("pre-commit", ("pre-commit", "git")), ("cpack-deb", (
 nvcc = os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin", "nvcc")
 if os.access(nvcc, os.X_OK):
     config.available_features.add("nvcc")
-    config.substitutions.insert(0, ("%nvcc", nvcc))
+    # nvcc is not built with the sanitizers: the runtime a sanitized build preloads crashes it.
+    prefix = "env -u LD_PRELOAD " if getattr(config, "sanitize", False) else ""
+    config.substitutions.insert(0, ("%nvcc", prefix + nvcc))
 else:
     lit_config.note(f"no nvcc at {nvcc}: 'REQUIRES: nvcc' tests are UNSUPPORTED")
 
