@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "EngineImpl.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace llvm;
 
@@ -56,6 +57,11 @@ void fenceRule(State &St, const DenseMap<unsigned, bool> &MessageFences, std::ve
   // A release fence then a relaxed write, or a relaxed read then an acquire
   // fence, make a pattern of the fence's scope: the nearest atomic access on either
   // side of the fence in its thread is the one it orders.
+  // The objects some read of which, atomic or not, is tested, per kernel.
+  DenseSet<std::pair<int, int>> TestedReads;
+  for (const MemOp &Op : St.Ops)
+    if (Op.reads() && Op.Tested && Op.Object >= 0)
+      TestedReads.insert({Op.Context, Op.Object});
   for (unsigned F = 0; F < St.Ops.size(); ++F) {
     const MemOp &Fence = St.op(F);
     if (Fence.What != OpKind::Fence || !Fence.S || *Fence.S == Scope::Thread || Fence.RunBy == Runner::Host ||
@@ -81,8 +87,7 @@ void fenceRule(State &St, const DenseMap<unsigned, bool> &MessageFences, std::ve
       // when the value read is tested.
       // With the wide net (Strictness), every pattern counts.
       if (St.Opts.Net == Strictness::Evidence &&
-          (Release ? none_of(G->Ops, [&](unsigned J) { return St.op(J).reads() && St.op(J).Tested; })
-                   : !Access.Tested))
+          (Release ? !TestedReads.count({Access.Context, Access.Object}) : !Access.Tested))
         return false;
       Out.push_back(finding(Finding::FenceTooNarrow, F, static_cast<int>(A), G->Needed, G->WithHost));
       return true;

@@ -26,6 +26,16 @@ __global__ void publish(int *Data, int *Flag) {
     }
 }
 
+// The tested read may be a plain one: block 0 looks at the count, so the fence matters to it.
+__global__ void plainReader(unsigned *Count, int *Out) {
+  __threadfence_block();
+  // CHECK: :[[@LINE-1]]:3: warning: '__threadfence_block' orders the relaxed read-modify-write of 'Count' with thread_scope_block{{.*}} [cuda-scope-insufficient]
+  // CHECK: :[[@LINE+1]]:3: note: the relaxed read-modify-write is here
+  atomicAdd(Count, 1u);
+  if (blockIdx.x == 0 && *Count == gridDim.x)
+    *Out = 1;
+}
+
 // no-warning: nothing in the kernel reads the flag, so no thread of it synchronizes with the
 // pattern; the fence orders the block's own writes (a wider net: the release-acquire check's
 // Strictness=wide, below).

@@ -75,3 +75,13 @@ __global__ void resetThenRelaxed(int *data, int *pending, int *ready, int *out) 
       out[0] = data[0];
   }
 }
+
+// LITMUS: allowed cuda-scope-insufficient
+// The counter's reader tests a plain load of it: a thread whose next steps the value decides, so the
+// block-scope fence before the increment is too narrow for it.
+__global__ void counterReadPlain(unsigned *count, int *out) {
+  __threadfence_block();
+  atomicAdd(count, 1u);
+  if (blockIdx.x == 0 && *count == gridDim.x)
+    *out = 1;
+}
