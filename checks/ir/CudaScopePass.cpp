@@ -165,8 +165,16 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
         << ore::NV("Data", Data) << " at "
         << ore::NV("OtherLocation", Loc(F.Data)) << " with no release between them, and kernel "
         << ore::NV("Kernel", Kernel)
-        << " waits on it; a consumer can see the flag before the data; consider a release store, or "
-           "__threadfence() before it";
+        << (F.WriteWrite ? " waits on it and then writes the same; that later write can be overwritten by this "
+                           "earlier one (the two writes race); consider a release store, or __threadfence() before it"
+                         : " waits on it; a consumer can see the flag before the data; consider a release store, or "
+                           "__threadfence() before it");
+    else if (F.What == Finding::NoAcquire && F.WriteWrite)
+      R << ore::NV("Flag", Flag) << " is received here (" << ore::NV("Access", At.Spelling) << ", "
+        << orderName(At.Ord) << ") and " << ore::NV("Data", Data) << " is written after it at "
+        << ore::NV("OtherLocation", Loc(F.Data))
+        << " with no acquire between them; the write can be ordered before one made before the flag was published, "
+           "which then overwrites it (the two writes race); consider an acquire load, or __threadfence() after it";
     else if (F.What == Finding::NoAcquire)
       R << ore::NV("Flag", Flag) << " is received here (" << ore::NV("Access", At.Spelling) << ", "
         << orderName(At.Ord) << ") and " << ore::NV("Data", Data) << " is read after it at "

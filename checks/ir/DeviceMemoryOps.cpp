@@ -14,6 +14,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
 
 using namespace llvm;
 
@@ -118,20 +119,24 @@ void setAddress(IROp &Op, const Value *Ptr) {
     return;
   Op.Address = Ptr->stripPointerCasts();
   Op.Object = getUnderlyingObject(Ptr, /*MaxLookup=*/0);
-  MemorySpace S = spaceOf(Ptr->getType()->getPointerAddressSpace());
-  if (S == MemorySpace::Generic || S == MemorySpace::Unknown) {
-    if (const auto *GV = dyn_cast<GlobalVariable>(Op.Object))
-      S = spaceOf(GV->getAddressSpace());
-    else if (isa<Argument>(Op.Object))
-      S = MemorySpace::Global; // kernel pointer arguments point to global memory
-    else if (isa<AllocaInst>(Op.Object))
-      S = MemorySpace::Local;
-    else if (const auto *Cast = dyn_cast<AddrSpaceCastOperator>(Op.Object))
-      S = spaceOf(Cast->getSrcAddressSpace());
-  }
   if (Op.Space == MemorySpace::Unknown || Op.Space == MemorySpace::Generic)
-    Op.Space = S;
+    Op.Space = spaceOf(Ptr->getType()->getPointerAddressSpace());
   Op.PerBlock = dependsOnBlockIndex(Ptr);
+}
+
+/// A generic address's state space, from the object it is based on (once
+/// objects are named across calls: a device function's parameter is what
+/// its caller passes).
+MemorySpace spaceOfObject(const Value *Object) {
+  if (const auto *GV = dyn_cast<GlobalVariable>(Object))
+    return spaceOf(GV->getAddressSpace());
+  if (isa<Argument>(Object))
+    return MemorySpace::Global; // kernel pointer arguments point to global memory
+  if (isa<AllocaInst>(Object))
+    return MemorySpace::Local;
+  if (const auto *Cast = dyn_cast<AddrSpaceCastOperator>(Object))
+    return spaceOf(Cast->getSrcAddressSpace());
+  return MemorySpace::Generic;
 }
 
 std::optional<int64_t> constantOperand(const Value *V) {
@@ -335,6 +340,87 @@ void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const 
         becomeGridBarrier(Out[I], *S);
 }
 
+/// One name per object across the functions a kernel calls and the times a
+/// pointer is read: a device function's pointer parameter stands for what
+/// every call passes (when all pass the same), and every read of the same
+/// field of the same holder (a kernel argument, a global variable, or a
+/// pointer kept in turn) stands for the first such read, as the AST names
+/// `comm->flag` by its text. (Code that changes the field between two reads
+/// is not told apart, in either front end.)
+class ObjectNames {
+public:
+  explicit ObjectNames(const SetVector<const Function *> &Functions) : Functions(Functions) {}
+
+  const Value *canonical(const Value *Obj, unsigned Depth = 0) {
+    if (!Obj || Depth > 6)
+      return Obj;
+    if (auto It = Done.find(Obj); It != Done.end())
+      return It->second;
+    Done[Obj] = Obj; // a recursive call sees the object as itself
+    const Value *Result = Obj;
+    if (const auto *A = dyn_cast<Argument>(Obj))
+      Result = bound(*A, Depth);
+    else if (const auto *L = dyn_cast<LoadInst>(Obj))
+      Result = kept(*L, Depth);
+    Done[Obj] = Result;
+    return Result;
+  }
+
+  /// Where the pointer a canonical load reads is kept.
+  PointerKeeper keeper(const Value *Obj) const {
+    auto It = Keepers.find(Obj);
+    return It == Keepers.end() ? PointerKeeper::Other : It->second;
+  }
+
+private:
+  const Value *bound(const Argument &A, unsigned Depth) {
+    const Function &F = *A.getParent();
+    if (isKernel(F) || !A.getType()->isPointerTy())
+      return &A;
+    const Value *Bound = nullptr;
+    for (const User *U : F.users()) {
+      const auto *CB = dyn_cast<CallBase>(U);
+      if (!CB || CB->getCalledFunction() != &F || !Functions.contains(CB->getFunction()))
+        continue;
+      const Value *Passed = canonical(getUnderlyingObject(CB->getArgOperand(A.getArgNo()), 0), Depth + 1);
+      if (Bound && Bound != Passed)
+        return &A;
+      Bound = Passed;
+    }
+    return Bound ? Bound : &A;
+  }
+
+  const Value *kept(const LoadInst &L, unsigned Depth) {
+    if (!L.getType()->isPointerTy())
+      return &L;
+    const DataLayout &DL = L.getModule()->getDataLayout();
+    APInt Offset(DL.getIndexTypeSizeInBits(L.getPointerOperand()->getType()), 0);
+    const Value *Base =
+        L.getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, /*AllowNonInbounds=*/true);
+    if (!isa<Argument>(Base) && !isa<GlobalVariable>(Base) && !isa<LoadInst>(Base))
+      return &L;
+    const Value *Holder = canonical(Base, Depth + 1);
+    PointerKeeper K = PointerKeeper::Other;
+    if (const auto *A = dyn_cast<Argument>(Holder))
+      K = isKernel(*A->getParent()) ? PointerKeeper::KernelParameter : PointerKeeper::Other;
+    else if (const auto *GV = dyn_cast<GlobalVariable>(Holder))
+      K = GV->getAddressSpace() == 3 ? PointerKeeper::SharedVariable : PointerKeeper::DeviceVariable;
+    else if (isa<LoadInst>(Holder))
+      // Kept in memory a kept pointer points to: device memory if that is.
+      K = pointeeHome(keeper(Holder)) == ObjectHome::Global ? keeper(Holder) : PointerKeeper::Other;
+    else
+      return &L;
+    const Value *First = Firsts.try_emplace({Holder, Offset.getSExtValue()}, &L).first->second;
+    Keepers.try_emplace(First, K);
+    return First;
+  }
+
+  const SetVector<const Function *> &Functions;
+  DenseMap<const Value *, const Value *> Done;
+  std::map<std::pair<const Value *, int64_t>, const Value *> Firsts;
+  DenseMap<const Value *, PointerKeeper> Keepers;
+};
+
 } // namespace
 
 bool isKernel(const Function &F) {
@@ -348,6 +434,14 @@ std::vector<IROp> collectDeviceOps(const Function &Kernel) {
   BarrierFunctions Barriers;
   for (unsigned I = 0; I < Functions.size(); ++I)
     collectFunction(*Functions[I], Out, Functions, Barriers);
+  ObjectNames Names(Functions);
+  for (IROp &Op : Out)
+    if (Op.Object) {
+      Op.Object = Names.canonical(Op.Object);
+      Op.Keeper = Names.keeper(Op.Object);
+      if (Op.Space == MemorySpace::Unknown || Op.Space == MemorySpace::Generic)
+        Op.Space = spaceOfObject(Op.Object);
+    }
   return Out;
 }
 
@@ -359,6 +453,14 @@ std::string describeObject(const Value *Object) {
   if (const auto *A = dyn_cast<Argument>(Object))
     return A->hasName() ? "kernel argument '" + A->getName().str() + "'"
                         : "kernel argument " + std::to_string(A->getArgNo());
+  if (const auto *L = dyn_cast<LoadInst>(Object)) {
+    const DataLayout &DL = L->getModule()->getDataLayout();
+    APInt Offset(DL.getIndexTypeSizeInBits(L->getPointerOperand()->getType()), 0);
+    const Value *Base =
+        L->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, /*AllowNonInbounds=*/true);
+    return "what the pointer at offset " + std::to_string(Offset.getSExtValue()) + " of " +
+           describeObject(getUnderlyingObject(Base, 0)) + " points to";
+  }
   return "'" + Object->getName().str() + "'";
 }
 

@@ -10,6 +10,7 @@
 #ifndef CUDA_SCOPE_IR_DEVICEMEMORYOPS_H
 #define CUDA_SCOPE_IR_DEVICEMEMORYOPS_H
 
+#include "model/Engine.h"
 #include "model/MemoryModel.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
@@ -28,6 +29,8 @@ struct IROp {
   const llvm::Value *Address = nullptr; ///< the address, casts stripped
   const llvm::Value *Object = nullptr; ///< underlying object of the address
   bool PerBlock = false;               ///< the address depends on the block index
+  /// When Object is a pointer read from memory (a load): where it was kept.
+  PointerKeeper Keeper = PointerKeeper::Other;
   std::string Spelling;                ///< "st.release.cta.b32", "atomicrmw add syncscope(\"block\")"
   /// For a read-modify-write: its value operand, when it is a constant
   /// (countsArrivals: adding 0 counts nothing).

@@ -33,6 +33,9 @@ ObjectHome homeOf(const IROp &Op) {
       return ObjectHome::Global;
     if (isa<AllocaInst>(Op.Object))
       return ObjectHome::Local;
+    // A pointer read from memory: where it points, by where it was kept.
+    if (isa<LoadInst>(Op.Object))
+      return pointeeHome(Op.Keeper);
     return ObjectHome::Unknown;
   default:
     return ObjectHome::Unknown;

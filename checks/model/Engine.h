@@ -36,6 +36,24 @@ enum class ObjectHome : uint8_t {
 inline bool gridMemory(ObjectHome H) {
   return H == ObjectHome::Global || H == ObjectHome::Managed || H == ObjectHome::MappedHost;
 }
+/// Where a pointer that code reads from memory is kept (a field of what a
+/// kernel is given, of a device variable, of a shared variable).
+enum class PointerKeeper : uint8_t {
+  KernelParameter, ///< a kernel's parameter, or memory a kernel's parameter points to
+  DeviceVariable,  ///< a __device__ or __constant__ variable
+  SharedVariable,  ///< a __shared__ variable
+  Other,           ///< a device function's parameter, a local, an unknown address
+};
+
+/// Where a pointer points, by where it is kept. The host gives a kernel (and
+/// writes into device variables) pointers to device memory: it cannot name a
+/// block's shared memory. A pointer kept in shared memory, or passed to a
+/// device function, may point to either.
+inline ObjectHome pointeeHome(PointerKeeper K) {
+  return K == PointerKeeper::KernelParameter || K == PointerKeeper::DeviceVariable ? ObjectHome::Global
+                                                                                   : ObjectHome::Unknown;
+}
+
 /// Memory that host threads and device threads both reach.
 inline bool sharedWithHost(ObjectHome H) { return H == ObjectHome::Managed || H == ObjectHome::MappedHost; }
 
@@ -184,6 +202,13 @@ struct Finding {
   Scope Needed = Scope::Device;
   /// Host threads access the object too.
   bool WithHost = false;
+  /// NarrowFence: the fence stands on the receiving side (between the flag's
+  /// read and the data's access), not the publishing side.
+  bool Receiving = false;
+  /// The data is only written, on both sides (a critical section that only
+  /// writes): without the order, one side's write can be ordered before the
+  /// other's, so the value left is not the last writer's.
+  bool WriteWrite = false;
 };
 
 /// Every finding over \p Ops, in the order of the operations they are

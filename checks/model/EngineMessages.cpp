@@ -11,8 +11,12 @@
 //   volatile), that is published (written) and received (read, the value
 //   tested);
 // - its data are the other objects the kernel both writes and reads with
-//   plain or volatile accesses: what a kernel only reads is its input, what
-//   it only writes its output, and neither travels;
+//   plain or volatile accesses: what a kernel only reads is its input, and
+//   neither it nor what it only writes before any receive (its output)
+//   travels. An object only written, but written both before a publish and
+//   after a receive (a critical section that only writes), is data too: two
+//   writes of it that causality does not order race, and the value left need
+//   not be the last holder's;
 // - a publish after a data write, with no release pattern between them, or
 //   a receive before a data read with no acquire pattern, is reported; so is
 //   the fence of the right kind whose scope leaves out the other side.
@@ -62,6 +66,11 @@ struct MessageGroup {
   std::vector<Flag> Flags;
   /// Writes and reads of data objects.
   SmallVector<unsigned, 8> DataStores, DataLoads;
+  /// The writes of objects that are only written (with plain or volatile
+  /// stores): on the receiving side they take a read's place.
+  SmallVector<unsigned, 8> OnlyWrites;
+  /// What a receive may be followed by: DataLoads, then OnlyWrites.
+  SmallVector<unsigned, 8> DataUses;
   DenseMap<int, SmallVector<unsigned, 4>> StoresOf;
   SmallVector<unsigned, 8> Fences, Barriers;
 };
@@ -175,12 +184,15 @@ private:
   /// Evidence of the receiving side: some receive of \p F is followed, after
   /// its test, by a read of \p Data that is not the reader's own write.
   bool someoneReads(const Flag &F, int Data) const {
-    if (St.Opts.Net == Strictness::Wide)
+    // The wide net takes a read's word for it; an only-written object is
+    // data only where both sides are shown (it is so defined).
+    if (St.Opts.Net == Strictness::Wide &&
+        none_of(G.OnlyWrites, [&](unsigned W) { return St.op(W).Object == Data; }))
       return true;
     auto [It, New] = Reads.try_emplace({F.Object, Data}, false);
     if (New)
       It->second = any_of(F.Receives, [&](unsigned R) {
-        return any_of(G.DataLoads, [&](unsigned L) {
+        return any_of(G.DataUses, [&](unsigned L) {
           return St.op(L).Object == Data && St.afterTest(R, L) && !readsOwnWrite(L);
         });
       });
@@ -191,13 +203,18 @@ private:
   /// in a branch the reader does not take (a slot claimed, then filled: the
   /// reader can see the claim before the data).
   bool someoneWrote(const Flag &F, unsigned L) const {
-    if (St.Opts.Net == Strictness::Wide)
+    // For a write after the receive (an only-written object), the other
+    // side's write is one made before publishing (a holder's before it hands
+    // the lock on); a claim then a fill is a read's hazard, not a write's.
+    const bool Write = St.op(L).What == OpKind::Store;
+    if (St.Opts.Net == Strictness::Wide && !Write)
       return true;
     auto Stores = G.StoresOf.find(St.op(L).Object);
     return Stores != G.StoresOf.end() && any_of(F.Publishes, [&](unsigned P) {
              return !is_contained(F.Resets, P) && any_of(Stores->second, [&](unsigned D) {
                       return !ownElement(D, L) &&
-                             (St.before(D, P) || (St.before(P, D) && !St.before(D, L) && !St.before(L, D)));
+                             (St.before(D, P) ||
+                              (!Write && St.before(P, D) && !St.before(D, L) && !St.before(L, D)));
                     });
            });
   }
@@ -206,15 +223,28 @@ private:
   /// every path to the read.
   bool readsOwnWrite(unsigned L) const {
     const MemOp &Load = St.op(L);
+    if (Load.What == OpKind::Store) // a write of an only-written object
+      return writesOwnElement(L);
     return Load.Element >= 0 && any_of(G.StoresOf.find(Load.Object)->second, [&](unsigned D) {
              return ownElement(D, L);
            });
+  }
+  /// For an only-written object: no other thread writes what \p W writes
+  /// (ownElement, for every write of the object).
+  bool writesOwnElement(unsigned W) const {
+    return all_of(G.StoresOf.find(St.op(W).Object)->second, [&](unsigned D) { return ownElement(D, W); });
   }
   /// \p D writes the element \p L reads for the same thread: the same address
   /// computation, and either the thread's own element (its index keeps every
   /// thread apart) or a write on every path to the read.
   bool ownElement(unsigned D, unsigned L) const {
     const MemOp &Store = St.op(D), &Load = St.op(L);
+    // A write of an only-written object: the same element for the same
+    // thread only; one write whose address keeps blocks apart meets itself
+    // in no other block.
+    if (Load.What == OpKind::Store)
+      return (Store.Element >= 0 && Store.Element == Load.Element && Store.ThreadPrivate && Load.ThreadPrivate) ||
+             (D == L && Store.PerBlock);
     return Load.Element >= 0 && Store.Element == Load.Element &&
            ((Store.ThreadPrivate && Load.ThreadPrivate) || St.alwaysBefore(D, L));
   }
@@ -227,7 +257,8 @@ private:
   /// counter reset just before the release that publishes everything.
   bool publishCovered(const Flag &F, unsigned D) const {
     const int Data = St.op(D).Object;
-    auto Loads = make_filter_range(G.DataLoads, [&](unsigned L) { return St.op(L).Object == Data; });
+    auto Loads = make_filter_range(G.DataUses,
+                                   [&](unsigned L) { return St.op(L).Object == Data && L != D; });
     return any_of(G.Flags, [&](const Flag &X) {
       if (X.Object == F.Object || none_of(X.Publishes, [&](unsigned PX) {
             return !is_contained(X.Resets, PX) && St.before(D, PX);
@@ -340,9 +371,15 @@ void Messages::findResets(Flag &F) {
     auto Receiving = [&](unsigned Rc) { return Rc != P && St.afterTest(Rc, P); };
     if (none_of(F.Receives, Receiving))
       continue;
+    // An only-written object's write is handed on where a read-modify-write
+    // took the flag (a lock claimed by a CAS or an exchange): a flag read
+    // and then set back after the output is written resets it.
     bool HandsOn = any_of(G.DataStores, [&](unsigned D) {
+      bool OnlyWritten = is_contained(G.OnlyWrites, D);
       return St.op(D).Object != F.Object && St.before(D, P) &&
-             any_of(F.Receives, [&](unsigned Rc) { return Receiving(Rc) && St.before(Rc, D); }) &&
+             any_of(F.Receives, [&](unsigned Rc) {
+               return Receiving(Rc) && St.before(Rc, D) && (!OnlyWritten || St.op(Rc).What == OpKind::RMW);
+             }) &&
              none_of(F.Receives, [&](unsigned Rc) { return Receiving(Rc) && St.before(D, Rc) && St.alwaysBefore(Rc, P); });
     });
     if (!HandsOn)
@@ -354,16 +391,22 @@ void Messages::noteFences(const Flag &F, DenseMap<unsigned, bool> &MessageFences
   // The fences between the data and the flag of a message, ordered or not:
   // the fence rule leaves them to this one.
   for (unsigned Fence : G.Fences) {
+    // An only-written object is data of this flag only where the other side
+    // writes it too (as the rules pair them).
     auto AnyData = [&](ArrayRef<unsigned> List, bool Before) {
       return any_of(List, [&](unsigned A) {
-        return St.op(A).Object != F.Object && (Before ? St.before(A, Fence) : St.before(Fence, A));
+        if (St.op(A).Object == F.Object || !(Before ? St.before(A, Fence) : St.before(Fence, A)))
+          return false;
+        if (!is_contained(G.OnlyWrites, A))
+          return true;
+        return Before ? someoneReads(F, St.op(A).Object) : someoneWrote(F, A);
       });
     };
     auto AnySide = [&](ArrayRef<unsigned> List, bool Before) {
       return any_of(List, [&](unsigned A) { return Before ? St.before(A, Fence) : St.before(Fence, A); });
     };
     if ((AnyData(G.DataStores, true) && AnySide(F.Publishes, false)) ||
-        (AnySide(F.Receives, true) && AnyData(G.DataLoads, false)))
+        (AnySide(F.Receives, true) && (AnyData(G.DataLoads, false) || AnyData(G.OnlyWrites, false))))
       MessageFences[Fence] = true;
   }
 }
@@ -387,6 +430,7 @@ void Messages::publishes(const Flag &F, std::vector<Finding> &Out) {
       Fd.Flag = P;
       Fd.Data = D;
       Fd.Fence = Fence;
+      Fd.WriteWrite = is_contained(G.OnlyWrites, D);
       Out.push_back(Fd);
       Reported = true;
       break;
@@ -431,7 +475,7 @@ void Messages::receives(const Flag &F, std::vector<Finding> &Out) {
   for (unsigned Rc : F.Receives) {
     if (hasAcquire(St.op(Rc).Ord))
       continue;
-    for (unsigned L : G.DataLoads) {
+    for (unsigned L : G.DataUses) {
       const MemOp &Load = St.op(L);
       if (Load.Object == F.Object || !St.afterTest(Rc, L) || readsOwnWrite(L))
         continue;
@@ -445,6 +489,8 @@ void Messages::receives(const Flag &F, std::vector<Finding> &Out) {
       Fd.Flag = Rc;
       Fd.Data = L;
       Fd.Fence = Fence;
+      Fd.Receiving = true;
+      Fd.WriteWrite = Load.What == OpKind::Store;
       Out.push_back(Fd);
       break;
     }
@@ -486,6 +532,14 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
             if (St.op(I).What == OpKind::Store)
               G.StoresOf[Object].push_back(I);
           }
+      // Only written, by plain or volatile stores and nothing else: data if
+      // a receive comes before some write of it (the rules ask for that).
+      if (Written && all_of(List, [&](unsigned I) { return isData(St.op(I)) && St.op(I).What == OpKind::Store; }))
+        for (unsigned I : List) {
+          G.DataStores.push_back(I);
+          G.OnlyWrites.push_back(I);
+          G.StoresOf[Object].push_back(I);
+        }
       // A flag: published, received, and shared on purpose by some access.
       if (none_of(List, [&](unsigned I) { return St.op(I).Ord != Order::Plain; }))
         continue;
@@ -538,6 +592,8 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
     }
     if (G.Flags.empty())
       continue;
+    G.DataUses.append(G.DataLoads.begin(), G.DataLoads.end());
+    G.DataUses.append(G.OnlyWrites.begin(), G.OnlyWrites.end());
     GroupOf[Context] = Groups.size();
     Groups.push_back(std::move(G));
   }

@@ -112,7 +112,8 @@ void ReleaseAcquireCheck::report(const Finding &F) {
   const ScopedAccess *Other = Records->access(F.Other);
   std::string FlagName = ScopedAccesses::describe(*Flag.Object);
   std::string DataName = ScopedAccesses::describe(*Data.Object);
-  bool Publish = Data.What == OpKind::Store;
+  bool Publish = F.What == Finding::NoRelease || (F.What == Finding::NarrowFence && !F.Receiving);
+  StringRef DataUse = Data.What == OpKind::Store ? "written" : "read";
 
   if (F.What == Finding::NarrowFence) {
     const ScopedAccess &Fence = Records->accessAt(F.Fence);
@@ -122,7 +123,7 @@ void ReleaseAcquireCheck::report(const Finding &F) {
         << Fence.Name << FlagName << DataName << libcuName(Fence.S) << otherSide(F.Needed) << Consider;
     diag(Flag.Loc, "%0 is %1 here with a %2", DiagnosticIDs::Note)
         << FlagName << (Publish ? "published" : "received") << howAccessed(Flag);
-    diag(Data.Loc, "%0 is %1 here", DiagnosticIDs::Note) << DataName << (Publish ? "written" : "read");
+    diag(Data.Loc, "%0 is %1 here", DiagnosticIDs::Note) << DataName << DataUse;
     return;
   }
 
@@ -159,10 +160,24 @@ void ReleaseAcquireCheck::report(const Finding &F) {
     if (Fix)
       D << *Fix;
     diag(Via->Loc, "%0 is received here", DiagnosticIDs::Note) << ViaName;
+  } else if (Publish && F.WriteWrite) {
+    auto D = diag(Flag.Loc, "%0 is published here with a %1 after %2 writes to %3, with no release between "
+                            "them; %4 that sees the flag and then writes %3 may have that write overwritten by this "
+                            "earlier one (the two writes race); consider %5")
+             << FlagName << howAccessed(Flag) << orderName(Data.Ord) << DataName << otherSide(F.Needed) << Consider;
+    if (Fix)
+      D << *Fix;
   } else if (Publish) {
     auto D = diag(Flag.Loc, "%0 is published here with a %1 after %2 writes to %3, with no release between "
                             "them; %4 that sees the flag may still read the old data; consider %5")
              << FlagName << howAccessed(Flag) << orderName(Data.Ord) << DataName << otherSide(F.Needed) << Consider;
+    if (Fix)
+      D << *Fix;
+  } else if (F.WriteWrite) {
+    auto D = diag(Flag.Loc, "%0 is received here with a %1 and %2 is written after it, with no acquire between "
+                            "them; the write may be ordered before one made before the flag was published, "
+                            "which then overwrites it (the two writes race); consider %3")
+             << FlagName << howAccessed(Flag) << DataName << Consider;
     if (Fix)
       D << *Fix;
   } else {
@@ -172,7 +187,7 @@ void ReleaseAcquireCheck::report(const Finding &F) {
     if (Fix)
       D << *Fix;
   }
-  diag(Data.Loc, "%0 is %1 here", DiagnosticIDs::Note) << DataName << (Publish ? "written" : "read");
+  diag(Data.Loc, "%0 is %1 here", DiagnosticIDs::Note) << DataName << DataUse;
   if (Other)
     diag(Other->Loc, "%0 %1 %2 here", DiagnosticIDs::Note)
         << describeRoot(*Other) << (Publish ? "receives" : "publishes") << FlagName;

@@ -234,13 +234,13 @@ ObjectHome ScopedAccesses::homeOfRoot(const ObjectRef &O) const {
     return ObjectHome::Unknown;
   bool Deref = is_contained(O.Path, nullptr);
   if (VD->hasAttr<CUDASharedAttr>())
-    return Deref ? ObjectHome::Unknown : ObjectHome::Shared;
+    return Deref ? pointeeHome(PointerKeeper::SharedVariable) : ObjectHome::Shared;
   if (VD->hasAttr<HIPManagedAttr>())
     return Deref ? ObjectHome::Global : ObjectHome::Managed;
   // Pointers kept in device memory or passed to a kernel point to device
-  // memory (a kernel cannot be given a pointer to shared memory).
+  // memory (the model's pointeeHome).
   if (VD->hasAttr<CUDADeviceAttr>() || VD->hasAttr<CUDAConstantAttr>())
-    return ObjectHome::Global;
+    return Deref ? pointeeHome(PointerKeeper::DeviceVariable) : ObjectHome::Global;
   if (Deref && O.Path.front() == nullptr) {
     auto It = Allocations.find(cast<VarDecl>(VD->getCanonicalDecl()));
     if (It != Allocations.end())
@@ -251,8 +251,8 @@ ObjectHome ScopedAccesses::homeOfRoot(const ObjectRef &O) const {
   if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
     const auto *F = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
     if (F && F->hasAttr<CUDAGlobalAttr>())
-      return Deref ? ObjectHome::Global : ObjectHome::Local;
-    return Deref ? ObjectHome::Unknown : ObjectHome::Local;
+      return Deref ? pointeeHome(PointerKeeper::KernelParameter) : ObjectHome::Local;
+    return Deref ? pointeeHome(PointerKeeper::Other) : ObjectHome::Local;
   }
   if (!Deref)
     return VD->hasLocalStorage() ? ObjectHome::Local : ObjectHome::Host;

@@ -1,5 +1,6 @@
 //===- ModelTest.cpp - unit tests of checks/model: scopes, orders, API, PTX ===//
 #include "model/CudaApi.h"
+#include "model/Engine.h"
 #include "model/MemoryModel.h"
 #include "model/Ptx.h"
 #include "gtest/gtest.h"
@@ -364,4 +365,15 @@ TEST(Model, WarpShuffles) {
     EXPECT_TRUE(isWarpShuffleName(Name)) << Name;
   for (const char *Name : {"__syncwarp", "__ballot_sync", "__shfl_sync_extra", "llvm.nvvm.vote.ballot.sync"})
     EXPECT_FALSE(isWarpShuffleName(Name)) << Name;
+}
+
+TEST(Model, WhereAKeptPointerPoints) {
+  // The host gives kernels, and writes into device variables, pointers to
+  // device memory: every block reaches what they point to.
+  EXPECT_EQ(pointeeHome(PointerKeeper::KernelParameter), ObjectHome::Global);
+  EXPECT_EQ(pointeeHome(PointerKeeper::DeviceVariable), ObjectHome::Global);
+  // A pointer kept in shared memory, or a device function's parameter, may
+  // point to a block's shared memory as well.
+  EXPECT_EQ(pointeeHome(PointerKeeper::SharedVariable), ObjectHome::Unknown);
+  EXPECT_EQ(pointeeHome(PointerKeeper::Other), ObjectHome::Unknown);
 }

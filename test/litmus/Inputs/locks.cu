@@ -183,3 +183,76 @@ __global__ void warpLockFenced(unsigned *lock, unsigned *node, unsigned *out) {
   if (lane == 1)
     atomicAnd(lock, 0x7fffffffu);
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A section that only writes (ScoR's spin locks): with no fence on either side, the next holder's
+// write can be ordered before this one's, so the value left is not the last holder's. Two plain
+// writes of one location that causality does not order are a data race.
+__global__ void writeOnlySectionRelaxed(int *lock, int *last) {
+  if (threadIdx.x == 0) {
+    while (atomicCAS(lock, 0, 1) != 0) {
+    }
+    *last = blockIdx.x;
+    atomicExch(lock, 0);
+  }
+}
+
+// LITMUS: forbidden
+// The same, fenced after taking the lock and before handing it on.
+__global__ void writeOnlySectionFenced(int *lock, int *last) {
+  if (threadIdx.x == 0) {
+    while (atomicCAS(lock, 0, 1) != 0) {
+    }
+    __threadfence();
+    *last = blockIdx.x;
+    __threadfence();
+    atomicExch(lock, 0);
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Only the acquire side missing: this holder's write can still be ordered before the previous one's.
+__global__ void writeOnlySectionNoAcquire(int *lock, int *last) {
+  if (threadIdx.x == 0) {
+    while (atomicCAS(lock, 0, 1) != 0) {
+    }
+    *last = blockIdx.x;
+    __threadfence();
+    atomicExch(lock, 0);
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Only the release side missing: the next holder's write can be ordered before this one's.
+__global__ void writeOnlySectionNoRelease(int *lock, int *last) {
+  if (threadIdx.x == 0) {
+    while (atomicCAS(lock, 0, 1) != 0) {
+    }
+    __threadfence();
+    *last = blockIdx.x;
+    atomicExch(lock, 0);
+  }
+}
+
+// LITMUS: forbidden
+// libcu++ acquire and release around a section that only writes.
+__global__ void writeOnlySectionLibcu(int *lock, int *last) {
+  if (threadIdx.x == 0) {
+    while (Dev(*lock).exchange(1, acquire) != 0) {
+    }
+    *last = blockIdx.x;
+    Dev(*lock).store(0, release);
+  }
+}
+
+// LITMUS: forbidden
+// Each holder writes only its own slot: no other thread writes what it writes, so no order
+// between holders is needed for those writes (the count is the lock's own business).
+__global__ void writeOnlyOwnSlot(int *lock, int *slots) {
+  if (threadIdx.x == 0) {
+    while (atomicCAS(lock, 0, 1) != 0) {
+    }
+    slots[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+    atomicExch(lock, 0);
+  }
+}

@@ -1,0 +1,123 @@
+// Objects reached through pointers loaded from memory: a communicator's or a pool's fields. Every
+// load of the same field of the same kernel argument (or device variable) gives the same pointer,
+// so the accesses through it are one object, as the accesses through the argument itself are.
+// What a kernel is given, or keeps in device memory, points to device memory: every block reaches
+// it.
+#include <cuda/atomic>
+
+using Dev = cuda::atomic_ref<int, cuda::thread_scope_device>;
+constexpr auto relaxed = cuda::memory_order_relaxed;
+constexpr auto release = cuda::memory_order_release;
+constexpr auto acquire = cuda::memory_order_acquire;
+
+struct Comm {
+  int *flag;
+  int *data;
+};
+
+struct Pool {
+  unsigned *nodes;
+  unsigned *locks;
+};
+
+__device__ Comm deviceComm;
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Message passing through a communicator the kernel is given a pointer to: the flag is relaxed on
+// both sides, so block 1 can see it set and still read the old data.
+__global__ void commRelaxed(Comm *comm, int *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    comm->data[0] = 42;
+    Dev(*comm->flag).store(1, relaxed);
+  } else if (blockIdx.x == 1 && threadIdx.x == 0) {
+    while (Dev(*comm->flag).load(relaxed) == 0) {
+    }
+    out[0] = comm->data[0];
+  }
+}
+
+// LITMUS: forbidden
+// The same with a release store and an acquire load.
+__global__ void commOrdered(Comm *comm, int *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    comm->data[0] = 42;
+    Dev(*comm->flag).store(1, release);
+  } else if (blockIdx.x == 1 && threadIdx.x == 0) {
+    while (Dev(*comm->flag).load(acquire) == 0) {
+    }
+    out[0] = comm->data[0];
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The communicator is a device variable: the same, relaxed.
+__global__ void deviceCommRelaxed(int *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    deviceComm.data[0] = 42;
+    Dev(*deviceComm.flag).store(1, relaxed);
+  } else if (blockIdx.x == 1 && threadIdx.x == 0) {
+    while (Dev(*deviceComm.flag).load(relaxed) == 0) {
+    }
+    out[0] = deviceComm.data[0];
+  }
+}
+
+// LITMUS: forbidden
+// A pool passed by value: each warp locks a node with a device-scope atomicOr, fenced on both
+// sides, and updates it under the lock.
+__global__ void poolLockFenced(Pool pool, unsigned *out) {
+  unsigned lane = threadIdx.x % 32, node = blockIdx.x % 4;
+  bool locked = true;
+  while (locked) {
+    if (lane == 1)
+      locked = (atomicOr(pool.locks + node, 0x80000000u) & 0x80000000u) != 0;
+    locked = __shfl_sync(0xffffffffu, locked, 1);
+  }
+  __threadfence();
+  unsigned v = pool.nodes[node * 32 + lane];
+  pool.nodes[node * 32 + lane] = v + 1;
+  out[blockIdx.x * 32 + lane] = v;
+  __threadfence();
+  if (lane == 1)
+    atomicAnd(pool.locks + node, 0x7fffffffu);
+}
+
+// LITMUS: allowed cuda-scope-mismatch
+// The same lock taken with a block-scope atomicOr: blocks contend for one node's lock word, and a
+// .cta atomic is not atomic with another block's release.
+__global__ void poolLockBlockScope(Pool pool, unsigned *out) {
+  unsigned lane = threadIdx.x % 32, node = blockIdx.x % 4;
+  bool locked = true;
+  while (locked) {
+    if (lane == 1)
+      locked = (atomicOr_block(pool.locks + node, 0x80000000u) & 0x80000000u) != 0;
+    locked = __shfl_sync(0xffffffffu, locked, 1);
+  }
+  __threadfence();
+  unsigned v = pool.nodes[node * 32 + lane];
+  pool.nodes[node * 32 + lane] = v + 1;
+  out[blockIdx.x * 32 + lane] = v;
+  __threadfence();
+  if (lane == 1)
+    atomicAnd(pool.locks + node, 0x7fffffffu);
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The lock handed on after a block-scope fence: the next holder, in another block, can read the
+// node before this holder's update.
+__global__ void poolLockNarrowRelease(Pool pool, unsigned *out) {
+  unsigned lane = threadIdx.x % 32, node = blockIdx.x % 4;
+  bool locked = true;
+  while (locked) {
+    if (lane == 1)
+      locked = (atomicOr(pool.locks + node, 0x80000000u) & 0x80000000u) != 0;
+    locked = __shfl_sync(0xffffffffu, locked, 1);
+  }
+  __threadfence();
+  unsigned v = pool.nodes[node * 32 + lane];
+  pool.nodes[node * 32 + lane] = v + 1;
+  out[blockIdx.x * 32 + lane] = v;
+  __threadfence_block();
+  if (lane == 1)
+    atomicAnd(pool.locks + node, 0x7fffffffu);
+}
