@@ -532,9 +532,14 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
             if (St.op(I).What == OpKind::Store)
               G.StoresOf[Object].push_back(I);
           }
-      // Only written, by plain or volatile stores and nothing else: data if
-      // a receive comes before some write of it (the rules ask for that).
-      if (Written && all_of(List, [&](unsigned I) { return isData(St.op(I)) && St.op(I).What == OpKind::Store; }))
+      // Only written, by plain or volatile stores and nothing else, each at
+      // an address every thread computes alike (the one location both sides
+      // write: *last, p->result): data if a receive comes before some write
+      // of it (the rules ask for that). Elements chosen per thread or by a
+      // value read (a slot claimed from a counter) show no shared location.
+      if (Written && all_of(List, [&](unsigned I) {
+            return isData(St.op(I)) && St.op(I).What == OpKind::Store && St.op(I).FixedAddress;
+          }))
         for (unsigned I : List) {
           G.DataStores.push_back(I);
           G.OnlyWrites.push_back(I);

@@ -256,3 +256,22 @@ __global__ void writeOnlyOwnSlot(int *lock, int *slots) {
     atomicExch(lock, 0);
   }
 }
+
+// LITMUS: forbidden
+// Each thread writes only slots it claimed from a counter (cdpAdvancedQuicksort's ring buffer, the
+// shape written here): a slot written before the flag is published and one written after it is
+// received are never the same location, so no two writes race.
+__global__ void claimedSlotWrites(unsigned *head, int *slots, int *flag) {
+  if (threadIdx.x == 0) {
+    unsigned i = atomicAdd(head, 1u);
+    slots[i] = 1;
+    if (blockIdx.x == 0) {
+      Dev(*flag).store(1, relaxed);
+    } else {
+      while (Dev(*flag).load(relaxed) == 0) {
+      }
+      unsigned j = atomicAdd(head, 1u);
+      slots[j] = 2;
+    }
+  }
+}
