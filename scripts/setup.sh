@@ -8,7 +8,8 @@ build=${1:-$root/build}
 
 packages=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
           cmake ninja-build libgtest-dev python3 pre-commit python3-jsonschema libclang-rt-22-dev
-          libgrpc++-dev libprotobuf-dev)
+          libgrpc++-dev libprotobuf-dev
+          libomp-22-dev)  # clang's omp.h: nvcc's host compiler brings gcc's, clang needs its own
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
