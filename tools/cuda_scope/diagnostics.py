@@ -218,6 +218,12 @@ DIALECT = [
             "the #pragma unroll of the statement",
             "a '#pragma unroll' before a statement that is not a loop (nvcc ignores the pragma with a warning, "
             "clang rejects it; the statement is analysed)"),
+    # HeCBench quant3MatMul-cuda/kernels.h:135: half2 res2; ... res2 = {};
+    Dialect("empty-braces-assign",
+            r"use of overloaded operator '=' is ambiguous \(with operand types '.*'(?: \(aka '.*'\))? and 'void'\)", r"^=\s*\{\s*\}",
+            "the assignment", "an empty braced list assigned to a type with several assignment operators, such "
+            "as cuda_fp16.h's half2 (nvcc takes the copy assignment, clang finds the call ambiguous; the value "
+            "assigned is the type's zero either way)"),
     # alignas(64) CUtensorMap Map;   (CUDA 13's cuda.h aligns CUtensorMap to 128)
     Dialect("alignas-weaker",
             r"requested alignment is less than minimum alignment of \d+ for type '.*'(?: \(aka '.*'\))?", None,
