@@ -62,6 +62,22 @@ void fenceRule(State &St, const DenseMap<unsigned, bool> &MessageFences, std::ve
   for (const MemOp &Op : St.Ops)
     if (Op.reads() && Op.Tested && Op.Object >= 0)
       TestedReads.insert({Op.Context, Op.Object});
+  // The objects of grid memory a kernel both writes and reads: what an
+  // acquire pattern can order for the reader (what it only reads is its
+  // input, which no thread of it changes).
+  DenseMap<std::pair<int, int>, unsigned> Uses; // bit 1: written, bit 2: read
+  for (const MemOp &Op : St.Ops)
+    if (Op.isAccess() && Op.Object >= 0 && gridMemory(Op.Home))
+      Uses[{Op.Context, Op.Object}] |= (Op.writes() ? 1u : 0u) | (Op.reads() ? 2u : 0u);
+  auto ReadsDataAfter = [&](ArrayRef<unsigned> Thread, unsigned Fence, int Flag) {
+    return any_of(Thread, [&](unsigned X) {
+      const MemOp &Op = St.op(X);
+      if (!Op.reads() || Op.Object < 0 || Op.Object == Flag || !St.before(Fence, X))
+        return false;
+      auto It = Uses.find({Op.Context, Op.Object});
+      return It != Uses.end() && It->second == 3u;
+    });
+  };
   for (unsigned F = 0; F < St.Ops.size(); ++F) {
     const MemOp &Fence = St.op(F);
     if (Fence.What != OpKind::Fence || !Fence.S || *Fence.S == Scope::Thread || Fence.RunBy == Runner::Host ||
@@ -88,6 +104,12 @@ void fenceRule(State &St, const DenseMap<unsigned, bool> &MessageFences, std::ve
       // With the wide net (Strictness), every pattern counts.
       if (St.Opts.Net == Strictness::Evidence &&
           (Release ? !TestedReads.count({Access.Context, Access.Object}) : !Access.Tested))
+        return false;
+      // An acquire pattern orders the reader's later reads of other
+      // locations: with none that another thread writes (a spin whose value
+      // is all it waits for, where the fence only delays the next poll: CUB's
+      // look-back before sm_70), its scope hides nothing.
+      if (St.Opts.Net == Strictness::Evidence && !Release && !ReadsDataAfter(Thread, F, Access.Object))
         return false;
       Out.push_back(finding(Finding::FenceTooNarrow, F, static_cast<int>(A), G->Needed, G->WithHost));
       return true;

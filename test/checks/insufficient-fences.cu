@@ -60,13 +60,26 @@ __global__ void histogram(const int *In, int *Bins) {
   atomicAdd(&Bins[V & 15], 1);
 }
 
-// Acquire side: the relaxed load of the flag, then the fence.
+// Acquire side: the relaxed load of the flag, then the fence, then a read of what another block
+// writes (the last block writes Data[0]).
 __global__ void consume(int *Data, int *Flag, int *Out) {
   while (cuda::atomic_ref<int, cuda::thread_scope_device>(*Flag).load(cuda::memory_order_relaxed) == 0) {
   }
   cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_block);
   // CHECK: :[[@LINE-1]]:3: warning: 'cuda::atomic_thread_fence' orders the relaxed load of 'Flag' with thread_scope_block, {{.*}}; consider thread_scope_device [cuda-scope-insufficient]
   // CHECK: :[[@LINE-4]]:66: note: the relaxed load is here
+  *Out = Data[0];
+  Data[(blockIdx.x + 1) % gridDim.x] = 1;
+}
+
+// no-warning: the same with nothing read after the wait that the kernel writes (Data is its
+// input): the acquire pattern has nothing to order, whatever its scope (a poll's delay).
+__global__ void consumeInput(const int *Data, int *Flag, int *Out) {
+  while (cuda::atomic_ref<int, cuda::thread_scope_device>(*Flag).load(cuda::memory_order_relaxed) == 0) {
+  }
+  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_block);
+  // WIDE: :[[@LINE-1]]:3: warning: 'cuda::atomic_thread_fence' orders the relaxed load of 'Flag' with thread_scope_block, {{.*}}; consider thread_scope_device [cuda-scope-insufficient]
+  // WIDE: :[[@LINE-4]]:66: note: the relaxed load is here
   *Out = Data[0];
 }
 

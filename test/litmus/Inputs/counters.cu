@@ -85,3 +85,24 @@ __global__ void counterReadPlain(unsigned *count, int *out) {
   if (blockIdx.x == 0 && *count == gridDim.x)
     *out = 1;
 }
+
+// LITMUS: forbidden
+// A decoupled look-back poll (CUB's before sm_70): the status word carries the value it announces,
+// and the block-scope fence before each poll only delays it; nothing read after the wait was
+// written by another thread, so no acquire pattern is needed, of any scope.
+__global__ void pollWithBlockFence(unsigned long long *status, unsigned long long *out) {
+  using Dev64 = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+  if (threadIdx.x != 0)
+    return;
+  if (blockIdx.x == 0) {
+    Dev64(status[0]).store((1ull << 32) | 1ull, relaxed);
+    return;
+  }
+  unsigned long long s = Dev64(status[blockIdx.x - 1]).load(relaxed);
+  while ((s >> 32) == 0) {
+    __threadfence_block();
+    s = Dev64(status[blockIdx.x - 1]).load(relaxed);
+  }
+  Dev64(status[blockIdx.x]).store((1ull << 32) | ((s & 0xffffffffull) + 1), relaxed);
+  out[blockIdx.x] = s & 0xffffffffull;
+}
