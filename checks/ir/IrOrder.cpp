@@ -100,9 +100,30 @@ bool FunctionOrder::guardedBy(const Instruction *Guard, const Instruction *B) co
   if (!mayPrecede(Guard, B))
     return false;
   const BasicBlock *G = Guard->getParent();
-  // A loop's exit test (the spin of a wait) guards what runs after the loop.
-  if (const Loop *L = LI.getLoopFor(G); L && L->isLoopExiting(G))
-    return !L->contains(B->getParent());
+  // A loop's exit test (the spin of a wait) guards what runs after the loop,
+  // and, on the outcome that stays in the loop, the rest of this iteration
+  // (`if (seen != 1) break;` then the work: -O2 makes the test a loop exit).
+  if (const Loop *L = LI.getLoopFor(G); L && L->isLoopExiting(G)) {
+    if (!L->contains(B->getParent()))
+      return true;
+    const BasicBlock *Header = L->getHeader();
+    SmallVector<const BasicBlock *, 16> Work;
+    for (const BasicBlock *S : successors(G))
+      if (L->contains(S) && S != Header)
+        Work.push_back(S);
+    SmallPtrSet<const BasicBlock *, 32> Seen;
+    while (!Work.empty()) {
+      const BasicBlock *BB = Work.pop_back_val();
+      if (!Seen.insert(BB).second)
+        continue;
+      if (BB == B->getParent())
+        return true;
+      for (const BasicBlock *S : successors(BB))
+        if (L->contains(S) && S != Header)
+          Work.push_back(S);
+    }
+    return false;
+  }
   // A branch guards what runs only on one of its outcomes: the blocks its
   // successors reach before the point where its outcomes join again (its
   // immediate post-dominator), nested branches included; with no join (an

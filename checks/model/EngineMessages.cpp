@@ -265,9 +265,23 @@ private:
           }))
         return false;
       return all_of(F.Receives, [&](unsigned R) {
-        return all_of(Loads, [&](unsigned L) { return !St.afterTest(R, L) || earlierReceive(X, F, R, L) >= 0; });
+        // The reader must receive the element published after the data; one
+        // it receives after F must also be published after F's publishes of
+        // the data (the last word), or two flags would excuse each other.
+        auto After = [&](unsigned RX) {
+          bool Late = St.before(R, RX);
+          return any_of(X.Publishes, [&](unsigned PX) {
+            return !is_contained(X.Resets, PX) && St.before(D, PX) && sameElement(PX, RX) &&
+                   (!Late || all_of(F.Publishes, [&](unsigned P) { return !St.before(D, P) || St.before(P, PX); }));
+          });
+        };
+        return all_of(Loads, [&](unsigned L) { return !St.afterTest(R, L) || otherReceive(X, F, R, L, After) >= 0; });
       });
     });
+  }
+  /// \p A and \p B access the same element: the same address computation.
+  bool sameElement(unsigned A, unsigned B) const {
+    return St.op(A).Element >= 0 && St.op(A).Element == St.op(B).Element;
   }
   /// The read \p L after the receive \p R of \p F has its data through an
   /// earlier flag: one received before \p R with \p L after its test, and
@@ -278,45 +292,55 @@ private:
   /// element of \p F's object (a field of the same structure, to a front end
   /// that does not tell fields apart).
   bool receiveCovered(const Flag &F, unsigned R, unsigned L) const {
-    auto Stores = G.StoresOf.find(St.op(L).Object);
-    if (Stores == G.StoresOf.end())
+    if (G.StoresOf.find(St.op(L).Object) == G.StoresOf.end())
       return false;
     return any_of(G.Flags, [&](const Flag &X) {
-      int RX = earlierReceive(X, F, R, L);
-      if (RX < 0)
-        return false;
-      auto Covering = [&](unsigned Q) {
-        return &X != &F || St.op(Q).Element == St.op(RX).Element;
-      };
-      bool Related = false;
-      for (unsigned P : F.Publishes) {
-        if (is_contained(F.Resets, P))
-          continue;
-        for (unsigned S : Stores->second) {
-          // As someoneWrote pairs them.
-          bool Before = St.before(S, P);
-          if (!Before && !(St.before(P, S) && !St.before(S, L) && !St.before(L, S)))
-            continue;
-          Related = true;
-          if (&X == &F && Covering(P))
-            continue; // the earlier element's own message
-
-          if (none_of(X.Publishes, [&](unsigned PX) {
-                return Covering(PX) && !is_contained(X.Resets, PX) && St.before(S, PX);
-              }))
-            return false;
-        }
-      }
-      return Related;
+      return otherReceive(X, F, R, L, [&](unsigned RX) { return coversRead(X, F, RX, L, St.before(R, RX)); }) >= 0;
     });
   }
-  /// A receive of \p X, before the receive \p R of \p F, whose outcome
-  /// \p L runs on (of another location, when \p X is \p F: two fields of one
-  /// shared structure); -1 for none.
-  int earlierReceive(const Flag &X, const Flag &F, unsigned R, unsigned L) const {
+  /// receiveCovered for one receive \p RX of \p X: every write of \p L's
+  /// data that \p F hands over is followed by a publish of the element
+  /// \p RX reads; after \p F's publish too when \p RX is received \p Late
+  /// (after \p F's receive).
+  bool coversRead(const Flag &X, const Flag &F, unsigned RX, unsigned L, bool Late) const {
+    const SmallVector<unsigned, 4> &Stores = G.StoresOf.find(St.op(L).Object)->second;
+    // The element RX reads: of F itself, the same address computation; of
+    // another flag, one shown to be the same (sameElement).
+    auto Covering = [&](unsigned Q) {
+      return &X == &F ? St.op(Q).Element == St.op(RX).Element : sameElement(Q, RX);
+    };
+    bool Related = false;
+    for (unsigned P : F.Publishes) {
+      if (is_contained(F.Resets, P))
+        continue;
+      for (unsigned S : Stores) {
+        // As someoneWrote pairs them.
+        bool Before = St.before(S, P);
+        if (!Before && !(St.before(P, S) && !St.before(S, L) && !St.before(L, S)))
+          continue;
+        Related = true;
+        if (&X == &F && Covering(P))
+          continue; // the earlier element's own message
+        if (none_of(X.Publishes, [&](unsigned PX) {
+              return Covering(PX) && !is_contained(X.Resets, PX) && St.before(S, PX) && (!Late || St.before(P, PX));
+            }))
+          return false;
+      }
+    }
+    return Related;
+  }
+  /// A receive of \p X other than the receive \p R of \p F whose outcome
+  /// \p L runs on, and for which \p Ok holds; -1 for none. Another flag's
+  /// may come before \p R or after it (the reader has the data through it
+  /// either way); one of \p F itself must come before and be of another
+  /// location (two fields of one shared structure).
+  int otherReceive(const Flag &X, const Flag &F, unsigned R, unsigned L, function_ref<bool(unsigned)> Ok) const {
     for (unsigned RX : X.Receives)
-      if (RX != R && St.before(RX, R) && St.afterTest(RX, L) &&
-          (&X != &F || (St.op(RX).FixedAddress && St.op(R).FixedAddress && St.op(RX).Element != St.op(R).Element)))
+      if (RX != R && St.afterTest(RX, L) &&
+          (&X != &F ? St.before(RX, R) || St.before(R, RX)
+                    : St.before(RX, R) && St.op(RX).FixedAddress && St.op(R).FixedAddress &&
+                          St.op(RX).Element != St.op(R).Element) &&
+          Ok(RX))
         return RX;
     return -1;
   }

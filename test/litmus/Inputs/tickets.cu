@@ -182,3 +182,54 @@ __global__ void ownElementsAssigned(volatile float *force, volatile float *gain,
     gain[tid] = g;
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A bottom-up tree build (the LBVH shape, written here): each thread writes its half of the parent
+// node and the parent's range, fences, and counts the parent's children; the second to arrive reads
+// its sibling's half with no acquire after the count. The range it read at the top of its loop
+// belongs to its own node, not to the parent: it carries nothing of the sibling's writes, and the
+// range is not the flag to report. (-O2 turns `if (seen != 1) break;` into a loop exit.)
+__global__ void treeBuildNoAcquire(int *children, volatile int *range, volatile int *half, int n) {
+  int index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index >= n)
+    return;
+  for (;;) {
+    int r = range[index];
+    if (r == n)
+      return;
+    int parent = n + (index >> 1);
+    half[2 * parent + (index & 1)] = index;
+    range[parent] = r + 1;
+    __threadfence();
+    int seen = atomicAdd(&children[parent], 1);
+    if (seen != 1)
+      break;
+    int sibling = half[2 * parent + 1 - (index & 1)];
+    half[2 * parent + (index & 1)] = sibling + index;
+    index = parent;
+  }
+}
+
+// LITMUS: forbidden
+// The same with a fence after the count: the sibling's half is acquired.
+__global__ void treeBuildFenced(int *children, volatile int *range, volatile int *half, int n) {
+  int index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index >= n)
+    return;
+  for (;;) {
+    int r = range[index];
+    if (r == n)
+      return;
+    int parent = n + (index >> 1);
+    half[2 * parent + (index & 1)] = index;
+    range[parent] = r + 1;
+    __threadfence();
+    int seen = atomicAdd(&children[parent], 1);
+    if (seen != 1)
+      break;
+    __threadfence();
+    int sibling = half[2 * parent + 1 - (index & 1)];
+    half[2 * parent + (index & 1)] = sibling + index;
+    index = parent;
+  }
+}
