@@ -49,6 +49,14 @@ bool returns(const Stmt *S) {
   return isa_and_nonnull<ReturnStmt>(S);
 }
 
+/// A statement that ends its loop's iteration: break or continue, or a block
+/// ending in one.
+bool leavesIteration(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return !CS->body_empty() && leavesIteration(CS->body_back());
+  return isa_and_nonnull<BreakStmt, ContinueStmt>(S);
+}
+
 /// A statement that leaves its place: a return, break, continue or goto, or
 /// a block ending in one.
 bool leaves(const Stmt *S) {
@@ -208,7 +216,7 @@ void ScopedAccesses::Walker::walkArm(const Stmt *S, const Frame *Fr, const Stmt 
     return;
   // An arm that ends in a return leaves its function: nothing in it precedes
   // what follows the statement.
-  Arms.push_back({Owner, Arm | (returns(S) ? ArmReturns : 0)});
+  Arms.push_back({Owner, Arm | (returns(S) ? ArmReturns : 0) | (leavesIteration(S) ? ArmLeavesIteration : 0)});
   walk(S, Fr);
   Arms.pop_back();
 }

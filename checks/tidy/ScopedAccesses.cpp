@@ -344,6 +344,19 @@ bool precedes(const FunctionDecl *RootA, unsigned SeqA, ArmList ArmsA, const Fun
       break;
     if (ArmsA[J].second & ArmReturns)
       return false;
+    // An arm that ends the iteration of its loop (break, continue) reaches
+    // nothing after it inside that loop; B is inside when the loop's entry is
+    // one both share. (A break in a switch leaves the switch: not followed.)
+    if (ArmsA[J].second & ArmLeavesIteration)
+      for (size_t K = J; K-- > 0;) {
+        if (isa<SwitchStmt>(ArmsA[K].first))
+          break;
+        if (ArmsA[K].second == ArmLoop) {
+          if (K < I)
+            return false;
+          break;
+        }
+      }
   }
   return true;
 }

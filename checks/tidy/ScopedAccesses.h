@@ -158,6 +158,9 @@ struct ScopedAccess {
 constexpr unsigned ArmReturns = 1u << 31;
 /// The entry of ScopedAccess::Arms that a loop's condition and body sit in.
 constexpr unsigned ArmLoop = 1u << 30;
+/// Marks an arm that ends in a break or continue: it leaves the iteration of
+/// its loop, so nothing in it precedes what follows it in that loop.
+constexpr unsigned ArmLeavesIteration = 1u << 29;
 
 /// \p A and \p B sit in one loop (the same walk of it).
 bool inCommonLoop(const ScopedAccess &A, const ScopedAccess &B);

@@ -233,3 +233,30 @@ __global__ void treeBuildFenced(int *children, volatile int *range, volatile int
     index = parent;
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The same, and the thread whose node spans everything writes the root and breaks out: one thread
+// writes it, so no two writes race (a break ends its arm: nothing in it precedes the rest of the
+// loop).
+__global__ void treeBuildRoot(int *children, volatile int *range, volatile int *half, int *root, int n) {
+  int index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index >= n)
+    return;
+  for (;;) {
+    int r = range[index];
+    if (r == n) {
+      *root = index;
+      break;
+    }
+    int parent = n + (index >> 1);
+    half[2 * parent + (index & 1)] = index;
+    range[parent] = r + 1;
+    __threadfence();
+    int seen = atomicAdd(&children[parent], 1);
+    if (seen != 1)
+      break;
+    int sibling = half[2 * parent + 1 - (index & 1)];
+    half[2 * parent + (index & 1)] = sibling + index;
+    index = parent;
+  }
+}
