@@ -268,8 +268,15 @@ private:
         // The reader must receive the element published after the data; one
         // it receives after F must also be published after F's publishes of
         // the data (the last word), or two flags would excuse each other.
+        // A flag received late covers only where F's receive is not of the
+        // element F published after the data (then F is the message itself:
+        // the ticket whose reader goes on to read other counters).
         auto After = [&](unsigned RX) {
           bool Late = St.before(R, RX);
+          if (Late && any_of(F.Publishes, [&](unsigned P) {
+                return !is_contained(F.Resets, P) && St.before(D, P) && sameElement(P, R);
+              }))
+            return false;
           return any_of(X.Publishes, [&](unsigned PX) {
             return !is_contained(X.Resets, PX) && St.before(D, PX) && sameElement(PX, RX) &&
                    (!Late || all_of(F.Publishes, [&](unsigned P) { return !St.before(D, P) || St.before(P, PX); }));
@@ -295,15 +302,17 @@ private:
     if (G.StoresOf.find(St.op(L).Object) == G.StoresOf.end())
       return false;
     return any_of(G.Flags, [&](const Flag &X) {
-      return otherReceive(X, F, R, L, [&](unsigned RX) { return coversRead(X, F, RX, L, St.before(R, RX)); }) >= 0;
+      return otherReceive(X, F, R, L, [&](unsigned RX) { return coversRead(X, F, RX, R, L); }) >= 0;
     });
   }
   /// receiveCovered for one receive \p RX of \p X: every write of \p L's
   /// data that \p F hands over is followed by a publish of the element
-  /// \p RX reads; after \p F's publish too when \p RX is received \p Late
-  /// (after \p F's receive).
-  bool coversRead(const Flag &X, const Flag &F, unsigned RX, unsigned L, bool Late) const {
+  /// \p RX reads; after \p F's publish too when \p RX is received late
+  /// (after \p F's receive \p R), and only where \p R is not of the element
+  /// that publish wrote.
+  bool coversRead(const Flag &X, const Flag &F, unsigned RX, unsigned R, unsigned L) const {
     const SmallVector<unsigned, 4> &Stores = G.StoresOf.find(St.op(L).Object)->second;
+    const bool Late = St.before(R, RX);
     // The element RX reads: of F itself, the same address computation; of
     // another flag, one shown to be the same (sameElement).
     auto Covering = [&](unsigned Q) {
@@ -321,6 +330,8 @@ private:
         Related = true;
         if (&X == &F && Covering(P))
           continue; // the earlier element's own message
+        if (Late && sameElement(P, R))
+          return false; // F's own message: the reader received what P published
         if (none_of(X.Publishes, [&](unsigned PX) {
               return Covering(PX) && !is_contained(X.Resets, PX) && St.before(S, PX) && (!Late || St.before(P, PX));
             }))

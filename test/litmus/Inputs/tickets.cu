@@ -260,3 +260,27 @@ __global__ void treeBuildRoot(int *children, volatile int *range, volatile int *
     index = parent;
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The last block's ticket with no fence on either side (near cdpAdvancedQuicksort's shape, written here):
+// after it the last block reads a counter, writes more data and sets the counter back for the next
+// launch, after the data. That counter
+// is no later word for the data: the ticket the reader received is the element published after the
+// data, so the ticket is reported, on both sides.
+__global__ void ticketThenCounter(int *out, unsigned *count, volatile unsigned *offsets, int *result) {
+  if (threadIdx.x != 0)
+    return;
+  atomicAdd((unsigned *)offsets, 1u);
+  out[blockIdx.x] = 1;
+  if (atomicAdd(count, 1u) == gridDim.x - 1) {
+    unsigned n = *offsets;
+    if (n > 0) {
+      int s = 0;
+      for (unsigned i = 0; i < gridDim.x; ++i)
+        s += out[i];
+      *result = s;
+    }
+    out[gridDim.x] = n;
+    *offsets = 0;
+  }
+}
