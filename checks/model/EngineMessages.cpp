@@ -290,14 +290,15 @@ private:
   bool sameElement(unsigned A, unsigned B) const {
     return St.op(A).Element >= 0 && St.op(A).Element == St.op(B).Element;
   }
-  /// The read \p L after the receive \p R of \p F has its data through an
-  /// earlier flag: one received before \p R with \p L after its test, and
+  /// The read \p L after the receive \p R of \p F has its data through
+  /// another flag: one whose receive \p L runs after, of the element
   /// published after each write of the data that a publish of \p F hands
-  /// over (before or after that publish: the reader that received it first
-  /// has the data whatever \p F says; a slot claimed and then filled has
-  /// the fill's). The earlier flag may be another
-  /// element of \p F's object (a field of the same structure, to a front end
-  /// that does not tell fields apart).
+  /// over (before or after that publish: the reader that received it has
+  /// the data whatever \p F says; a slot claimed and then filled has the
+  /// fill's). Received after \p R, it must be the last word (coversRead).
+  /// The other flag may be another element of \p F's object, received
+  /// before \p R (a field of the same structure, to a front end that does
+  /// not tell fields apart).
   bool receiveCovered(const Flag &F, unsigned R, unsigned L) const {
     if (G.StoresOf.find(St.op(L).Object) == G.StoresOf.end())
       return false;
