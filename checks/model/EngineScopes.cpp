@@ -69,13 +69,39 @@ void fenceRule(State &St, const DenseMap<unsigned, bool> &MessageFences, std::ve
   for (const MemOp &Op : St.Ops)
     if (Op.isAccess() && Op.Object >= 0 && gridMemory(Op.Home))
       Uses[{Op.Context, Op.Object}] |= (Op.writes() ? 1u : 0u) | (Op.reads() ? 2u : 0u);
+  // An acquire pattern makes visible what the releasing thread wrote before
+  // its write of the flag (and what reached that thread before it): an
+  // object no thread writes before some write of the flag, in one iteration
+  // or through a loop's next one, is not handed over by it, and no fence
+  // changes what a read of it sees.
+  DenseMap<int, SmallVector<unsigned, 4>> Writes;
+  for (unsigned I = 0; I < St.Ops.size(); ++I)
+    if (St.op(I).writes() && St.op(I).Object >= 0)
+      Writes[St.op(I).Object].push_back(I);
+  DenseMap<std::pair<int, int>, bool> Published;
+  auto PublishedBy = [&](int Object, int Flag) {
+    auto [Known, New] = Published.try_emplace({Object, Flag}, false);
+    if (!New)
+      return Known->second;
+    auto Data = Writes.find(Object), Flags = Writes.find(Flag);
+    if (Data == Writes.end() || Flags == Writes.end())
+      return false;
+    bool Is = any_of(Data->second, [&](unsigned I) {
+      return any_of(Flags->second, [&](unsigned W) { return St.before(I, W) || St.inCommonLoop(I, W); });
+    });
+    Published[{Object, Flag}] = Is;
+    return Is;
+  };
   auto ReadsDataAfter = [&](ArrayRef<unsigned> Thread, unsigned Fence, int Flag) {
     return any_of(Thread, [&](unsigned X) {
       const MemOp &Op = St.op(X);
-      if (!Op.reads() || Op.Object < 0 || Op.Object == Flag || !St.before(Fence, X))
+      // A read-modify-write reads the write just before its own in the
+      // object's coherence order whatever comes before it in its thread: no
+      // fence changes its value, so it is nothing an acquire pattern orders.
+      if (Op.What != OpKind::Load || Op.Object < 0 || Op.Object == Flag || !St.before(Fence, X))
         return false;
       auto It = Uses.find({Op.Context, Op.Object});
-      return It != Uses.end() && It->second == 3u;
+      return It != Uses.end() && It->second == 3u && PublishedBy(Op.Object, Flag);
     });
   };
   for (unsigned F = 0; F < St.Ops.size(); ++F) {
@@ -106,9 +132,10 @@ void fenceRule(State &St, const DenseMap<unsigned, bool> &MessageFences, std::ve
           (Release ? !TestedReads.count({Access.Context, Access.Object}) : !Access.Tested))
         return false;
       // An acquire pattern orders the reader's later reads of other
-      // locations: with none that another thread writes (a spin whose value
-      // is all it waits for, where the fence only delays the next poll: CUB's
-      // look-back before sm_70), its scope hides nothing.
+      // locations: with none that another thread writes before a write of
+      // the flag (a spin whose value is all it waits for, where the fence
+      // only delays the next poll: CUB's look-back before sm_70, whatever
+      // the output iterator does after it), its scope hides nothing.
       if (St.Opts.Net == Strictness::Evidence && !Release && !ReadsDataAfter(Thread, F, Access.Object))
         return false;
       Out.push_back(finding(Finding::FenceTooNarrow, F, static_cast<int>(A), G->Needed, G->WithHost));

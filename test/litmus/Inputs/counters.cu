@@ -106,3 +106,71 @@ __global__ void pollWithBlockFence(unsigned long long *status, unsigned long lon
   Dev64(status[blockIdx.x]).store((1ull << 32) | ((s & 0xffffffffull) + 1), relaxed);
   out[blockIdx.x] = s & 0xffffffffull;
 }
+
+// LITMUS: forbidden
+// The same poll, then a slot taken from a cursor every block bumps, and the cursor read again. The
+// status words hand over only what a block writes before its own: the cursor is bumped after it,
+// in every block, so no acquire of any scope would change what the later read of the cursor sees.
+__global__ void pollThenCursor(unsigned long long *status, int *cursor, int *out) {
+  using Dev64 = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+  if (threadIdx.x != 0)
+    return;
+  unsigned long long s = 0;
+  if (blockIdx.x > 0) {
+    s = Dev64(status[blockIdx.x - 1]).load(relaxed);
+    while ((s >> 32) == 0) {
+      __threadfence_block();
+      s = Dev64(status[blockIdx.x - 1]).load(relaxed);
+    }
+  }
+  Dev64(status[blockIdx.x]).store((1ull << 32) | ((s & 0xffffffffull) + 1), relaxed);
+  int slot = Dev(*cursor).fetch_add(1, relaxed);
+  if (slot < Dev(*cursor).load(relaxed))
+    out[slot] = static_cast<int>(s);
+}
+
+// LITMUS: allowed cuda-scope-insufficient
+// The twin where each block bumps the cursor before its status word: the block that sees the
+// status word of the block before it may still read a cursor without that block's bump, since a
+// block-scope fence makes no acquire pattern with another block's write.
+__global__ void pollThenPublishedCursor(unsigned long long *status, int *cursor, int *out) {
+  using Dev64 = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+  if (threadIdx.x != 0)
+    return;
+  unsigned long long s = 0;
+  if (blockIdx.x > 0) {
+    s = Dev64(status[blockIdx.x - 1]).load(relaxed);
+    while ((s >> 32) == 0) {
+      __threadfence_block();
+      s = Dev64(status[blockIdx.x - 1]).load(relaxed);
+    }
+  }
+  int slot = Dev(*cursor).fetch_add(1, relaxed);
+  __threadfence();
+  Dev64(status[blockIdx.x]).store((1ull << 32) | ((s & 0xffffffffull) + 1), relaxed);
+  if (static_cast<int>(blockIdx.x) > Dev(*cursor).load(relaxed))
+    out[slot] = -1;
+}
+
+// LITMUS: forbidden
+// The twin's cursor, taken after the poll only by a read-modify-write: an atomic update reads the
+// write just before its own in the cursor's coherence order, whatever fence stands before it, so
+// the poll's block-scope fence hides nothing from it.
+__global__ void pollThenBump(unsigned long long *status, int *cursor, int *out) {
+  using Dev64 = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+  if (threadIdx.x != 0)
+    return;
+  unsigned long long s = 0;
+  if (blockIdx.x > 0) {
+    s = Dev64(status[blockIdx.x - 1]).load(relaxed);
+    while ((s >> 32) == 0) {
+      __threadfence_block();
+      s = Dev64(status[blockIdx.x - 1]).load(relaxed);
+    }
+  }
+  Dev(*cursor).fetch_add(1, relaxed);
+  __threadfence();
+  Dev64(status[blockIdx.x]).store((1ull << 32) | ((s & 0xffffffffull) + 1), relaxed);
+  int slot = Dev(*cursor).fetch_add(1, relaxed);
+  out[slot] = static_cast<int>(s);
+}
