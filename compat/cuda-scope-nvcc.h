@@ -544,6 +544,38 @@ __CUDA_SCOPE_STORE(__stwt, unsigned long, unsigned long)
 #undef __CUDA_SCOPE_STORE
 #endif /* !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 320 */
 
+/* [float2-math] The packed float2 arithmetic of crt/sm_100_rt.h (CUDA 12.8+, sm_100 and later):
+ * __fadd2_*, __fmul2_* and __ffma2_* in the four rounding modes, which nvcc declares for device code of
+ * those architectures and clang's wrapper, which does not include that header, leaves undeclared.
+ *   mscclpp include/mscclpp/gpu_data_types.hpp:380   return __fadd2_rn(a.storage, b.storage);
+ *                                                     (under __CUDA_ARCH__ >= 1000; 14 device sides)
+ * Each is its two per-component operations with the same rounding, which is what the header says
+ * each component computes; none touches memory, so the analysis sees nothing it did not see. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1000 && !defined(__SM_100_RT_H__)
+#define __CUDA_SCOPE_F2_BINARY(F, OP)                                                                         \
+  static __device__ __inline__ float2 F(float2 __x, float2 __y) {                                             \
+    return make_float2(OP(__x.x, __y.x), OP(__x.y, __y.y));                                                   \
+  }
+#define __CUDA_SCOPE_F2_FMA(F, OP)                                                                            \
+  static __device__ __inline__ float2 F(float2 __x, float2 __y, float2 __z) {                                 \
+    return make_float2(OP(__x.x, __y.x, __z.x), OP(__x.y, __y.y, __z.y));                                     \
+  }
+__CUDA_SCOPE_F2_BINARY(__fadd2_rn, __fadd_rn)
+__CUDA_SCOPE_F2_BINARY(__fadd2_rz, __fadd_rz)
+__CUDA_SCOPE_F2_BINARY(__fadd2_rd, __fadd_rd)
+__CUDA_SCOPE_F2_BINARY(__fadd2_ru, __fadd_ru)
+__CUDA_SCOPE_F2_BINARY(__fmul2_rn, __fmul_rn)
+__CUDA_SCOPE_F2_BINARY(__fmul2_rz, __fmul_rz)
+__CUDA_SCOPE_F2_BINARY(__fmul2_rd, __fmul_rd)
+__CUDA_SCOPE_F2_BINARY(__fmul2_ru, __fmul_ru)
+__CUDA_SCOPE_F2_FMA(__ffma2_rn, __fmaf_rn)
+__CUDA_SCOPE_F2_FMA(__ffma2_rz, __fmaf_rz)
+__CUDA_SCOPE_F2_FMA(__ffma2_rd, __fmaf_rd)
+__CUDA_SCOPE_F2_FMA(__ffma2_ru, __fmaf_ru)
+#undef __CUDA_SCOPE_F2_BINARY
+#undef __CUDA_SCOPE_F2_FMA
+#endif /* __CUDA_ARCH__ >= 1000 */
+
 #undef __CUDA_SCOPE_DEVICE_BODIES
 #endif /* __CUDA__ && __cplusplus && the clang CUDA wrapper && !CUDA_SCOPE_NO_NVCC_COMPAT */
 #endif /* CUDA_SCOPE_NVCC_H */

@@ -49,6 +49,7 @@ config.substitutions += [
     ("%c_flags", f"-x c -isystem {inputs}"),
     ("%toolkit_host_flags", f"-x cuda --cuda-host-only {toolkit}"),
     ("%toolkit_device_flags", f"-x cuda --cuda-device-only --cuda-gpu-arch=sm_90 {toolkit}"),
+    ("%toolkit_arch_flags", f"-x cuda {toolkit}"),
     ("%toolkit_cxx_flags", f"-x c++ -I{cuda}/include -std=c++17"),
     ("%cuda_path", cuda),
     ("%inputs", inputs),
