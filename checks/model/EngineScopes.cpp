@@ -70,10 +70,10 @@ void fenceRule(State &St, const DenseMap<unsigned, bool> &MessageFences, std::ve
     if (Op.isAccess() && Op.Object >= 0 && gridMemory(Op.Home))
       Uses[{Op.Context, Op.Object}] |= (Op.writes() ? 1u : 0u) | (Op.reads() ? 2u : 0u);
   // An acquire pattern makes visible what the releasing thread wrote before
-  // its write of the flag (and what reached that thread before it): an
-  // object no thread writes before some write of the flag, in one iteration
-  // or through a loop's next one, is not handed over by it, and no fence
-  // changes what a read of it sees.
+  // its write of the flag (and what reached that thread before it): where
+  // the unit shows the flag's writes, an object no thread writes before one
+  // of them, in one iteration or through a loop's next one, is not handed
+  // over by it, and no fence changes what a read of it sees.
   DenseMap<int, SmallVector<unsigned, 4>> Writes;
   for (unsigned I = 0; I < St.Ops.size(); ++I)
     if (St.op(I).writes() && St.op(I).Object >= 0)
@@ -84,8 +84,12 @@ void fenceRule(State &St, const DenseMap<unsigned, bool> &MessageFences, std::ve
     if (!New)
       return Known->second;
     auto Data = Writes.find(Object), Flags = Writes.find(Flag);
-    if (Data == Writes.end() || Flags == Writes.end())
+    if (Data == Writes.end())
       return false;
+    // A flag whose writes the unit does not show (another unit's kernel,
+    // the host, a peer) may be written after any of them.
+    if (Flags == Writes.end())
+      return Published[{Object, Flag}] = true;
     bool Is = any_of(Data->second, [&](unsigned I) {
       return any_of(Flags->second, [&](unsigned W) { return St.before(I, W) || St.inCommonLoop(I, W); });
     });
