@@ -4,6 +4,8 @@
 // every file's flags.
 #include "tidy/CallbackApiCheck.h"
 #include "tidy/CaptureApiCheck.h"
+#include "model/Hierarchy.h"
+#include "tidy/GridSyncCheck.h"
 #include "tidy/InsufficientCheck.h"
 #include "tidy/MismatchCheck.h"
 #include "tidy/ReleaseAcquireCheck.h"
@@ -31,6 +33,7 @@ public:
   void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<CallbackApiCheck>("cuda-scope-callback-api");
     Factories.registerCheck<CaptureApiCheck>("cuda-scope-capture-api");
+    Factories.registerCheck<GridSyncCheck>(GridSyncCheckName);
     Factories.registerCheck<InsufficientCheck>("cuda-scope-insufficient");
     Factories.registerCheck<MismatchCheck>("cuda-scope-mismatch");
     Factories.registerCheck<ReleaseAcquireCheck>("cuda-scope-release-acquire");

@@ -32,17 +32,32 @@ static cl::opt<bool> AcrossKernelsOption("cuda-scope-across-kernels",
 
 static cl::opt<std::string> LaunchesOption(
     "cuda-scope-launches",
-    cl::desc("A file naming the kernels every launch of which in the program runs one block, one "
-             "symbol per line (the cuda-scope command writes it from the host side's facts); "
-             "default $CUDA_SCOPE_LAUNCHES"),
+    cl::desc("A file of what the host side's facts say of the program's launches (the cuda-scope "
+             "command writes it): a kernel symbol alone on a line, every launch of it runs one block; "
+             "'not-cooperative', symbol, name, how, where (tab-separated), a launch of it that is not "
+             "cooperative; default $CUDA_SCOPE_LAUNCHES"),
     cl::init(""));
 
 AnalysisKey CudaScopeAnalysis::Key;
 
-/// The kernels the host launches with one block only: the device IR does not
-/// see the launches, the host side's facts do (docs/facts.md).
-static StringSet<> oneBlockKernels() {
-  StringSet<> Out;
+namespace {
+struct NamedLaunch {
+  std::string Kernel;
+  KernelLaunch Launch;
+};
+/// What the host side's facts say of the launches: the device IR does not
+/// see them (docs/facts.md).
+struct LaunchFacts {
+  /// The kernels every launch of which runs one block.
+  StringSet<> OneBlock;
+  /// Per kernel symbol, its name as the source spells it and a launch of
+  /// it that is not cooperative.
+  StringMap<NamedLaunch> NotCooperative;
+};
+} // namespace
+
+static LaunchFacts launchFacts() {
+  LaunchFacts Out;
   std::string Path = LaunchesOption;
   if (Path.empty())
     if (const char *Env = std::getenv("CUDA_SCOPE_LAUNCHES"))
@@ -56,9 +71,20 @@ static StringSet<> oneBlockKernels() {
   }
   SmallVector<StringRef, 16> Lines;
   (*Buf)->getBuffer().split(Lines, '\n', -1, false);
-  for (StringRef L : Lines)
-    if (!L.trim().empty())
-      Out.insert(L.trim());
+  for (StringRef L : Lines) {
+    L = L.trim();
+    if (L.empty())
+      continue;
+    // not-cooperative TAB symbol TAB name TAB how TAB where.
+    if (L.consume_front("not-cooperative\t")) {
+      SmallVector<StringRef, 4> Fields;
+      L.split(Fields, '\t');
+      if (Fields.size() == 4 && !Fields[0].empty())
+        Out.NotCooperative.try_emplace(Fields[0], NamedLaunch{Fields[1].str(), {Fields[2].str(), Fields[3].str(), LaunchForm::Plain}});
+      continue;
+    }
+    Out.OneBlock.insert(L);
+  }
   return Out;
 }
 
@@ -95,11 +121,24 @@ CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManage
     R.OptimizedCopy = optimizedCopy(M);
     Analysed = R.OptimizedCopy.get();
   }
-  R.Records = std::make_unique<IrRecords>(*Analysed, oneBlockKernels());
+  LaunchFacts Launches = launchFacts();
+  R.Records = std::make_unique<IrRecords>(*Analysed, Launches.OneBlock);
   EngineOptions Opts;
   Opts.Net = StrictnessOption;
   Opts.AcrossKernels = AcrossKernelsOption;
   R.Findings = analyse(R.Records->ops(), *R.Records, Opts);
+  // The grid sync rule: a kernel's first grid barrier, when the facts show a
+  // launch of it under which the barrier cannot complete.
+  for (unsigned K = 0; K < R.Records->kernels().size(); ++K) {
+    auto It = Launches.NotCooperative.find(R.Records->kernels()[K]->getName());
+    if (It == Launches.NotCooperative.end() || !launchWithoutCooperation(It->second.Launch))
+      continue;
+    for (unsigned I = 0; I < R.Records->ops().size(); ++I)
+      if (R.Records->ops()[I].Context == static_cast<int>(K) && R.Records->ops()[I].What == OpKind::GridBarrier) {
+        R.GridSyncs.push_back({I, It->second.Kernel, It->second.Launch});
+        break;
+      }
+  }
   return R;
 }
 
@@ -235,6 +274,15 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
                                    userLoc(I, F.What == Finding::ProxyFence || F.What == Finding::ClusterWait),
                                    I->getParent());
       word(*Res.Records, F, R);
+      return R;
+    });
+  }
+  for (const CudaScopeAnalysis::GridSync &G : Res.GridSyncs) {
+    const IROp &Op = Res.Records->irOp(G.At);
+    OptimizationRemarkEmitter ORE(Op.I->getFunction());
+    ORE.emit([&] {
+      OptimizationRemarkAnalysis R("cuda-scope", GridSyncCheckName, userLoc(Op.I), Op.I->getParent());
+      R << gridSyncMessage(G.Kernel, gridBarrierName(Op.ScopeQual.value_or(Scope::Device)), G.Launch);
       return R;
     });
   }

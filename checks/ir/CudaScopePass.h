@@ -3,6 +3,7 @@
 #define CUDA_SCOPE_IR_CUDASCOPEPASS_H
 
 #include "IrRecords.h"
+#include "model/Hierarchy.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -11,9 +12,18 @@ namespace cuda_scope {
 /// Every kernel's memory operations and what the engine found in them.
 class CudaScopeAnalysis : public llvm::AnalysisInfoMixin<CudaScopeAnalysis> {
 public:
+  struct GridSync {
+    unsigned At;        ///< the kernel's first grid barrier, an operation of Records
+    std::string Kernel; ///< the kernel's name, as the host side's facts spell it
+    KernelLaunch Launch;
+  };
   struct Result {
     std::unique_ptr<IrRecords> Records; ///< none outside device compilation
     std::vector<Finding> Findings;
+    /// The grid sync rule (model/Hierarchy.h): a kernel's first grid barrier
+    /// (an operation of Records) and the launch under which it cannot
+    /// complete, from the host side's facts.
+    std::vector<GridSync> GridSyncs;
     /// At -O0 the kernels are analysed in an optimised copy of the module,
     /// which the findings point into; it lives as long as the result.
     std::shared_ptr<llvm::Module> OptimizedCopy;

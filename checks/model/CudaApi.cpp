@@ -67,6 +67,18 @@ bool readsKernelAttributesOnly(StringRef Name) {
 
 ArrayRef<CudaApiInfo> allCudaApis() { return Table; }
 
+const LaunchApiInfo *lookupLaunchApi(StringRef Name) {
+  static const LaunchApiInfo Launches[] = {
+#define LAUNCH_API(Name, KernelArg, Form, Evidence) {#Name, KernelArg, LaunchForm::Form, Evidence},
+#include "CudaApi.def"
+  };
+  Name = normalizeApiName(Name);
+  for (const LaunchApiInfo &L : Launches)
+    if (L.Name == Name)
+      return &L;
+  return nullptr;
+}
+
 StringRef captureEffectName(CaptureEffect E) {
   switch (E) {
   case CaptureEffect::Neutral: return "neutral";

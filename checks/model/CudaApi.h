@@ -77,6 +77,23 @@ bool readsKernelAttributesOnly(llvm::StringRef Name);
 /// Every row, for tools that print the table.
 llvm::ArrayRef<CudaApiInfo> allCudaApis();
 
+/// How a launch API runs a kernel's blocks (CudaApi.def, LAUNCH_API).
+enum class LaunchForm : uint8_t {
+  Plain,       ///< <<<...>>>, cudaLaunchKernel: blocks run as resources free up
+  Cooperative, ///< every block resident at once, or the launch is refused
+  Attributes,  ///< cooperative when the launch configuration's attributes say so
+};
+struct LaunchApiInfo {
+  llvm::StringRef Name;
+  int KernelArg; ///< the argument naming the kernel, -1 for none
+  LaunchForm Form;
+  llvm::StringRef Evidence;
+};
+/// The launch API \p Name (suffixes as normalizeApiName), or null.
+const LaunchApiInfo *lookupLaunchApi(llvm::StringRef Name);
+/// How a <<<...>>> launch is spelled in messages and facts.
+inline constexpr llvm::StringLiteral TripleChevronLaunch = "<<<...>>>";
+
 llvm::StringRef captureEffectName(CaptureEffect E);
 
 } // namespace cuda_scope

@@ -2,12 +2,16 @@
 #include "KernelLaunches.h"
 #include "PerTU.h"
 #include "ScopedAccesses.h"
+#include "TUCallGraph.h"
 #include "model/CudaApi.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
+#include "clang/Basic/FileManager.h"
 
 using namespace clang;
 using namespace llvm;
@@ -37,6 +41,7 @@ public:
       return true;
     KernelLaunches::Kernel &Info = Out[F->getCanonicalDecl()];
     ++Info.Launches;
+    Info.Sites.push_back({K, TripleChevronLaunch, LaunchForm::Plain});
     const CallExpr *Config = K->getConfig();
     if (Config && Config->getNumArgs() > 0 && isOneBlockGrid(Config->getArg(0), Ctx))
       ++Info.OneBlock;
@@ -48,7 +53,18 @@ public:
   // (cudaFuncGetAttributes, cudaOccupancy...) is not launched there.
   bool VisitCallExpr(CallExpr *CE) {
     const auto *Callee = dyn_cast_or_null<NamedDecl>(CE->getCalleeDecl());
-    if (!Callee || !Callee->getDeclName().isIdentifier() || !readsKernelAttributesOnly(Callee->getName()))
+    if (!Callee || !Callee->getDeclName().isIdentifier())
+      return true;
+    // A launch through the runtime: the kernel is its argument, which still
+    // escapes (the grid is not read here, so one-block stays unknown).
+    if (const LaunchApiInfo *L = lookupLaunchApi(Callee->getName())) {
+      if (L->KernelArg >= 0 && static_cast<unsigned>(L->KernelArg) < CE->getNumArgs())
+        if (const FunctionDecl *F = TUCallGraph::namedFunction(CE->getArg(L->KernelArg)))
+          if (F->hasAttr<CUDAGlobalAttr>())
+            Out[F->getCanonicalDecl()].Sites.push_back({CE, L->Name, L->Form});
+      return true;
+    }
+    if (!readsKernelAttributesOnly(Callee->getName()))
       return true;
     for (const Expr *Arg : CE->arguments())
       if (const auto *DRE = dyn_cast<DeclRefExpr>(Arg->IgnoreParenCasts()))
@@ -92,6 +108,13 @@ const MapVector<const FunctionDecl *, KernelLaunches::Kernel> &KernelLaunches::k
     LF.finish();
   }
   return *Found;
+}
+
+std::string launchPlace(StringRef File, unsigned Line, FileManager &FM) {
+  SmallString<256> Path(File);
+  FM.makeAbsolutePath(Path);
+  sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return (Path + ":" + Twine(Line)).str();
 }
 
 KernelLaunches::Kernel KernelLaunches::of(const FunctionDecl *F) {

@@ -12,11 +12,16 @@
 #ifndef CUDA_SCOPE_TIDY_KERNELLAUNCHES_H
 #define CUDA_SCOPE_TIDY_KERNELLAUNCHES_H
 
+#include "model/CudaApi.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallVector.h"
 #include <memory>
+#include <string>
 
 namespace clang {
 class ASTContext;
+class Expr;
+class FileManager;
 class FunctionDecl;
 } // namespace clang
 
@@ -24,9 +29,18 @@ namespace cuda_scope {
 
 class KernelLaunches {
 public:
+  /// One launch the file shows, with how it runs the kernel's blocks.
+  struct Site {
+    const clang::Expr *E;
+    llvm::StringRef How; ///< "<<<...>>>" or the API's name
+    LaunchForm Form;
+  };
   struct Kernel {
     unsigned Launches = 0, OneBlock = 0;
     bool Escapes = false;
+    /// Every launch, <<<...>>> or through an API of CudaApi.def's LAUNCH_API
+    /// rows, in the file's order.
+    llvm::SmallVector<Site, 1> Sites;
     bool runsOneBlock() const { return Launches && OneBlock == Launches && !Escapes; }
   };
 
@@ -43,6 +57,10 @@ private:
   clang::ASTContext &Ctx;
   std::unique_ptr<llvm::MapVector<const clang::FunctionDecl *, Kernel>> Found;
 };
+
+/// Where a launch is, as messages and the host facts name it: the file's
+/// absolute path, a colon, the line.
+std::string launchPlace(llvm::StringRef File, unsigned Line, clang::FileManager &FM);
 
 } // namespace cuda_scope
 

@@ -170,7 +170,7 @@ private:
       return;
     }
     if (Def)
-      edge(CallEdge::Call, Def, CE->getBeginLoc());
+      edge(CallEdge::Call, Def, CE->getBeginLoc(), CE);
     else
       openCall(CE, Callee, Name, /*Virtual=*/false);
   }
@@ -220,9 +220,9 @@ private:
       edge(CallEdge::Destroy, RD->getDestructor(), VD->getLocation());
   }
 
-  void edge(CallEdge::Kind How, const FunctionDecl *Callee, SourceLocation Loc) {
+  void edge(CallEdge::Kind How, const FunctionDecl *Callee, SourceLocation Loc, const Expr *Site = nullptr) {
     if (const FunctionDecl *Def = TUCallGraph::definitionOf(Callee))
-      S.Calls.push_back({How, Def, Loc});
+      S.Calls.push_back({How, Def, Loc, Site});
   }
 
   ASTContext &Ctx;

@@ -58,6 +58,9 @@ struct CallEdge {
   Kind How;
   const clang::FunctionDecl *Callee; ///< the definition
   clang::SourceLocation Loc;         ///< where to put the note
+  /// Call: the call expression (its getExprLoc() is where a compiler puts
+  /// the call's debug location: the callee's name).
+  const clang::Expr *Site = nullptr;
 };
 
 /// A host function handed to the runtime to be run by a stream or graph.

@@ -324,12 +324,23 @@ void TUFacts::write() {
   json::Array Launches;
   if (Ctx.getLangOpts().CUDA) {
     std::shared_ptr<KernelLaunches> Kernels = KernelLaunches::get(Ctx);
-    for (const auto &[F, K] : Kernels->kernels())
+    for (const auto &[F, K] : Kernels->kernels()) {
+      // And the launches that are not cooperative, for the grid sync rule.
+      json::Array NotCooperative;
+      for (const KernelLaunches::Site &Site : K.Sites)
+        if (Site.Form == LaunchForm::Plain) {
+          PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Site.E->getBeginLoc()));
+          NotCooperative.push_back(json::Object{
+              {"how", Site.How},
+              {"where", P.isValid() ? launchPlace(P.getFilename(), P.getLine(), SM.getFileManager()) : ""}});
+        }
       Launches.push_back(json::Object{{"kernel", deviceSymbol(F)},
                                       {"name", F->getQualifiedNameAsString()},
                                       {"launches", K.Launches},
                                       {"one_block", K.OneBlock},
-                                      {"escapes", K.Escapes}});
+                                      {"escapes", K.Escapes},
+                                      {"not_cooperative", std::move(NotCooperative)}});
+    }
   }
   OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
   SmallString<256> File(Main ? Main->getName() : StringRef());

@@ -1,6 +1,7 @@
 //===- ModelTest.cpp - unit tests of checks/model: scopes, orders, API, PTX ===//
 #include "model/CudaApi.h"
 #include "model/Engine.h"
+#include "model/Hierarchy.h"
 #include "model/MemoryModel.h"
 #include "model/Ptx.h"
 #include "gtest/gtest.h"
@@ -131,6 +132,35 @@ TEST(CudaApi, NamesThatLookLikeTheApi) {
   EXPECT_FALSE(looksLikeCudaApiName("cublasSgemm"));
   EXPECT_FALSE(looksLikeCudaApiName("curry"));
   EXPECT_FALSE(looksLikeCudaApiName("__cudaPushCallConfiguration"));
+}
+
+TEST(Hierarchy, LaunchApisSayHowBlocksRun) {
+  ASSERT_NE(lookupLaunchApi("cudaLaunchKernel"), nullptr);
+  EXPECT_EQ(lookupLaunchApi("cudaLaunchKernel")->Form, LaunchForm::Plain);
+  EXPECT_EQ(lookupLaunchApi("cudaLaunchKernel")->KernelArg, 0);
+  EXPECT_EQ(lookupLaunchApi("cudaLaunchCooperativeKernel")->Form, LaunchForm::Cooperative);
+  EXPECT_EQ(lookupLaunchApi("cudaLaunchCooperativeKernel_ptsz")->Form, LaunchForm::Cooperative);
+  EXPECT_EQ(lookupLaunchApi("cuLaunchCooperativeKernel")->Form, LaunchForm::Cooperative);
+  EXPECT_EQ(lookupLaunchApi("cudaLaunchKernelEx")->Form, LaunchForm::Attributes);
+  EXPECT_EQ(lookupLaunchApi("cudaMemcpyAsync"), nullptr);
+  // The launch table leaves the capture table whole.
+  ASSERT_NE(lookupCudaApi("cudaLaunchCooperativeKernel"), nullptr);
+  EXPECT_EQ(lookupCudaApi("cudaLaunchCooperativeKernel")->Capture, CaptureEffect::StreamOrdered);
+}
+
+TEST(Hierarchy, GridSyncNeedsEveryLaunchCooperative) {
+  KernelLaunch Triple{std::string(TripleChevronLaunch), "a.cu:3", LaunchForm::Plain};
+  KernelLaunch Coop{"cudaLaunchCooperativeKernel", "a.cu:4", LaunchForm::Cooperative};
+  KernelLaunch Ex{"cudaLaunchKernelEx", "a.cu:5", LaunchForm::Attributes};
+  EXPECT_EQ(launchWithoutCooperation({}), std::nullopt);
+  EXPECT_EQ(launchWithoutCooperation({Coop}), std::nullopt);
+  EXPECT_EQ(launchWithoutCooperation({Ex}), std::nullopt); // the attributes decide; not read
+  EXPECT_EQ(launchWithoutCooperation({Coop, Triple}), 1u);
+  std::string M = gridSyncMessage("step", gridBarrierName(Scope::Device), Triple);
+  EXPECT_NE(M.find("kernel 'step' synchronizes its whole grid here (grid_group::sync())"), std::string::npos);
+  EXPECT_NE(M.find("launched with <<<...>>> at a.cu:3"), std::string::npos);
+  EXPECT_NE(M.find("cudaErrorLaunchFailure"), std::string::npos);
+  EXPECT_EQ(gridBarrierName(Scope::System), "multi_grid_group::sync()");
 }
 
 TEST(Ptx, LibcuxxStoreAndLoad) {

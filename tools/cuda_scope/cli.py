@@ -285,7 +285,8 @@ def main(argv):
         stream.finished(job, out, err)
         progress.step(f"{os.path.basename(job.t.file)} ({job.label})")
     # The IR pass runs after the host side when the whole program is on: the device IR does not show
-    # the launches, the host side's facts do (the kernels every launch of which runs one block).
+    # the launches, the host side's facts do (the kernels every launch of which runs one block, and
+    # the launches that are not cooperative).
     program = None
     later = [j for j in jobs if j.side == "pass"] if facts_dir else []
     results, interrupted = run_all([j for j in jobs if j not in later], jobs_n, args.timeout, finished)
@@ -296,7 +297,7 @@ def main(argv):
     if later and not interrupted:
         launches = os.path.join(facts_dir, "launches.txt")
         with open(launches, "w") as out:
-            out.write("".join(k + "\n" for k in facts.one_block_kernels(program)))
+            out.write(facts.launches_file(program))
         for j in later:
             j.env = {"CUDA_SCOPE_LAUNCHES": launches}
         more, interrupted = run_all(later, jobs_n, args.timeout, finished)

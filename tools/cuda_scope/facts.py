@@ -47,6 +47,7 @@ class Program:
     captures: list = field(default_factory=list)    # (file, call made while a capture is open)
     regions: dict = field(default_factory=dict)     # function id -> the captures it begins
     launches: dict = field(default_factory=dict)    # kernel symbol -> [launches, one-block ones, escapes]
+    not_cooperative: dict = field(default_factory=dict)  # kernel symbol -> (name, how, where), the first
     threads: list = field(default_factory=list)     # the places where threads start
     files: int = 0
     targets: dict = field(default_factory=dict)     # (callee, virtual) -> what the call may run
@@ -110,6 +111,8 @@ def add(program, doc):
         have[0] += k["launches"]
         have[1] += k["one_block"]
         have[2] = have[2] or k["escapes"]
+        for launch in k.get("not_cooperative", ()):
+            program.not_cooperative.setdefault(k["kernel"], (k["name"], launch["how"], launch["where"]))
 
 
 def targets(program, callee, virtual):
@@ -544,6 +547,17 @@ def one_block_kernels(program):
     these (-cuda-scope-launches, $CUDA_SCOPE_LAUNCHES) and treats such a kernel as the clang-tidy
     checks do one every launch of which in its file runs one block."""
     return sorted(k for k, (n, one, escapes) in program.launches.items() if n and one == n and not escapes)
+
+
+def launches_file(program):
+    """The text of the file the IR pass reads (-cuda-scope-launches): the one-block kernels, a symbol
+    a line; then, per kernel some launch of which is not cooperative (the host side decided which
+    are: checks/model/CudaApi.def), 'not-cooperative', its symbol, its name, how and where it is
+    launched, tab-separated. The pass applies the grid sync rule with them."""
+    lines = [k + "\n" for k in one_block_kernels(program)]
+    lines += ["\t".join(("not-cooperative", k) + program.not_cooperative[k]) + "\n"
+              for k in sorted(program.not_cooperative)]
+    return "".join(lines)
 
 
 def analyse(paths):

@@ -6,9 +6,10 @@ import subprocess
 from .common import find_up
 
 # The rules the device-IR pass reports, each as the name of its remark (docs/checks/<name>.md). The
-# first three are also clang-tidy checks; the last two live only in the pass.
+# first three and grid-sync are also clang-tidy checks; proxy-fence and cluster-wait live only in the
+# pass.
 PASS_RULES = ("cuda-scope-mismatch", "cuda-scope-insufficient", "cuda-scope-release-acquire",
-              "cuda-scope-proxy-fence", "cuda-scope-cluster-wait")
+              "cuda-scope-proxy-fence", "cuda-scope-cluster-wait", "cuda-scope-grid-sync")
 
 
 def glob_selects(globs, name):

@@ -1,0 +1,55 @@
+//===- Hierarchy.h - barriers at the right level of the hierarchy ----------===//
+//
+// CUDA synchronizes at four levels: a warp, a block, a grid, several grids.
+// A barrier of one level is only correct where the threads of that level can
+// all reach it. These are the rules about that, decided here once for the
+// clang-tidy checks and the IR pass, with the words they report.
+//
+// The grid sync rule: a grid-wide barrier (cooperative groups' grid_group::
+// sync, multi_grid_group::sync, or a function the user names as one) waits
+// until every block of the grid has arrived, so every block must be resident
+// at once. Only a cooperative launch guarantees that (and is refused where it
+// cannot); under any other launch the blocks run as resources free up, and
+// the kernel fails (H100: cudaErrorLaunchFailure, a sticky error that every
+// later CUDA call of the process returns; RESULTS.md probe 1).
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_SCOPE_MODEL_HIERARCHY_H
+#define CUDA_SCOPE_MODEL_HIERARCHY_H
+
+#include "CudaApi.h"
+#include "MemoryModel.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+
+namespace cuda_scope {
+
+/// One launch of a kernel, as a front end or the host facts show it.
+struct KernelLaunch {
+  std::string How;   ///< "<<<...>>>", "cudaLaunchKernel", "cudaLaunchCooperativeKernel"
+  std::string Where; ///< "file:line", empty when not known
+  LaunchForm Form = LaunchForm::Plain;
+};
+
+/// The grid sync rule: the first launch of a kernel that reaches a grid-wide
+/// barrier under which that barrier cannot complete (a Plain launch), if any.
+/// Attributes launches are neither: whether they are cooperative is in the
+/// configuration, which the front ends do not read.
+std::optional<unsigned> launchWithoutCooperation(llvm::ArrayRef<KernelLaunch> Launches);
+
+/// The finding's words, at the grid sync: \p Kernel (its name as the user
+/// wrote it), \p Barrier (what synchronizes the grid: "grid_group::sync()").
+std::string gridSyncMessage(llvm::StringRef Kernel, llvm::StringRef Barrier, const KernelLaunch &Launch);
+
+/// What a grid barrier of scope \p S is, in messages: cooperative groups'
+/// grid_group::sync() (device) or multi_grid_group::sync() (system).
+llvm::StringRef gridBarrierName(Scope S);
+
+/// The check's name, for both front ends.
+inline constexpr llvm::StringLiteral GridSyncCheckName = "cuda-scope-grid-sync";
+
+} // namespace cuda_scope
+
+#endif
