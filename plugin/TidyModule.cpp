@@ -5,6 +5,7 @@
 #include "tidy/CallbackApiCheck.h"
 #include "tidy/CaptureApiCheck.h"
 #include "model/Hierarchy.h"
+#include "tidy/DivergentBarrierCheck.h"
 #include "tidy/GridSyncCheck.h"
 #include "tidy/InsufficientCheck.h"
 #include "tidy/MismatchCheck.h"
@@ -33,6 +34,7 @@ public:
   void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<CallbackApiCheck>("cuda-scope-callback-api");
     Factories.registerCheck<CaptureApiCheck>("cuda-scope-capture-api");
+    Factories.registerCheck<DivergentBarrierCheck>(DivergentBarrierCheckName);
     Factories.registerCheck<GridSyncCheck>(GridSyncCheckName);
     Factories.registerCheck<InsufficientCheck>("cuda-scope-insufficient");
     Factories.registerCheck<MismatchCheck>("cuda-scope-mismatch");

@@ -139,6 +139,9 @@ CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManage
         break;
       }
   }
+  for (const Function *K : R.Records->kernels())
+    for (const DivergentBarrier &B : divergentBarriers(*K))
+      R.DivergentBarriers.push_back(B);
   return R;
 }
 
@@ -172,6 +175,21 @@ static DebugLoc userLoc(const Instruction *I, bool Outermost = false) {
   while (L && L->getInlinedAt())
     L = L->getInlinedAt();
   return DebugLoc(const_cast<DILocation *>(L));
+}
+
+/// "file:line" of a location, the file's path made absolute as the host
+/// side's facts make it.
+static std::string placeOf(const DebugLoc &L) {
+  if (!L)
+    return std::string();
+  const DILocation *D = L.get();
+  SmallString<256> Path(D->getFilename());
+  if (!sys::path::is_absolute(Path)) {
+    Path = D->getDirectory();
+    sys::path::append(Path, D->getFilename());
+  }
+  sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return (Path + ":" + Twine(D->getLine())).str();
 }
 
 namespace {
@@ -274,6 +292,15 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
                                    userLoc(I, F.What == Finding::ProxyFence || F.What == Finding::ClusterWait),
                                    I->getParent());
       word(*Res.Records, F, R);
+      return R;
+    });
+  }
+  for (const DivergentBarrier &B : Res.DivergentBarriers) {
+    OptimizationRemarkEmitter ORE(B.Barrier->getFunction());
+    ORE.emit([&] {
+      OptimizationRemarkAnalysis R("cuda-scope", DivergentBarrierCheckName, userLoc(B.Barrier),
+                                   B.Barrier->getParent());
+      R << divergentBarrierMessage(B.Reduces, placeOf(userLoc(B.Branch)));
       return R;
     });
   }

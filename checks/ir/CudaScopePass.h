@@ -2,6 +2,7 @@
 #ifndef CUDA_SCOPE_IR_CUDASCOPEPASS_H
 #define CUDA_SCOPE_IR_CUDASCOPEPASS_H
 
+#include "BlockDivergence.h"
 #include "IrRecords.h"
 #include "model/Hierarchy.h"
 #include "llvm/IR/PassManager.h"
@@ -24,6 +25,8 @@ public:
     /// (an operation of Records) and the launch under which it cannot
     /// complete, from the host side's facts.
     std::vector<GridSync> GridSyncs;
+    /// The divergent barrier rule (model/Hierarchy.h), per kernel.
+    std::vector<DivergentBarrier> DivergentBarriers;
     /// At -O0 the kernels are analysed in an optimised copy of the module,
     /// which the findings point into; it lives as long as the result.
     std::shared_ptr<llvm::Module> OptimizedCopy;

@@ -1,5 +1,7 @@
 //===- Hierarchy.cpp - barriers at the right level of the hierarchy --------===//
 #include "Hierarchy.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Regex.h"
 
 using namespace llvm;
 
@@ -25,6 +27,85 @@ std::string gridSyncMessage(StringRef Kernel, StringRef Barrier, const KernelLau
        "under this launch the kernel fails with cudaErrorLaunchFailure, a sticky error every later CUDA call of "
        "the process returns; launch it with cudaLaunchCooperativeKernel, with a grid no larger than "
        "cudaOccupancyMaxActiveBlocksPerMultiprocessor times the SM count";
+  return M;
+}
+
+std::optional<StringRef> blockVaryingSource(StringRef Name) {
+  static constexpr StringLiteral Index = "the thread's index", Lane = "the thread's lane",
+                                 Warp = "a value of the thread's warp", Other = "a value another lane holds",
+                                 Clock = "the clock";
+  struct Row {
+    StringLiteral Prefix;
+    StringLiteral What;
+  };
+  // CUDA spellings first (whole names, or the prefix of a family), then NVVM's.
+  static const Row Rows[] = {
+      {"threadIdx", Index},
+      {"__nvvm_read_ptx_sreg_tid_", Index},
+      {"__nvvm_read_ptx_sreg_laneid", Lane},
+      {"__nvvm_read_ptx_sreg_warpid", Warp},
+      {"__nvvm_read_ptx_sreg_clock", Clock},
+      {"__lane_id", Lane},
+      {"clock", Clock},
+      {"clock64", Clock},
+      {"__shfl", Other},
+      {"__ballot_sync", Warp},
+      {"__any_sync", Warp},
+      {"__all_sync", Warp},
+      {"__uni_sync", Warp},
+      {"__activemask", Warp},
+      {"__match_any_sync", Warp},
+      {"__match_all_sync", Warp},
+      {"__reduce_", Warp},
+      {"llvm.nvvm.read.ptx.sreg.tid.", Index},
+      {"llvm.nvvm.read.ptx.sreg.laneid", Lane},
+      {"llvm.nvvm.read.ptx.sreg.warpid", Warp},
+      {"llvm.nvvm.read.ptx.sreg.clock", Clock},
+      {"llvm.nvvm.read.ptx.sreg.globaltimer", Clock},
+      {"llvm.nvvm.shfl.", Other},
+      {"llvm.nvvm.vote.", Warp},
+      {"llvm.nvvm.match.", Warp},
+      {"llvm.nvvm.redux.sync.", Warp},
+      {"llvm.nvvm.activemask", Warp},
+  };
+  for (const Row &R : Rows) {
+    // A family's prefix ends in '_' or '.'; other rows are whole names.
+    bool Family = R.Prefix.back() == '_' || R.Prefix.back() == '.' || R.Prefix == "__shfl";
+    if (Family ? Name.starts_with(R.Prefix) : Name == R.Prefix)
+      return StringRef(R.What);
+  }
+  return std::nullopt;
+}
+
+std::optional<StringRef> blockVaryingAsm(StringRef AsmText) {
+  if (AsmText.contains("%tid"))
+    return StringRef("the thread's index");
+  if (AsmText.contains("%laneid"))
+    return StringRef("the thread's lane");
+  if (AsmText.contains("%warpid") || AsmText.contains("%lanemask"))
+    return StringRef("a value of the thread's warp");
+  if (AsmText.contains("%clock") || AsmText.contains("%globaltimer"))
+    return StringRef("the clock");
+  return std::nullopt;
+}
+
+bool isWholeBlockBarrierAsm(StringRef AsmText) {
+  // bar.sync 0; barrier.sync.aligned 0; (a second operand is a thread count:
+  // a named barrier of some warps, which only they reach by design).
+  static const Regex Whole("(^|[^.a-z])(bar|barrier)\\.sync(\\.aligned)?[ \t]+0[ \t]*;");
+  return Whole.match(AsmText);
+}
+
+std::string divergentBarrierMessage(bool Reduces, StringRef ConditionWhere) {
+  std::string M = Reduces ? "this block barrier (__syncthreads_count/_and/_or)" : "this block barrier (__syncthreads)";
+  M += " is reached under a condition";
+  if (!ConditionWhere.empty())
+    M += " at " + ConditionWhere.str();
+  M += " that threads of one block may decide differently, so some threads may skip it, leave before it or reach "
+       "it a different number of times; a block barrier must be reached by every thread of the block or by none "
+       "(undefined behaviour otherwise: on an H100 such a barrier completed once the skipping threads had exited, "
+       "and neither compute-sanitizer tool reported it); move the barrier out of the condition, or make the "
+       "condition the same for the whole block";
   return M;
 }
 

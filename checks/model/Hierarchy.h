@@ -50,6 +50,35 @@ llvm::StringRef gridBarrierName(Scope S);
 /// The check's name, for both front ends.
 inline constexpr llvm::StringLiteral GridSyncCheckName = "cuda-scope-grid-sync";
 
+// The divergent barrier rule: a block barrier (__syncthreads() and its
+// _count/_and/_or forms, bar.sync 0, thread_block::sync()) must be reached
+// by every thread of the block or by none (CUDA programming guide; PTX
+// barrier.sync.aligned: every thread of a warp must execute the same barrier
+// instruction). Reached under a condition that threads of one block may
+// decide differently (which includes an earlier return, break or continue
+// under such a condition), it is undefined behaviour. On an H100 such a
+// barrier completed once the skipping threads had exited, and neither
+// compute-sanitizer tool reported it (RESULTS.md probe 3).
+//
+// What threads of one block may see differently, by name: the CUDA spelling
+// a clang-tidy front end meets, or the NVVM intrinsic the IR pass meets.
+// Returns what it is ("the thread's index"), or nothing for a value every
+// thread of a block sees alike (blockIdx, blockDim, gridDim, a kernel
+// argument, what is loaded from one address). An atomic read-modify-write's
+// result varies too; the front ends know those by their own forms.
+std::optional<llvm::StringRef> blockVaryingSource(llvm::StringRef Name);
+/// The same for inline PTX: the special registers it reads (%tid, %laneid,
+/// %warpid, %clock).
+std::optional<llvm::StringRef> blockVaryingAsm(llvm::StringRef AsmText);
+/// Inline PTX that is a barrier of the whole block (bar.sync 0, barrier.sync
+/// 0, with no thread count).
+bool isWholeBlockBarrierAsm(llvm::StringRef AsmText);
+
+/// The finding's words, at the barrier: \p Reduces for the _count/_and/_or
+/// forms; \p ConditionWhere "file:line" of the deciding condition.
+std::string divergentBarrierMessage(bool Reduces, llvm::StringRef ConditionWhere);
+inline constexpr llvm::StringLiteral DivergentBarrierCheckName = "cuda-scope-divergent-barrier";
+
 } // namespace cuda_scope
 
 #endif

@@ -163,6 +163,25 @@ TEST(Hierarchy, GridSyncNeedsEveryLaunchCooperative) {
   EXPECT_EQ(gridBarrierName(Scope::System), "multi_grid_group::sync()");
 }
 
+TEST(Hierarchy, WhatVariesWithinABlock) {
+  for (const char *Name : {"threadIdx", "__nvvm_read_ptx_sreg_tid_x", "llvm.nvvm.read.ptx.sreg.tid.y",
+                           "llvm.nvvm.read.ptx.sreg.laneid", "__shfl_sync", "__shfl_down_sync", "__ballot_sync",
+                           "llvm.nvvm.shfl.sync.down.i32", "llvm.nvvm.vote.ballot.sync", "clock64"})
+    EXPECT_TRUE(blockVaryingSource(Name).has_value()) << Name;
+  for (const char *Name : {"blockIdx", "blockDim", "gridDim", "llvm.nvvm.read.ptx.sreg.ctaid.x",
+                           "llvm.nvvm.read.ptx.sreg.ntid.x", "__syncthreads", "clockwise", "threadIdxCopy"})
+    EXPECT_FALSE(blockVaryingSource(Name).has_value()) << Name;
+  EXPECT_TRUE(blockVaryingAsm("mov.u32 %0, %laneid;").has_value());
+  EXPECT_FALSE(blockVaryingAsm("mov.u32 %0, %ctaid.x;").has_value());
+  EXPECT_TRUE(isWholeBlockBarrierAsm("bar.sync 0;"));
+  EXPECT_TRUE(isWholeBlockBarrierAsm("barrier.sync.aligned 0;"));
+  EXPECT_FALSE(isWholeBlockBarrierAsm("bar.sync 1, 64;"));
+  EXPECT_FALSE(isWholeBlockBarrierAsm("barrier.cluster.arrive;"));
+  EXPECT_NE(divergentBarrierMessage(true, "a.cu:3").find("(__syncthreads_count/_and/_or) is reached under a "
+                                                         "condition at a.cu:3"),
+            std::string::npos);
+}
+
 TEST(Ptx, LibcuxxStoreAndLoad) {
   auto Is = parsePtx("st.release.cta.b32 [$0],$1;");
   ASSERT_EQ(Is.size(), 1u);

@@ -1,0 +1,173 @@
+//===- BlockDivergence.cpp - what threads of one block may decide differently ===//
+#include "BlockDivergence.h"
+#include "model/Hierarchy.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+
+using namespace llvm;
+
+namespace cuda_scope {
+
+namespace {
+/// A barrier of the whole block: __syncthreads() (and the _count/_and/_or
+/// reductions), or inline bar.sync 0. The forms with a thread count are
+/// named barriers of some warps, which only they reach by design.
+std::optional<bool> wholeBlockBarrier(const Instruction &I) {
+  const auto *CB = dyn_cast<CallBase>(&I);
+  if (!CB)
+    return std::nullopt;
+  if (const auto *Asm = dyn_cast<InlineAsm>(CB->getCalledOperand()))
+    return isWholeBlockBarrierAsm(Asm->getAsmString()) ? std::optional<bool>(false) : std::nullopt;
+  const Function *Callee = CB->getCalledFunction();
+  if (!Callee)
+    return std::nullopt;
+  switch (Callee->getIntrinsicID()) {
+  case Intrinsic::nvvm_barrier_cta_sync_aligned_all:
+  case Intrinsic::nvvm_barrier_cta_sync_all:
+    return false;
+  case Intrinsic::nvvm_barrier_cta_red_popc_aligned_all:
+  case Intrinsic::nvvm_barrier_cta_red_and_aligned_all:
+  case Intrinsic::nvvm_barrier_cta_red_or_aligned_all:
+    return true;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// A value threads of one block may see differently, by itself.
+bool isSource(const Instruction &I) {
+  if (isa<AtomicRMWInst, AtomicCmpXchgInst>(I))
+    return true;
+  const auto *CB = dyn_cast<CallBase>(&I);
+  if (!CB || CB->getType()->isVoidTy())
+    return false;
+  if (const auto *Asm = dyn_cast<InlineAsm>(CB->getCalledOperand()))
+    return blockVaryingAsm(Asm->getAsmString()).has_value() ||
+           StringRef(Asm->getAsmString()).contains("atom."); // an atomic's result
+  if (const Function *Callee = CB->getCalledFunction())
+    return blockVaryingSource(Callee->getName()).has_value() ||
+           (Callee->isIntrinsic() && Callee->getName().starts_with("llvm.nvvm.atomic"));
+  return false;
+}
+
+class Divergence {
+public:
+  explicit Divergence(const Function &F) : F(F), PDT(const_cast<Function &>(F)) {
+    for (const Instruction &I : instructions(F))
+      if (isSource(I))
+        mark(&I);
+    // Uses, and the joins of the branches the varying values decide, until
+    // nothing changes.
+    while (!Work.empty()) {
+      const Value *V = Work.pop_back_val();
+      for (const User *U : V->users()) {
+        const auto *I = dyn_cast<Instruction>(U);
+        if (!I || I->getFunction() != &F)
+          continue;
+        if (I->isTerminator()) {
+          if (isa<BranchInst, SwitchInst>(I) && VaryingBranches.insert(I).second)
+            joins(I);
+          continue;
+        }
+        // A store's value does not make the memory vary (a read of one
+        // address after a barrier is the block's alike); its address is
+        // the loads' business.
+        if (isa<StoreInst>(I))
+          continue;
+        if (const auto *L = dyn_cast<LoadInst>(I); L && L->getPointerOperand() != V)
+          continue;
+        if (!I->getType()->isVoidTy())
+          mark(I);
+      }
+    }
+  }
+
+  /// The blocks a branch decides: reachable from it before its immediate
+  /// post-dominator (every block to the exit where it has none).
+  SmallPtrSet<const BasicBlock *, 16> region(const Instruction *Branch) const {
+    const BasicBlock *From = Branch->getParent();
+    const DomTreeNode *N = PDT.getNode(From);
+    const BasicBlock *Join = N && N->getIDom() ? N->getIDom()->getBlock() : nullptr;
+    SmallPtrSet<const BasicBlock *, 16> Out;
+    SmallVector<const BasicBlock *, 16> Stack(succ_begin(From), succ_end(From));
+    while (!Stack.empty()) {
+      const BasicBlock *B = Stack.pop_back_val();
+      if (B == Join || !Out.insert(B).second)
+        continue;
+      Stack.append(succ_begin(B), succ_end(B));
+    }
+    return Out;
+  }
+
+  /// The varying branches in the function's order.
+  std::vector<const Instruction *> branches() const {
+    std::vector<const Instruction *> Out;
+    for (const BasicBlock &B : F)
+      if (VaryingBranches.count(B.getTerminator()))
+        Out.push_back(B.getTerminator());
+    return Out;
+  }
+
+private:
+  void mark(const Value *V) {
+    if (Varying.insert(V).second)
+      Work.push_back(V);
+  }
+  /// Where the paths of a varying branch meet again, a value chosen by the
+  /// path (a phi whose incoming values differ) varies too.
+  void joins(const Instruction *Branch) {
+    SmallPtrSet<const BasicBlock *, 16> R = region(Branch);
+    const DomTreeNode *N = PDT.getNode(Branch->getParent());
+    if (N && N->getIDom() && N->getIDom()->getBlock())
+      R.insert(N->getIDom()->getBlock());
+    for (const BasicBlock *B : R)
+      for (const PHINode &Phi : B->phis())
+        if (!allSame(Phi))
+          mark(&Phi);
+  }
+  static bool allSame(const PHINode &Phi) {
+    const Value *First = Phi.getIncomingValue(0);
+    for (const Value *V : Phi.incoming_values())
+      if (V != First)
+        return false;
+    return true;
+  }
+
+  const Function &F;
+  PostDominatorTree PDT;
+  DenseSet<const Value *> Varying;
+  DenseSet<const Instruction *> VaryingBranches;
+  SmallVector<const Value *, 32> Work;
+};
+} // namespace
+
+std::vector<DivergentBarrier> divergentBarriers(const Function &F) {
+  std::vector<DivergentBarrier> Out;
+  bool Any = false;
+  for (const Instruction &I : instructions(F))
+    Any |= wholeBlockBarrier(I).has_value();
+  if (!Any)
+    return Out;
+  Divergence D(F);
+  DenseSet<const Instruction *> Seen;
+  for (const Instruction *Branch : D.branches()) {
+    SmallPtrSet<const BasicBlock *, 16> R = D.region(Branch);
+    for (const BasicBlock &B : F) {
+      if (!R.count(&B))
+        continue;
+      for (const Instruction &I : B)
+        if (std::optional<bool> Reduces = wholeBlockBarrier(I); Reduces && Seen.insert(&I).second)
+          Out.push_back({&I, Branch, *Reduces});
+    }
+  }
+  return Out;
+}
+
+} // namespace cuda_scope

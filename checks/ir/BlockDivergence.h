@@ -1,0 +1,33 @@
+//===- BlockDivergence.h - what threads of one block may decide differently ===//
+//
+// The IR front end of the divergent barrier rule (model/Hierarchy.h): which
+// values threads of one block may see differently, seeded by the model's
+// sources (the thread's index and lane, warp votes and shuffles, the clock)
+// and by atomic read-modify-writes, followed through every use and through
+// the joins of branches they decide; then the block barriers that a branch
+// on such a value decides whether (or how often) a thread reaches.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_SCOPE_IR_BLOCKDIVERGENCE_H
+#define CUDA_SCOPE_IR_BLOCKDIVERGENCE_H
+
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instruction.h"
+#include <vector>
+
+namespace cuda_scope {
+
+struct DivergentBarrier {
+  const llvm::Instruction *Barrier; ///< the barrier intrinsic or inline PTX
+  const llvm::Instruction *Branch;  ///< the terminator whose condition threads may decide differently
+  bool Reduces;                     ///< __syncthreads_count/_and/_or
+};
+
+/// The block barriers of kernel \p F that a thread-varying branch decides
+/// whether (or how often) a thread reaches, each once, with the first such
+/// branch in the function's order.
+std::vector<DivergentBarrier> divergentBarriers(const llvm::Function &F);
+
+} // namespace cuda_scope
+
+#endif

@@ -1,0 +1,119 @@
+// cuda-scope-divergent-barrier: a block barrier that threads of one block may not all reach, against
+// the real CUDA 13 headers; both clang-tidy sides, and the IR pass at the same places (the two
+// front ends agree: the last RUN lines diff them).
+// REQUIRES: cuda-toolkit
+// RUN: %cuda_scope_tidy -checks='-*,cuda-scope-divergent-barrier' %s -- %toolkit_host_flags \
+// RUN:   | FileCheck %s --implicit-check-not='{{warning|note|error}}:'
+// RUN: %cuda_scope_tidy -checks='-*,cuda-scope-divergent-barrier' %s -- %toolkit_device_flags \
+// RUN:   | FileCheck %s --implicit-check-not='{{warning|note|error}}:'
+// RUN: %cuda_scope_tidy -checks='-*,cuda-scope-divergent-barrier' %s -- %toolkit_device_flags 2>/dev/null \
+// RUN:   | sed -n 's/^.*divergent-barrier.cu:\([0-9]*\):\([0-9]*\): warning: .* at .*divergent-barrier.cu:\([0-9]*\) that .*\[\(cuda-scope-[a-z-]*\)\]$/\4 \1 \2 \3/p' \
+// RUN:   | sort > %t.tidy
+// RUN: %clang %toolkit_device_flags -O2 -fpass-plugin=%cuda_scope_pass -Rpass-analysis=cuda-scope -S -o /dev/null %s 2>&1 \
+// RUN:   | sed -n 's/^.*divergent-barrier.cu:\([0-9]*\):\([0-9]*\): remark: .* at .*divergent-barrier.cu:\([0-9]*\) that .*$/cuda-scope-divergent-barrier \1 \2 \3/p' \
+// RUN:   | sort > %t.ir
+// RUN: diff %t.tidy %t.ir
+// RUN: test -s %t.ir
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+// Positive: a barrier inside a branch on the thread's index.
+__global__ void underThreadIndex(float *A, int N) {
+  __shared__ float S[256];
+  if (threadIdx.x < N) {
+    S[threadIdx.x] = A[threadIdx.x];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE-3]] that threads of one block may decide differently, {{.*}} [cuda-scope-divergent-barrier]
+    // CHECK: :[[@LINE-4]]:7: note: threads of one block may decide this condition differently
+  }
+  A[threadIdx.x] = S[0];
+}
+
+// Positive: an early return of the threads past the end, then a barrier.
+__global__ void earlyReturn(float *A, int N) {
+  __shared__ float S[256];
+  int I = blockIdx.x * blockDim.x + threadIdx.x;
+  if (I >= N)
+    return;
+  S[threadIdx.x] = A[I];
+  __syncthreads();
+  // CHECK: :[[@LINE-1]]:3: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE-4]] that {{.*}} [cuda-scope-divergent-barrier]
+  // CHECK: :[[@LINE-5]]:7: note: threads of one block may decide this condition differently
+  A[I] = S[255 - threadIdx.x];
+}
+
+// Positive: a block-stride loop whose trip count differs between threads.
+__global__ void strideLoop(float *A, int N) {
+  __shared__ float S[256];
+  for (int I = threadIdx.x; I < N; I += blockDim.x) {
+    S[threadIdx.x] = A[I];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE-3]] that {{.*}} [cuda-scope-divergent-barrier]
+    // CHECK: :[[@LINE-4]]:29: note: threads of one block may decide this condition differently
+    A[I] = S[(threadIdx.x + 1) % blockDim.x];
+  }
+}
+
+// Positive: an atomic's result (a ticket), and cooperative groups' thread_rank() and block sync.
+__global__ void ticketAndGroups(unsigned *Count, float *A) {
+  __shared__ float S[256];
+  unsigned T = atomicAdd(Count, 1u);
+  if (T % 2) {
+    S[threadIdx.x] = 1;
+    __syncthreads_count(S[0] > 0);
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads_count/_and/_or) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE-3]] that {{.*}} [cuda-scope-divergent-barrier]
+    // CHECK: :[[@LINE-4]]:7: note: threads of one block may decide this condition differently
+  }
+  cg::thread_block B = cg::this_thread_block();
+  if (B.thread_rank() == 0)
+    B.sync();
+  // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE-2]] that {{.*}} [cuda-scope-divergent-barrier]
+  // CHECK: :[[@LINE-3]]:7: note: threads of one block may decide this condition differently
+}
+
+// Positive: a lane read with inline PTX.
+__global__ void laneFromPtx(float *A) {
+  unsigned Lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(Lane));
+  if (Lane == 0)
+    __syncthreads();
+  // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE-2]] that {{.*}} [cuda-scope-divergent-barrier]
+  // CHECK: :[[@LINE-3]]:7: note: threads of one block may decide this condition differently
+  A[threadIdx.x] = Lane;
+}
+
+// Negative cases.
+__global__ void uniformConditions(float *A, int N) {
+  __shared__ float S[256];
+  if (threadIdx.x < N)
+    S[threadIdx.x] = A[threadIdx.x];
+  __syncthreads(); // no-warning: after the branch joins, every thread reaches it
+  if (blockIdx.x < N) {
+    __syncthreads(); // no-warning: the block index is the same for every thread of a block
+  }
+  for (int I = 0; I < N; I += blockDim.x) {
+    if (I + threadIdx.x < N)
+      S[threadIdx.x] = A[I + threadIdx.x];
+    __syncthreads(); // no-warning: the loop's trip count is the block's alike
+  }
+  if (S[0] > 0)
+    __syncthreads(); // no-warning: one address, read after a barrier: every thread reads the same
+  if (N > 4 && blockDim.x >= 128)
+    __syncthreads(); // no-warning: kernel arguments and the block's size
+  A[threadIdx.x] = S[threadIdx.x];
+}
+
+__global__ void namedBarrierOfSomeWarps(float *A) {
+  if (threadIdx.x < 64)
+    asm volatile("bar.sync 1, 64;"); // no-warning: a named barrier with a thread count is for those warps only
+  A[threadIdx.x] = 0;
+}
+
+__global__ void returnAfterBarrier(float *A, int N) {
+  __shared__ float S[256];
+  S[threadIdx.x] = A[threadIdx.x];
+  __syncthreads(); // no-warning: the early return comes after it
+  if (threadIdx.x >= N)
+    return;
+  A[threadIdx.x] = S[N - 1 - threadIdx.x];
+}
