@@ -10,6 +10,7 @@
 #include "tidy/InsufficientCheck.h"
 #include "tidy/MismatchCheck.h"
 #include "tidy/ReleaseAcquireCheck.h"
+#include "tidy/WarpMaskCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -39,6 +40,7 @@ public:
     Factories.registerCheck<InsufficientCheck>("cuda-scope-insufficient");
     Factories.registerCheck<MismatchCheck>("cuda-scope-mismatch");
     Factories.registerCheck<ReleaseAcquireCheck>("cuda-scope-release-acquire");
+    Factories.registerCheck<WarpMaskCheck>(WarpMaskCheckName);
   }
 
   // Every file clang-tidy analyses with the module loaded is compiled with the nvcc-compatibility

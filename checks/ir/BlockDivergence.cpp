@@ -1,6 +1,7 @@
 //===- BlockDivergence.cpp - what threads of one block may decide differently ===//
 #include "BlockDivergence.h"
 #include "model/Hierarchy.h"
+#include "model/MemoryModel.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -41,8 +42,12 @@ std::optional<bool> wholeBlockBarrier(const Instruction &I) {
   }
 }
 
-/// A value threads of one block may see differently, by itself.
-bool isSource(const Instruction &I) {
+/// Threads of one block, or lanes of one warp.
+enum class Level { Block, Warp };
+
+/// A value threads of one block (lanes of one warp) may see differently, by
+/// itself.
+bool isSource(const Instruction &I, Level L) {
   if (isa<AtomicRMWInst, AtomicCmpXchgInst>(I))
     return true;
   const auto *CB = dyn_cast<CallBase>(&I);
@@ -51,17 +56,69 @@ bool isSource(const Instruction &I) {
   if (const auto *Asm = dyn_cast<InlineAsm>(CB->getCalledOperand()))
     return blockVaryingAsm(Asm->getAsmString()).has_value() ||
            StringRef(Asm->getAsmString()).contains("atom."); // an atomic's result
-  if (const Function *Callee = CB->getCalledFunction())
+  if (const Function *Callee = CB->getCalledFunction()) {
+    if (L == Level::Warp && sameAcrossWarp(Callee->getName()))
+      return false;
     return blockVaryingSource(Callee->getName()).has_value() ||
            (Callee->isIntrinsic() && Callee->getName().starts_with("llvm.nvvm.atomic"));
+  }
   return false;
+}
+
+/// The thread's index (x), through casts.
+bool isThreadIndexX(const Value *V) {
+  while (const auto *C = dyn_cast<CastInst>(V))
+    V = C->getOperand(0);
+  const auto *II = dyn_cast<IntrinsicInst>(V);
+  return II && II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_tid_x;
+}
+
+/// What the thread's index says of its warp is the same for every lane of
+/// the warp (blocks whose size is a multiple of the warp size, as the
+/// rule assumes): divided by the warp size (>> 5, / 32), its lane bits
+/// cleared (& ~31), or compared with a multiple of it (tid < 32, which is
+/// what -O2 makes of tid / 32 == 0).
+bool warpOf(const Instruction &I) {
+  if (const auto *Cmp = dyn_cast<ICmpInst>(&I)) {
+    if (!Cmp->isRelational() || !isThreadIndexX(Cmp->getOperand(0)))
+      return false;
+    const auto *C = dyn_cast<ConstantInt>(Cmp->getOperand(1));
+    if (!C)
+      return false;
+    int64_t Bound = C->getSExtValue();
+    ICmpInst::Predicate P = Cmp->getPredicate();
+    // x < C and x >= C split warps apart when C is a multiple of the warp
+    // size; x <= C and x > C when C + 1 is.
+    bool Strict = P == ICmpInst::ICMP_ULT || P == ICmpInst::ICMP_SLT || P == ICmpInst::ICMP_UGE ||
+                  P == ICmpInst::ICMP_SGE;
+    return (Strict ? Bound : Bound + 1) % WarpSize == 0;
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(&I);
+  if (!BO)
+    return false;
+  if (BO->getOpcode() == Instruction::And)
+    if (const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1)))
+      return isThreadIndexX(BO->getOperand(0)) && (C->getZExtValue() & (WarpSize - 1)) == 0;
+  const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+  if (!C)
+    return false;
+  switch (BO->getOpcode()) {
+  case Instruction::LShr:
+  case Instruction::AShr:
+    return isWarpShift(C->getSExtValue());
+  case Instruction::UDiv:
+  case Instruction::SDiv:
+    return isWarpDivisor(C->getSExtValue());
+  default:
+    return false;
+  }
 }
 
 class Divergence {
 public:
-  explicit Divergence(const Function &F) : F(F), PDT(const_cast<Function &>(F)) {
+  Divergence(const Function &F, Level L) : F(F), L(L), PDT(const_cast<Function &>(F)) {
     for (const Instruction &I : instructions(F))
-      if (isSource(I))
+      if (isSource(I, L))
         mark(&I);
     // Uses, and the joins of the branches the varying values decide, until
     // nothing changes.
@@ -81,7 +138,13 @@ public:
         // the loads' business.
         if (isa<StoreInst>(I))
           continue;
-        if (const auto *L = dyn_cast<LoadInst>(I); L && L->getPointerOperand() != V)
+        if (const auto *Ld = dyn_cast<LoadInst>(I); Ld && Ld->getPointerOperand() != V)
+          continue;
+        if (L == Level::Warp && warpOf(*I))
+          continue;
+        // A warp vote's result is the warp's, whatever it votes on.
+        if (const auto *CB = dyn_cast<CallBase>(I); L == Level::Warp && CB && CB->getCalledFunction() &&
+                                                    sameAcrossWarp(CB->getCalledFunction()->getName()))
           continue;
         if (!I->getType()->isVoidTy())
           mark(I);
@@ -141,6 +204,7 @@ private:
   }
 
   const Function &F;
+  Level L;
   PostDominatorTree PDT;
   DenseSet<const Value *> Varying;
   DenseSet<const Instruction *> VaryingBranches;
@@ -155,7 +219,7 @@ std::vector<DivergentBarrier> divergentBarriers(const Function &F) {
     Any |= wholeBlockBarrier(I).has_value();
   if (!Any)
     return Out;
-  Divergence D(F);
+  Divergence D(F, Level::Block);
   DenseSet<const Instruction *> Seen;
   for (const Instruction *Branch : D.branches()) {
     SmallPtrSet<const BasicBlock *, 16> R = D.region(Branch);
@@ -165,6 +229,34 @@ std::vector<DivergentBarrier> divergentBarriers(const Function &F) {
       for (const Instruction &I : B)
         if (std::optional<bool> Reduces = wholeBlockBarrier(I); Reduces && Seen.insert(&I).second)
           Out.push_back({&I, Branch, *Reduces});
+    }
+  }
+  return Out;
+}
+
+std::vector<MaskedWarpCall> fullMaskCallsUnderDivergence(const Function &F) {
+  std::vector<MaskedWarpCall> Out;
+  // The calls with a constant full mask, first: most kernels have none.
+  DenseMap<const Instruction *, StringRef> Calls;
+  for (const Instruction &I : instructions(F))
+    if (const auto *CB = dyn_cast<CallBase>(&I))
+      if (const Function *Callee = CB->getCalledFunction())
+        if (std::optional<WarpSyncCall> W = warpSyncCall(Callee->getName()); W && W->MaskArg < CB->arg_size())
+          if (const auto *Mask = dyn_cast<ConstantInt>(CB->getArgOperand(W->MaskArg));
+              Mask && Mask->getValue().isAllOnes())
+            Calls[&I] = W->Name;
+  if (Calls.empty())
+    return Out;
+  Divergence D(F, Level::Warp);
+  DenseSet<const Instruction *> Seen;
+  for (const Instruction *Branch : D.branches()) {
+    SmallPtrSet<const BasicBlock *, 16> R = D.region(Branch);
+    for (const BasicBlock &B : F) {
+      if (!R.count(&B))
+        continue;
+      for (const Instruction &I : B)
+        if (auto It = Calls.find(&I); It != Calls.end() && Seen.insert(&I).second)
+          Out.push_back({&I, Branch, It->second});
     }
   }
   return Out;

@@ -28,6 +28,16 @@ struct DivergentBarrier {
 /// branch in the function's order.
 std::vector<DivergentBarrier> divergentBarriers(const llvm::Function &F);
 
+struct MaskedWarpCall {
+  const llvm::Instruction *Call;   ///< the warp-synchronous intrinsic
+  const llvm::Instruction *Branch; ///< the branch lanes of one warp may decide differently
+  llvm::StringRef Name;            ///< its CUDA name
+};
+/// The warp-synchronous calls of kernel \p F with a constant full mask that
+/// a branch lanes of one warp may decide differently decides whether (or how
+/// often) a lane reaches: the warp mask rule (model/Hierarchy.h).
+std::vector<MaskedWarpCall> fullMaskCallsUnderDivergence(const llvm::Function &F);
+
 } // namespace cuda_scope
 
 #endif

@@ -1,5 +1,6 @@
 //===- CudaScopePass.cpp - the device-IR analysis and its reporting passes ===//
 #include "CudaScopePass.h"
+#include <set>
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -139,9 +140,12 @@ CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManage
         break;
       }
   }
-  for (const Function *K : R.Records->kernels())
+  for (const Function *K : R.Records->kernels()) {
     for (const DivergentBarrier &B : divergentBarriers(*K))
       R.DivergentBarriers.push_back(B);
+    for (const MaskedWarpCall &W : fullMaskCallsUnderDivergence(*K))
+      R.WarpMasks.push_back(W);
+  }
   return R;
 }
 
@@ -301,6 +305,19 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
       OptimizationRemarkAnalysis R("cuda-scope", DivergentBarrierCheckName, userLoc(B.Barrier),
                                    B.Barrier->getParent());
       R << divergentBarrierMessage(B.Reduces, placeOf(userLoc(B.Branch)));
+      return R;
+    });
+  }
+  // One remark per place: a 64-bit shuffle is two intrinsic calls.
+  std::set<std::pair<unsigned, unsigned>> MaskPlaces;
+  for (const MaskedWarpCall &W : Res.WarpMasks) {
+    DebugLoc At = userLoc(W.Call);
+    if (At && !MaskPlaces.insert({At.getLine(), At.getCol()}).second)
+      continue;
+    OptimizationRemarkEmitter ORE(W.Call->getFunction());
+    ORE.emit([&] {
+      OptimizationRemarkAnalysis R("cuda-scope", WarpMaskCheckName, At, W.Call->getParent());
+      R << warpMaskMessage(W.Name, placeOf(userLoc(W.Branch)));
       return R;
     });
   }

@@ -27,6 +27,8 @@ public:
     std::vector<GridSync> GridSyncs;
     /// The divergent barrier rule (model/Hierarchy.h), per kernel.
     std::vector<DivergentBarrier> DivergentBarriers;
+    /// The warp mask rule (model/Hierarchy.h), per kernel.
+    std::vector<MaskedWarpCall> WarpMasks;
     /// At -O0 the kernels are analysed in an optimised copy of the module,
     /// which the findings point into; it lives as long as the result.
     std::shared_ptr<llvm::Module> OptimizedCopy;

@@ -109,4 +109,78 @@ std::string divergentBarrierMessage(bool Reduces, StringRef ConditionWhere) {
   return M;
 }
 
+bool sameAcrossWarp(StringRef Name) {
+  std::optional<StringRef> What = blockVaryingSource(Name);
+  return What && *What == "a value of the thread's warp";
+}
+
+std::optional<WarpSyncCall> warpSyncCall(StringRef Name) {
+  // CUDA spellings: the mask is the first argument.
+  static const StringLiteral Cuda[] = {"__shfl_sync",      "__shfl_up_sync",   "__shfl_down_sync",
+                                       "__shfl_xor_sync",  "__ballot_sync",    "__any_sync",
+                                       "__all_sync",       "__uni_sync",       "__match_any_sync",
+                                       "__match_all_sync", "__syncwarp"};
+  for (StringLiteral C : Cuda)
+    if (Name == C)
+      return WarpSyncCall{C, 0};
+  if (Name.starts_with("__reduce_") && Name.ends_with("_sync"))
+    return WarpSyncCall{Name, 0};
+  // NVVM's: llvm.nvvm.shfl.sync.<mode>.<type>, llvm.nvvm.vote.<op>.sync,
+  // llvm.nvvm.match.<op>.sync.<type>, llvm.nvvm.bar.warp.sync (mask first);
+  // llvm.nvvm.redux.sync.<op> (mask last, second).
+  StringRef Rest = Name;
+  if (Rest.consume_front("llvm.nvvm.shfl.sync.")) {
+    StringRef Mode = Rest.split('.').first;
+    StringRef C = StringSwitch<StringRef>(Mode)
+                      .Case("idx", "__shfl_sync")
+                      .Case("up", "__shfl_up_sync")
+                      .Case("down", "__shfl_down_sync")
+                      .Case("bfly", "__shfl_xor_sync")
+                      .Default("");
+    return C.empty() ? std::nullopt : std::optional<WarpSyncCall>(WarpSyncCall{C, 0});
+  }
+  if (Rest.consume_front("llvm.nvvm.vote.")) {
+    StringRef C = StringSwitch<StringRef>(Rest)
+                      .Case("ballot.sync", "__ballot_sync")
+                      .Case("any.sync", "__any_sync")
+                      .Case("all.sync", "__all_sync")
+                      .Case("uni.sync", "__uni_sync")
+                      .Default("");
+    return C.empty() ? std::nullopt : std::optional<WarpSyncCall>(WarpSyncCall{C, 0});
+  }
+  if (Rest.consume_front("llvm.nvvm.match.")) {
+    if (Rest.starts_with("any.sync"))
+      return WarpSyncCall{"__match_any_sync", 0};
+    if (Rest.starts_with("all.sync"))
+      return WarpSyncCall{"__match_all_sync", 0};
+    return std::nullopt;
+  }
+  if (Name == "llvm.nvvm.bar.warp.sync")
+    return WarpSyncCall{"__syncwarp", 0};
+  if (Rest.consume_front("llvm.nvvm.redux.sync.")) {
+    StringRef C = StringSwitch<StringRef>(Rest)
+                      .Case("add", "__reduce_add_sync")
+                      .Cases({"min", "umin"}, "__reduce_min_sync")
+                      .Cases({"max", "umax"}, "__reduce_max_sync")
+                      .Case("and", "__reduce_and_sync")
+                      .Case("or", "__reduce_or_sync")
+                      .Case("xor", "__reduce_xor_sync")
+                      .Default("");
+    return C.empty() ? std::nullopt : std::optional<WarpSyncCall>(WarpSyncCall{C, 1});
+  }
+  return std::nullopt;
+}
+
+std::string warpMaskMessage(StringRef Call, StringRef ConditionWhere) {
+  std::string M = "this " + Call.str() + " names every lane of the warp in its mask (0xffffffff), but is reached under "
+                  "a condition";
+  if (!ConditionWhere.empty())
+    M += " at " + ConditionWhere.str();
+  M += " that lanes of one warp may decide differently: a lane the mask names that does not execute the call "
+       "leaves the result undefined (on an H100, a shuffle under if (lane < 16) gave lane 15 0 instead of lane 16's "
+       "value, and neither compute-sanitizer tool reported it); take the mask from __ballot_sync(0xffffffff, "
+       "condition) before the branch, or move the call out of it";
+  return M;
+}
+
 } // namespace cuda_scope

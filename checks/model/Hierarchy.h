@@ -79,6 +79,31 @@ bool isWholeBlockBarrierAsm(llvm::StringRef AsmText);
 std::string divergentBarrierMessage(bool Reduces, llvm::StringRef ConditionWhere);
 inline constexpr llvm::StringLiteral DivergentBarrierCheckName = "cuda-scope-divergent-barrier";
 
+// The warp mask rule: a warp-synchronous call (__shfl*_sync, __ballot_sync,
+// __any/__all/__uni_sync, __match*_sync, __reduce_*_sync, __syncwarp) must be
+// executed by every lane its mask names. A constant full mask under a
+// condition that lanes of one warp may decide differently (or after an exit
+// under one) names lanes that do not execute it: undefined behaviour. On an
+// H100, __shfl_sync(0xffffffff, v, lane + 1) under if (lane < 16) gave lane 15
+// 0 instead of lane 16's value, and neither compute-sanitizer tool reported it
+// (RESULTS.md probe 4).
+//
+// A value every lane of a warp sees alike, though threads of a block may not:
+// a warp vote's or match's result, the warp's id. (The thread's index divided
+// by the warp size is the warp's too: the front ends know that form.)
+bool sameAcrossWarp(llvm::StringRef Name);
+/// The CUDA name of a warp-synchronous call, from its CUDA or NVVM spelling
+/// ("__shfl_down_sync" for llvm.nvvm.shfl.sync.down.i32), and the index of
+/// its mask argument; none for other calls.
+struct WarpSyncCall {
+  llvm::StringRef Name;
+  unsigned MaskArg;
+};
+std::optional<WarpSyncCall> warpSyncCall(llvm::StringRef Name);
+/// The finding's words, at the call.
+std::string warpMaskMessage(llvm::StringRef Call, llvm::StringRef ConditionWhere);
+inline constexpr llvm::StringLiteral WarpMaskCheckName = "cuda-scope-warp-mask";
+
 } // namespace cuda_scope
 
 #endif

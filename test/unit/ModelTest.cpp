@@ -182,6 +182,22 @@ TEST(Hierarchy, WhatVariesWithinABlock) {
             std::string::npos);
 }
 
+TEST(Hierarchy, WarpSynchronousCalls) {
+  EXPECT_EQ(warpSyncCall("__shfl_down_sync")->Name, "__shfl_down_sync");
+  EXPECT_EQ(warpSyncCall("llvm.nvvm.shfl.sync.down.i32")->Name, "__shfl_down_sync");
+  EXPECT_EQ(warpSyncCall("llvm.nvvm.shfl.sync.bfly.f32")->Name, "__shfl_xor_sync");
+  EXPECT_EQ(warpSyncCall("llvm.nvvm.vote.ballot.sync")->Name, "__ballot_sync");
+  EXPECT_EQ(warpSyncCall("llvm.nvvm.bar.warp.sync")->Name, "__syncwarp");
+  EXPECT_EQ(warpSyncCall("llvm.nvvm.redux.sync.umax")->Name, "__reduce_max_sync");
+  EXPECT_EQ(warpSyncCall("llvm.nvvm.redux.sync.umax")->MaskArg, 1u);
+  EXPECT_EQ(warpSyncCall("__shfl_down"), std::nullopt); // pre-Volta: no mask
+  EXPECT_EQ(warpSyncCall("__syncthreads"), std::nullopt);
+  EXPECT_TRUE(sameAcrossWarp("__ballot_sync"));
+  EXPECT_TRUE(sameAcrossWarp("llvm.nvvm.vote.any.sync"));
+  EXPECT_FALSE(sameAcrossWarp("__shfl_sync"));
+  EXPECT_FALSE(sameAcrossWarp("threadIdx"));
+}
+
 TEST(Ptx, LibcuxxStoreAndLoad) {
   auto Is = parsePtx("st.release.cta.b32 [$0],$1;");
   ASSERT_EQ(Is.size(), 1u);

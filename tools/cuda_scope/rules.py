@@ -10,7 +10,7 @@ from .common import find_up
 # pass.
 PASS_RULES = ("cuda-scope-mismatch", "cuda-scope-insufficient", "cuda-scope-release-acquire",
               "cuda-scope-proxy-fence", "cuda-scope-cluster-wait", "cuda-scope-grid-sync",
-              "cuda-scope-divergent-barrier")
+              "cuda-scope-divergent-barrier", "cuda-scope-warp-mask")
 
 
 def glob_selects(globs, name):

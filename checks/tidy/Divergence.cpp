@@ -1,0 +1,304 @@
+//===- Divergence.cpp - what threads of one block or warp may decide differently ===//
+#include "Divergence.h"
+#include "model/Hierarchy.h"
+#include "model/MemoryModel.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace cuda_scope {
+
+namespace {
+StringRef identifierOf(const NamedDecl *D) {
+  return D && D->getDeclName().isIdentifier() ? D->getName() : StringRef();
+}
+
+/// The values of one function that threads of one block (lanes of one warp)
+/// may see differently.
+class Varying {
+public:
+  Varying(const FunctionDecl *F, ASTContext &Ctx, VaryLevel Level) : Ctx(Ctx), Level(Level) {
+    // Local variables, to a fixed point: a variable varies when a value it
+    // is given does (its initializer, an assignment, a compound one).
+    collect(F->getBody());
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const auto &[V, E] : Assigned)
+        if (!Vars.count(V) && varies(E))
+          Changed |= Vars.insert(V).second;
+      for (const VarDecl *V : AsmOutputs)
+        Changed |= Vars.insert(V).second;
+    }
+  }
+
+  bool varies(const Expr *E, unsigned Depth = 0) const {
+    if (!E || Depth > 32)
+      return false;
+    E = E->IgnoreParenImpCasts();
+    // threadIdx.x is a property: a pseudo-object whose base is an opaque
+    // value standing for the builtin variable.
+    if (const auto *OVE = dyn_cast<OpaqueValueExpr>(E))
+      return varies(OVE->getSourceExpr(), Depth + 1);
+    if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+      return varies(PO->getSyntacticForm(), Depth + 1);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        return Vars.count(V->getCanonicalDecl()) || blockVaryingSource(identifierOf(V)).has_value();
+      return false;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      // threadIdx.x: the builtin variable's member (a call to its getter).
+      if (const auto *Base = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        if (blockVaryingSource(identifierOf(Base->getDecl())))
+          return true;
+      return varies(ME->getBase(), Depth + 1);
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      StringRef Name = identifierOf(FD);
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+        // threadIdx.x is __cuda_builtin_threadIdx_t::__fetch_builtin_x().
+        if (const auto *Base = dyn_cast<DeclRefExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+          if (blockVaryingSource(identifierOf(Base->getDecl())))
+            return true;
+      }
+      // A cooperative group's thread_rank(), thread_index() (the thread's
+      // index) and meta_group_rank() (its tile's): static members, called
+      // through a group object or not.
+      if ((Name == "thread_rank" || Name == "thread_index" || Name == "meta_group_rank") && FD &&
+          StringRef(FD->getQualifiedNameAsString()).starts_with("cooperative_groups::"))
+        return true;
+      // A warp vote's result is the warp's, whatever it votes on.
+      if (Level == VaryLevel::Warp && !Name.empty() && sameAcrossWarp(Name))
+        return false;
+      if (!Name.empty() && blockVaryingSource(Name))
+        return true;
+      if (std::optional<DeviceBuiltin> B = parseDeviceBuiltin(Name);
+          B && (B->What == DeviceBuiltin::AtomicRMW || B->What == DeviceBuiltin::AtomicCAS ||
+                B->What == DeviceBuiltin::AtomicExchange))
+        return true;
+      // libcu++ and std atomics' read-modify-writes.
+      if (isa<CXXMemberCallExpr>(Call) && (Name.starts_with("fetch_") || Name == "exchange" ||
+                                           Name.starts_with("compare_exchange")))
+        return true;
+      for (const Expr *Arg : Call->arguments())
+        if (varies(Arg, Depth + 1))
+          return true;
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+        return varies(MC->getImplicitObjectArgument(), Depth + 1);
+      return false;
+    }
+    if (isa<AtomicExpr>(E))
+      return true;
+    if (Level == VaryLevel::Warp && warpOf(E))
+      return false;
+    for (const Stmt *Child : E->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+        if (varies(CE, Depth + 1))
+          return true;
+    return false;
+  }
+
+private:
+  /// The thread's index (x) itself, as threadIdx.x or the NVVM builtin.
+  static bool isThreadIndexX(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+      E = PO->getSyntacticForm()->IgnoreParenImpCasts();
+    if (const auto *P = dyn_cast<MSPropertyRefExpr>(E)) {
+      const Expr *Base = P->getBaseExpr()->IgnoreParenImpCasts();
+      if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+        Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
+      const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+      return DRE && isThreadIndexName(identifierOf(DRE->getDecl())) && P->getPropertyDecl() &&
+             P->getPropertyDecl()->getName() == "x";
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(E))
+      return identifierOf(CE->getDirectCallee()) == "__nvvm_read_ptx_sreg_tid_x";
+    return false;
+  }
+  /// What the thread's index says of its warp, the same for every lane of
+  /// a warp (blocks whose size is a multiple of the warp size, as the rule
+  /// assumes): divided by the warp size, its lane bits cleared, or compared
+  /// with a multiple of it (tid < 32). The IR pass knows the same forms.
+  bool warpOf(const Expr *E) const {
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO || !isThreadIndexX(BO->getLHS()))
+      return false;
+    std::optional<int64_t> C;
+    if (std::optional<APSInt> V = BO->getRHS()->getIntegerConstantExpr(Ctx))
+      C = V->getExtValue();
+    if (!C)
+      return false;
+    switch (BO->getOpcode()) {
+    case BO_Div: return isWarpDivisor(*C);
+    case BO_Shr: return isWarpShift(*C);
+    case BO_And: return (*C & (WarpSize - 1)) == 0;
+    case BO_LT:
+    case BO_GE: return *C % WarpSize == 0;
+    case BO_LE:
+    case BO_GT: return (*C + 1) % WarpSize == 0;
+    default: return false;
+    }
+  }
+
+  void collect(const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
+          Assigned.push_back({V->getCanonicalDecl(), V->getInit()});
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+          Assigned.push_back({V->getCanonicalDecl(), BO->getRHS()});
+    if (const auto *A = dyn_cast<GCCAsmStmt>(S); A && blockVaryingAsm(A->getAsmString()))
+      for (unsigned I = 0; I < A->getNumOutputs(); ++I)
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(A->getOutputExpr(I)->IgnoreParenImpCasts()))
+          if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+            AsmOutputs.push_back(V->getCanonicalDecl());
+    for (const Stmt *Child : S->children())
+      collect(Child);
+  }
+
+  ASTContext &Ctx;
+  VaryLevel Level;
+  std::vector<std::pair<const VarDecl *, const Expr *>> Assigned;
+  std::vector<const VarDecl *> AsmOutputs;
+  DenseSet<const VarDecl *> Vars;
+};
+
+/// The condition of \p S that decides whether (or how often) \p Inside runs,
+/// when \p Inside is in the part \p S decides.
+const Expr *decidingCondition(const Stmt *S, const Stmt *Inside) {
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return Inside == If->getThen() || Inside == If->getElse() ? If->getCond() : nullptr;
+  if (const auto *W = dyn_cast<WhileStmt>(S))
+    return Inside == W->getBody() ? W->getCond() : nullptr;
+  if (const auto *D = dyn_cast<DoStmt>(S))
+    return Inside == D->getBody() ? D->getCond() : nullptr;
+  if (const auto *For = dyn_cast<ForStmt>(S))
+    return Inside == For->getBody() || Inside == For->getInc() ? For->getCond() : nullptr;
+  if (const auto *Sw = dyn_cast<SwitchStmt>(S))
+    return Inside == Sw->getBody() ? Sw->getCond() : nullptr;
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S))
+    return Inside != CO->getCond() ? CO->getCond() : nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isLogicalOp())
+    return Inside == BO->getRHS() ? BO->getLHS() : nullptr;
+  return nullptr;
+}
+
+class Finder : public RecursiveASTVisitor<Finder> {
+public:
+  Finder(const Varying &V, ASTContext &Ctx, function_ref<bool(const Stmt *)> Want) : V(V), Ctx(Ctx), Want(Want) {}
+  bool shouldVisitLambdaExpr(LambdaExpr *) { return false; }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+
+  bool TraverseStmt(Stmt *S) {
+    if (!S)
+      return true;
+    if (Want(S)) {
+      if (const Expr *Cond = firstVaryingCondition(S))
+        Found.push_back({S, Cond});
+      else if (const Expr *Exit = exitBefore(S))
+        Found.push_back({S, Exit});
+    }
+    // A return, break or continue under a varying condition: the threads
+    // that take it leave what follows.
+    if (isa<ReturnStmt, BreakStmt, ContinueStmt>(S))
+      if (const Expr *Cond = firstVaryingCondition(S))
+        Exits.push_back({S, Cond});
+    Path.push_back(S);
+    bool R = RecursiveASTVisitor<Finder>::TraverseStmt(S);
+    Path.pop_back();
+    return R;
+  }
+
+  std::vector<Decided> Found;
+
+private:
+  /// The outermost enclosing condition (source order: the one a thread meets
+  /// first) that varies and decides \p S.
+  const Expr *firstVaryingCondition(const Stmt *S) const {
+    const Stmt *Inside = S;
+    const Expr *Outermost = nullptr;
+    for (auto It = Path.rbegin(); It != Path.rend(); ++It) {
+      if (const Expr *C = decidingCondition(*It, Inside); C && V.varies(C))
+        Outermost = C;
+      Inside = *It;
+    }
+    return Outermost;
+  }
+  /// A return, break or continue met before \p Barrier under a varying
+  /// condition, whose leaving skips the barrier: a return anywhere before it;
+  /// a break or continue in a loop that holds the barrier too.
+  const Expr *exitBefore(const Stmt *Barrier) const {
+    for (const auto &[Exit, Cond] : Exits) {
+      if (isa<ReturnStmt>(Exit))
+        return Cond;
+      // The loop the break or continue leaves is on the barrier's path.
+      for (const Stmt *P : Path)
+        if (isa<ForStmt, WhileStmt, DoStmt>(P) && contains(P, Exit) && innermostLoop(Exit) == P)
+          return Cond;
+    }
+    return nullptr;
+  }
+  static bool contains(const Stmt *Outer, const Stmt *Inner) {
+    if (Outer == Inner)
+      return true;
+    for (const Stmt *C : Outer->children())
+      if (C && contains(C, Inner))
+        return true;
+    return false;
+  }
+  const Stmt *innermostLoop(const Stmt *Exit) const {
+    const Stmt *Loop = nullptr;
+    DynTypedNodeList Parents = Ctx.getParents(*Exit);
+    while (!Parents.empty()) {
+      const Stmt *P = Parents[0].get<Stmt>();
+      if (!P)
+        break;
+      if (isa<ForStmt, WhileStmt, DoStmt>(P))
+        return P;
+      if (isa<SwitchStmt>(P) && isa<BreakStmt>(Exit))
+        return nullptr; // a break of a switch leaves the switch only
+      Parents = Ctx.getParents(*P);
+    }
+    return Loop;
+  }
+
+  const Varying &V;
+  ASTContext &Ctx;
+  function_ref<bool(const Stmt *)> Want;
+  std::vector<const Stmt *> Path;
+  std::vector<std::pair<const Stmt *, const Expr *>> Exits;
+};
+
+} // namespace
+
+std::string placeOf(SourceLocation L, const SourceManager &SM) {
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(L));
+  if (P.isInvalid())
+    return std::string();
+  SmallString<256> Path(P.getFilename());
+  SM.getFileManager().makeAbsolutePath(Path);
+  sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return (Path + ":" + Twine(P.getLine())).str();
+}
+std::vector<Decided> decidedByVarying(const FunctionDecl *F, ASTContext &Ctx, VaryLevel Level,
+                                      function_ref<bool(const Stmt *)> Want) {
+  Varying V(F, Ctx, Level);
+  Finder Walk(V, Ctx, Want);
+  Walk.TraverseStmt(F->getBody());
+  return std::move(Walk.Found);
+}
+
+} // namespace cuda_scope

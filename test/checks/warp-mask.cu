@@ -1,0 +1,75 @@
+// cuda-scope-warp-mask: a warp-synchronous call whose constant mask names every lane, under a
+// condition lanes of one warp may decide differently, against the real CUDA 13 headers; both
+// clang-tidy sides, and the IR pass at the same places (the last RUN lines diff them).
+// REQUIRES: cuda-toolkit
+// RUN: %cuda_scope_tidy -checks='-*,cuda-scope-warp-mask' %s -- %toolkit_host_flags \
+// RUN:   | FileCheck %s --implicit-check-not='{{warning|note|error}}:'
+// RUN: %cuda_scope_tidy -checks='-*,cuda-scope-warp-mask' %s -- %toolkit_device_flags \
+// RUN:   | FileCheck %s --implicit-check-not='{{warning|note|error}}:'
+// RUN: %cuda_scope_tidy -checks='-*,cuda-scope-warp-mask' %s -- %toolkit_device_flags 2>/dev/null \
+// RUN:   | sed -n 's/^.*warp-mask.cu:\([0-9]*\):\([0-9]*\): warning: .* at .*warp-mask.cu:\([0-9]*\) that .*\[\(cuda-scope-[a-z-]*\)\]$/\4 \1 \2 \3/p' \
+// RUN:   | sort > %t.tidy
+// RUN: %clang %toolkit_device_flags -O2 -fpass-plugin=%cuda_scope_pass -Rpass-analysis=cuda-scope -S -o /dev/null %s 2>&1 \
+// RUN:   | sed -n 's/^.*warp-mask.cu:\([0-9]*\):\([0-9]*\): remark: .* at .*warp-mask.cu:\([0-9]*\) that .*$/cuda-scope-warp-mask \1 \2 \3/p' \
+// RUN:   | sort > %t.ir
+// RUN: diff %t.tidy %t.ir
+// RUN: test -s %t.ir
+
+// Positive: the probe's shape, a shuffle of the upper half's values under if (lane < 16).
+__global__ void halfWarpShuffle(int *A) {
+  int Lane = threadIdx.x % 32;
+  int V = A[threadIdx.x];
+  if (Lane < 16)
+    V = __shfl_sync(0xffffffff, V, Lane + 1);
+  // CHECK: :[[@LINE-1]]:9: warning: this __shfl_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-2]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-3]]:7: note: lanes of one warp may decide this condition differently
+  A[threadIdx.x] = V;
+}
+
+// Positive: a warp reduction after an early return of the threads past the end.
+__global__ void tailReduce(float *A, int N) {
+  int I = blockIdx.x * blockDim.x + threadIdx.x;
+  if (I >= N)
+    return;
+  float V = A[I];
+  for (int O = 16; O > 0; O /= 2)
+    V += __shfl_down_sync(0xffffffff, V, O);
+  // CHECK: :[[@LINE-1]]:10: warning: this __shfl_down_sync names every lane {{.*}} at {{.*}}warp-mask.cu:[[#@LINE-5]] that {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-6]]:7: note: lanes of one warp may decide this condition differently
+  A[I] = V;
+}
+
+// Positive: __syncwarp() (its default mask is the full one) and a 64-bit shuffle (two 32-bit ones,
+// one finding) under a condition on the thread's parity.
+__global__ void oddLanes(double *A) {
+  double V = A[threadIdx.x];
+  if (threadIdx.x & 1) {
+    V += __shfl_down_sync(0xffffffff, V, 1);
+    // CHECK: :[[@LINE-1]]:10: warning: this __shfl_down_sync names every lane {{.*}} at {{.*}}warp-mask.cu:[[#@LINE-2]] that {{.*}} [cuda-scope-warp-mask]
+    // CHECK: :[[@LINE-3]]:7: note: lanes of one warp may decide this condition differently
+    __syncwarp();
+    // CHECK: :[[@LINE-1]]:5: warning: this __syncwarp names every lane {{.*}} at {{.*}}warp-mask.cu:[[#@LINE-5]] that {{.*}} [cuda-scope-warp-mask]
+    // CHECK: :[[@LINE-6]]:7: note: lanes of one warp may decide this condition differently
+  }
+  A[threadIdx.x] = V;
+}
+
+// Negative cases.
+__global__ void warpUniform(float *A) {
+  int Warp = threadIdx.x / 32, Lane = threadIdx.x % 32;
+  float V = A[threadIdx.x];
+  if (Warp == 0)
+    V += __shfl_xor_sync(0xffffffff, V, 1); // no-warning: every lane of a warp has the same warp index
+  if (threadIdx.x < 64)
+    V += __shfl_xor_sync(0xffffffff, V, 2); // no-warning: a multiple of the warp size splits whole warps
+  if (__any_sync(0xffffffff, V > 0))
+    V += __shfl_down_sync(0xffffffff, V, 2); // no-warning: a vote's result is the warp's
+  unsigned Mask = __ballot_sync(0xffffffff, Lane < 16);
+  if (Lane < 16)
+    V += __shfl_down_sync(Mask, V, 1); // no-warning: the mask names the lanes that take the branch
+  for (int O = 16; O > 0; O /= 2)
+    V += __shfl_down_sync(0xffffffff, V, O); // no-warning: every lane runs the loop alike
+  if (blockIdx.x > 2)
+    __syncwarp(); // no-warning: the block index is the warp's alike
+  A[threadIdx.x] = V;
+}
