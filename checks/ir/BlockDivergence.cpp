@@ -142,10 +142,13 @@ public:
           continue;
         if (L == Level::Warp && warpOf(*I))
           continue;
-        // A warp vote's result is the warp's, whatever it votes on.
-        if (const auto *CB = dyn_cast<CallBase>(I); L == Level::Warp && CB && CB->getCalledFunction() &&
-                                                    sameAcrossWarp(CB->getCalledFunction()->getName()))
-          continue;
+        // A block reduction's result is the block's, and a warp vote's the
+        // warp's, whatever they reduce.
+        if (const auto *CB = dyn_cast<CallBase>(I); CB && CB->getCalledFunction()) {
+          StringRef Callee = CB->getCalledFunction()->getName();
+          if (sameAcrossBlock(Callee) || (L == Level::Warp && sameAcrossWarp(Callee)))
+            continue;
+        }
         if (!I->getType()->isVoidTy())
           mark(I);
       }

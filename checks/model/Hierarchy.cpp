@@ -114,6 +114,11 @@ bool sameAcrossWarp(StringRef Name) {
   return What && *What == "a value of the thread's warp";
 }
 
+bool sameAcrossBlock(StringRef Name) {
+  return Name == "__syncthreads_count" || Name == "__syncthreads_and" || Name == "__syncthreads_or" ||
+         Name.starts_with("llvm.nvvm.barrier.cta.red.") || Name.starts_with("llvm.nvvm.barrier0.");
+}
+
 std::optional<WarpSyncCall> warpSyncCall(StringRef Name) {
   // CUDA spellings: the mask is the first argument.
   static const StringLiteral Cuda[] = {"__shfl_sync",      "__shfl_up_sync",   "__shfl_down_sync",

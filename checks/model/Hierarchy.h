@@ -92,6 +92,10 @@ inline constexpr llvm::StringLiteral DivergentBarrierCheckName = "cuda-scope-div
 // a warp vote's or match's result, the warp's id. (The thread's index divided
 // by the warp size is the warp's too: the front ends know that form.)
 bool sameAcrossWarp(llvm::StringRef Name);
+/// A value every thread of a block sees alike, whatever it is computed
+/// from: a block barrier's reduction (__syncthreads_count/_and/_or, NVVM's
+/// barrier.cta.red.*).
+bool sameAcrossBlock(llvm::StringRef Name);
 /// The CUDA name of a warp-synchronous call, from its CUDA or NVVM spelling
 /// ("__shfl_down_sync" for llvm.nvvm.shfl.sync.down.i32), and the index of
 /// its mask argument; none for other calls.

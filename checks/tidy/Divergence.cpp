@@ -75,8 +75,9 @@ public:
       if ((Name == "thread_rank" || Name == "thread_index" || Name == "meta_group_rank") && FD &&
           StringRef(FD->getQualifiedNameAsString()).starts_with("cooperative_groups::"))
         return true;
-      // A warp vote's result is the warp's, whatever it votes on.
-      if (Level == VaryLevel::Warp && !Name.empty() && sameAcrossWarp(Name))
+      // A block reduction's result is the block's, and a warp vote's the
+      // warp's, whatever they reduce.
+      if (!Name.empty() && (sameAcrossBlock(Name) || (Level == VaryLevel::Warp && sameAcrossWarp(Name))))
         return false;
       if (!Name.empty() && blockVaryingSource(Name))
         return true;

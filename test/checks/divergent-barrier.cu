@@ -100,6 +100,8 @@ __global__ void uniformConditions(float *A, int N) {
     __syncthreads(); // no-warning: one address, read after a barrier: every thread reads the same
   if (N > 4 && blockDim.x >= 128)
     __syncthreads(); // no-warning: kernel arguments and the block's size
+  if (__syncthreads_or(A[threadIdx.x] > 0))
+    __syncthreads(); // no-warning: a block reduction's result is the same for every thread of the block
   A[threadIdx.x] = S[threadIdx.x];
 }
 
