@@ -196,6 +196,10 @@ TEST(Hierarchy, WarpSynchronousCalls) {
   EXPECT_TRUE(sameAcrossWarp("llvm.nvvm.vote.any.sync"));
   EXPECT_FALSE(sameAcrossWarp("__shfl_sync"));
   EXPECT_FALSE(sameAcrossWarp("threadIdx"));
+  EXPECT_TRUE(sameAcrossBlock("__syncthreads_or"));
+  EXPECT_TRUE(sameAcrossBlock("llvm.nvvm.barrier.cta.red.popc.aligned.all"));
+  EXPECT_FALSE(sameAcrossBlock("__syncthreads"));
+  EXPECT_FALSE(sameAcrossBlock("__ballot_sync"));
 }
 
 TEST(Ptx, LibcuxxStoreAndLoad) {
