@@ -243,14 +243,49 @@ private:
   /// a break or continue in a loop that holds the barrier too.
   const Expr *exitBefore(const Stmt *Barrier) const {
     for (const auto &[Exit, Cond] : Exits) {
-      if (isa<ReturnStmt>(Exit))
-        return Cond;
-      // The loop the break or continue leaves is on the barrier's path.
+      if (isa<ReturnStmt>(Exit)) {
+        if (precedes(Exit, Barrier))
+          return Cond;
+        continue;
+      }
+      // The loop the break or continue leaves is on the barrier's path: a
+      // break skips the barrier in every later iteration; a continue, when
+      // it comes before the barrier in the iteration.
       for (const Stmt *P : Path)
-        if (isa<ForStmt, WhileStmt, DoStmt>(P) && contains(P, Exit) && innermostLoop(Exit) == P)
+        if (isa<ForStmt, WhileStmt, DoStmt>(P) && contains(P, Exit) && innermostLoop(Exit) == P &&
+            (isa<BreakStmt>(Exit) || precedes(Exit, Barrier)))
           return Cond;
     }
     return nullptr;
+  }
+  /// \p Exit comes before \p Barrier in one compound statement, the nearest
+  /// that holds both (in exclusive arms of a branch, it never does).
+  bool precedes(const Stmt *Exit, const Stmt *Barrier) const {
+    const Stmt *Child = Exit;
+    DynTypedNodeList Parents = Ctx.getParents(*Exit);
+    while (!Parents.empty()) {
+      const Stmt *P = Parents[0].get<Stmt>();
+      if (!P)
+        return false;
+      if (auto It = llvm::find(Path, P); It != Path.end()) {
+        const Stmt *BarrierChild = std::next(It) != Path.end() ? *std::next(It) : Barrier;
+        const auto *CS = dyn_cast<CompoundStmt>(P);
+        if (!CS)
+          return false;
+        int AtExit = -1, AtBarrier = -1, N = 0;
+        for (const Stmt *C : CS->body()) {
+          if (C == Child)
+            AtExit = N;
+          if (C == BarrierChild)
+            AtBarrier = N;
+          ++N;
+        }
+        return AtExit >= 0 && AtBarrier >= 0 && AtExit < AtBarrier;
+      }
+      Child = P;
+      Parents = Ctx.getParents(*P);
+    }
+    return false;
   }
   static bool contains(const Stmt *Outer, const Stmt *Inner) {
     if (Outer == Inner)

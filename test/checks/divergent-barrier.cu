@@ -119,3 +119,16 @@ __global__ void returnAfterBarrier(float *A, int N) {
     return;
   A[threadIdx.x] = S[N - 1 - threadIdx.x];
 }
+
+__global__ void returnInOtherArm(float *A, int N) {
+  __shared__ float S[256];
+  if (N > 8) {
+    if (threadIdx.x >= N)
+      return;
+    A[threadIdx.x] = 1;
+  } else {
+    S[threadIdx.x] = A[threadIdx.x];
+    __syncthreads(); // no-warning: the return is in the other arm of a branch every thread of the block takes alike
+    A[threadIdx.x] = S[0];
+  }
+}
