@@ -1,5 +1,6 @@
 //===- Divergence.cpp - what threads of one block or warp may decide differently ===//
 #include "Divergence.h"
+#include "KernelLaunches.h"
 #include "model/Hierarchy.h"
 #include "model/MemoryModel.h"
 #include "clang/AST/ParentMapContext.h"
@@ -322,13 +323,9 @@ private:
 
 std::string placeOf(SourceLocation L, const SourceManager &SM) {
   PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(L));
-  if (P.isInvalid())
-    return std::string();
-  SmallString<256> Path(P.getFilename());
-  SM.getFileManager().makeAbsolutePath(Path);
-  sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  return (Path + ":" + Twine(P.getLine())).str();
+  return P.isValid() ? launchPlace(P.getFilename(), P.getLine(), SM.getFileManager()) : std::string();
 }
+
 std::vector<Decided> decidedByVarying(const FunctionDecl *F, ASTContext &Ctx, VaryLevel Level,
                                       function_ref<bool(const Stmt *)> Want) {
   Varying V(F, Ctx, Level);

@@ -32,7 +32,8 @@ struct Decided {
 std::vector<Decided> decidedByVarying(const clang::FunctionDecl *F, clang::ASTContext &Ctx, VaryLevel Level,
                                       llvm::function_ref<bool(const clang::Stmt *)> Want);
 
-/// "file:line", the path absolute as the host facts and the IR pass write it.
+/// "file:line", the path absolute as the host facts and the IR pass write it
+/// (launchPlace).
 std::string placeOf(clang::SourceLocation L, const clang::SourceManager &SM);
 
 } // namespace cuda_scope

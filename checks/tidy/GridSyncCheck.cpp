@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GridSyncCheck.h"
+#include "Divergence.h"
 #include "KernelLaunches.h"
 #include "TUCallGraph.h"
 #include "model/Hierarchy.h"
@@ -70,10 +71,6 @@ std::optional<Reached> gridBarrierOf(const FunctionDecl *Kernel, TUCallGraph &Gr
   return std::nullopt;
 }
 
-std::string placeOf(SourceLocation L, const SourceManager &SM) {
-  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(L));
-  return P.isValid() ? launchPlace(P.getFilename(), P.getLine(), SM.getFileManager()) : std::string();
-}
 } // namespace
 
 void GridSyncCheck::check(const MatchFinder::MatchResult &Result) {

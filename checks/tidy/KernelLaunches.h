@@ -58,8 +58,8 @@ private:
   std::unique_ptr<llvm::MapVector<const clang::FunctionDecl *, Kernel>> Found;
 };
 
-/// Where a launch is, as messages and the host facts name it: the file's
-/// absolute path, a colon, the line.
+/// Where a launch (or any statement a message names) is, as messages and
+/// the host facts name it: the file's absolute path, a colon, the line.
 std::string launchPlace(llvm::StringRef File, unsigned Line, clang::FileManager &FM);
 
 } // namespace cuda_scope
