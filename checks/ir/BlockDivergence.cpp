@@ -215,53 +215,53 @@ private:
 };
 } // namespace
 
-std::vector<DivergentBarrier> divergentBarriers(const Function &F) {
-  std::vector<DivergentBarrier> Out;
-  bool Any = false;
-  for (const Instruction &I : instructions(F))
-    Any |= wholeBlockBarrier(I).has_value();
-  if (!Any)
+/// Each of \p Targets (instructions of \p F) that a branch varying at level
+/// \p L decides, once, with the first such branch in the function's order.
+static std::vector<std::pair<const Instruction *, const Instruction *>>
+decidedByVarying(const Function &F, Level L, const DenseSet<const Instruction *> &Targets) {
+  std::vector<std::pair<const Instruction *, const Instruction *>> Out;
+  if (Targets.empty())
     return Out;
-  Divergence D(F, Level::Block);
+  Divergence D(F, L);
   DenseSet<const Instruction *> Seen;
   for (const Instruction *Branch : D.branches()) {
     SmallPtrSet<const BasicBlock *, 16> R = D.region(Branch);
-    for (const BasicBlock &B : F) {
-      if (!R.count(&B))
-        continue;
-      for (const Instruction &I : B)
-        if (std::optional<bool> Reduces = wholeBlockBarrier(I); Reduces && Seen.insert(&I).second)
-          Out.push_back({&I, Branch, *Reduces});
-    }
+    for (const BasicBlock &B : F)
+      if (R.count(&B))
+        for (const Instruction &I : B)
+          if (Targets.count(&I) && Seen.insert(&I).second)
+            Out.push_back({&I, Branch});
   }
   return Out;
 }
 
+std::vector<DivergentBarrier> divergentBarriers(const Function &F) {
+  DenseSet<const Instruction *> Barriers;
+  for (const Instruction &I : instructions(F))
+    if (wholeBlockBarrier(I))
+      Barriers.insert(&I);
+  std::vector<DivergentBarrier> Out;
+  for (const auto &[I, Branch] : decidedByVarying(F, Level::Block, Barriers))
+    Out.push_back({I, Branch, *wholeBlockBarrier(*I)});
+  return Out;
+}
+
 std::vector<MaskedWarpCall> fullMaskCallsUnderDivergence(const Function &F) {
-  std::vector<MaskedWarpCall> Out;
-  // The calls with a constant full mask, first: most kernels have none.
+  // The calls with a constant full mask.
   DenseMap<const Instruction *, StringRef> Calls;
+  DenseSet<const Instruction *> Targets;
   for (const Instruction &I : instructions(F))
     if (const auto *CB = dyn_cast<CallBase>(&I))
       if (const Function *Callee = CB->getCalledFunction())
         if (std::optional<WarpSyncCall> W = warpSyncCall(Callee->getName()); W && W->MaskArg < CB->arg_size())
           if (const auto *Mask = dyn_cast<ConstantInt>(CB->getArgOperand(W->MaskArg));
-              Mask && Mask->getValue().isAllOnes())
+              Mask && Mask->getValue().isAllOnes()) {
             Calls[&I] = W->Name;
-  if (Calls.empty())
-    return Out;
-  Divergence D(F, Level::Warp);
-  DenseSet<const Instruction *> Seen;
-  for (const Instruction *Branch : D.branches()) {
-    SmallPtrSet<const BasicBlock *, 16> R = D.region(Branch);
-    for (const BasicBlock &B : F) {
-      if (!R.count(&B))
-        continue;
-      for (const Instruction &I : B)
-        if (auto It = Calls.find(&I); It != Calls.end() && Seen.insert(&I).second)
-          Out.push_back({&I, Branch, It->second});
-    }
-  }
+            Targets.insert(&I);
+          }
+  std::vector<MaskedWarpCall> Out;
+  for (const auto &[I, Branch] : decidedByVarying(F, Level::Warp, Targets))
+    Out.push_back({I, Branch, Calls.lookup(I)});
   return Out;
 }
 

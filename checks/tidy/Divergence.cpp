@@ -321,6 +321,13 @@ private:
 
 } // namespace
 
+ast_matchers::DeclarationMatcher deviceFunctionDefinitions() {
+  using namespace ast_matchers;
+  return functionDecl(isDefinition(), anyOf(hasAttr(attr::CUDAGlobal), hasAttr(attr::CUDADevice)),
+                      unless(isExpansionInSystemHeader()))
+      .bind("f");
+}
+
 std::string placeOf(SourceLocation L, const SourceManager &SM) {
   PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(L));
   return P.isValid() ? launchPlace(P.getFilename(), P.getLine(), SM.getFileManager()) : std::string();

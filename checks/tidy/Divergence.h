@@ -12,6 +12,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@ struct Decided {
 /// condition threads at \p Level may decide differently decides.
 std::vector<Decided> decidedByVarying(const clang::FunctionDecl *F, clang::ASTContext &Ctx, VaryLevel Level,
                                       llvm::function_ref<bool(const clang::Stmt *)> Want);
+
+/// The functions the hierarchy checks read: kernels and device functions
+/// the project defines (bound as "f").
+clang::ast_matchers::DeclarationMatcher deviceFunctionDefinitions();
 
 /// "file:line", the path absolute as the host facts and the IR pass write it
 /// (launchPlace).

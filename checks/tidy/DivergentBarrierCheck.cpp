@@ -20,11 +20,7 @@ using namespace llvm;
 namespace cuda_scope {
 
 void DivergentBarrierCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      functionDecl(isDefinition(), anyOf(hasAttr(attr::CUDAGlobal), hasAttr(attr::CUDADevice)),
-                   unless(isExpansionInSystemHeader()))
-          .bind("f"),
-      this);
+  Finder->addMatcher(deviceFunctionDefinitions(), this);
 }
 
 namespace {
