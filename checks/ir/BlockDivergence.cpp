@@ -117,6 +117,15 @@ bool warpOf(const Instruction &I) {
 class Divergence {
 public:
   Divergence(const Function &F, Level L) : F(F), L(L), PDT(const_cast<Function &>(F)) {
+    // The blocks from which a return can be reached.
+    SmallVector<const BasicBlock *, 8> Back;
+    for (const BasicBlock &B : F)
+      if (isa<ReturnInst>(B.getTerminator()) && Returns.insert(&B).second)
+        Back.push_back(&B);
+    while (!Back.empty())
+      for (const BasicBlock *P : predecessors(Back.pop_back_val()))
+        if (Returns.insert(P).second)
+          Back.push_back(P);
     for (const Instruction &I : instructions(F))
       if (isSource(I, L))
         mark(&I);
@@ -161,6 +170,11 @@ public:
     const BasicBlock *From = Branch->getParent();
     const DomTreeNode *N = PDT.getNode(From);
     const BasicBlock *Join = N && N->getIDom() ? N->getIDom()->getBlock() : nullptr;
+    // With no post-dominator (a path ends in a trap, or the function has
+    // several returns), the paths still meet where every arm that returns
+    // goes: what all of them reach is not decided by the branch.
+    if (!Join)
+      return decidedByArms(From);
     SmallPtrSet<const BasicBlock *, 16> Out;
     SmallVector<const BasicBlock *, 16> Stack(succ_begin(From), succ_end(From));
     while (!Stack.empty()) {
@@ -169,6 +183,35 @@ public:
         continue;
       Stack.append(succ_begin(B), succ_end(B));
     }
+    return Out;
+  }
+
+  /// The blocks some but not all arms of the branch in \p From reach
+  /// before coming back to it, counting only arms that can return (a trap
+  /// ends the thread, and what it skips it skips for good).
+  SmallPtrSet<const BasicBlock *, 16> decidedByArms(const BasicBlock *From) const {
+    std::vector<SmallPtrSet<const BasicBlock *, 16>> Arms;
+    SmallPtrSet<const BasicBlock *, 4> Seen;
+    for (const BasicBlock *S : successors(From)) {
+      if (!Seen.insert(S).second || !Returns.count(S))
+        continue;
+      SmallPtrSet<const BasicBlock *, 16> R;
+      SmallVector<const BasicBlock *, 16> Stack{S};
+      while (!Stack.empty()) {
+        const BasicBlock *B = Stack.pop_back_val();
+        if (B == From || !Returns.count(B) || !R.insert(B).second)
+          continue;
+        Stack.append(succ_begin(B), succ_end(B));
+      }
+      Arms.push_back(std::move(R));
+    }
+    SmallPtrSet<const BasicBlock *, 16> Out;
+    if (Arms.size() < 2)
+      return Out;
+    for (const auto &R : Arms)
+      for (const BasicBlock *B : R)
+        if (!all_of(Arms, [&](const auto &Other) { return Other.count(B); }))
+          Out.insert(B);
     return Out;
   }
 
@@ -211,6 +254,7 @@ private:
   PostDominatorTree PDT;
   DenseSet<const Value *> Varying;
   DenseSet<const Instruction *> VaryingBranches;
+  DenseSet<const BasicBlock *> Returns;
   SmallVector<const Value *, 32> Work;
 };
 } // namespace

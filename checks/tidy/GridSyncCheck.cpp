@@ -64,7 +64,13 @@ std::optional<Reached> gridBarrierOf(const FunctionDecl *Kernel, TUCallGraph &Gr
       if (std::optional<BarrierFunction> B = barrierFunction(E.Callee->getQualifiedNameAsString()))
         if (B->What == OpKind::GridBarrier)
           return Reached{Call, B->S};
-      if (Seen.insert(E.Callee).second)
+      // Into the project's own functions, and cooperative groups' free
+      // cg::sync(group), which calls the group's own sync; not into a
+      // library's dispatch over group kinds (thread_group::sync() picks the
+      // grid's barrier only for a grid group).
+      bool Follow = !SM.isInSystemHeader(SM.getExpansionLoc(E.Callee->getLocation())) ||
+                    plainFunctionName(E.Callee->getQualifiedNameAsString()) == "cooperative_groups::sync";
+      if (Follow && Seen.insert(E.Callee).second)
         Work.push_back({E.Callee, Call});
     }
   }

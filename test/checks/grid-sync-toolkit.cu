@@ -19,8 +19,8 @@ __global__ void sumThenScale(float *Data, float *Total) {
   cg::grid_group Grid = cg::this_grid();
   atomicAdd(Total, Data[Grid.thread_rank()]);
   Grid.sync();
-  // CHECK: :[[@LINE-1]]:8: warning: kernel 'sumThenScale' synchronizes its whole grid here (grid_group::sync()), but is launched with <<<...>>> at {{.*}}grid-sync-toolkit.cu:[[#@LINE+40]], which is not a cooperative launch: {{.*}}cudaErrorLaunchFailure{{.*}} [cuda-scope-grid-sync]
-  // CHECK: :[[#@LINE+39]]:3: note: launched here with <<<...>>>
+  // CHECK: :[[@LINE-1]]:8: warning: kernel 'sumThenScale' synchronizes its whole grid here (grid_group::sync()), but is launched with <<<...>>> at {{.*}}grid-sync-toolkit.cu:[[#@LINE+48]], which is not a cooperative launch: {{.*}}cudaErrorLaunchFailure{{.*}} [cuda-scope-grid-sync]
+  // CHECK: :[[#@LINE+47]]:3: note: launched here with <<<...>>>
   // PASS: :[[@LINE-3]]:8: remark: kernel 'sumThenScale' synchronizes its whole grid here (grid_group::sync()), but is launched with <<<...>>> at L1, which is not a cooperative launch
   Data[Grid.thread_rank()] /= *Total;
 }
@@ -28,8 +28,8 @@ __global__ void sumThenScale(float *Data, float *Total) {
 // Positive: through the project's own device function and cg::sync(grid); the
 // launch is cudaLaunchKernel.
 __device__ void phaseBarrier(cg::grid_group &Grid) { cg::sync(Grid); }
-// CHECK: :[[@LINE-1]]:54: warning: kernel 'twoPhase' synchronizes its whole grid here (grid_group::sync()), but is launched with cudaLaunchKernel at {{.*}}grid-sync-toolkit.cu:[[#@LINE+33]], {{.*}} [cuda-scope-grid-sync]
-// CHECK: :[[#@LINE+32]]:3: note: launched here with cudaLaunchKernel
+// CHECK: :[[@LINE-1]]:54: warning: kernel 'twoPhase' synchronizes its whole grid here (grid_group::sync()), but is launched with cudaLaunchKernel at {{.*}}grid-sync-toolkit.cu:[[#@LINE+41]], {{.*}} [cuda-scope-grid-sync]
+// CHECK: :[[#@LINE+40]]:3: note: launched here with cudaLaunchKernel
 // PASS: :[[@LINE-3]]:54: remark: kernel 'twoPhase' synchronizes its whole grid here (grid_group::sync()), but is launched with cudaLaunchKernel at L2, which is not a cooperative launch
 __global__ void twoPhase(int *A) {
   cg::grid_group Grid = cg::this_grid();
@@ -52,6 +52,14 @@ __global__ void blockOnly(int *A) {
   A[threadIdx.x] = S[63 - threadIdx.x];
 }
 
+// Negative: a generic thread_group's sync(), given a thread block (cuda-samples'
+// simpleCooperativeGroups): the group kind decides, and this one is a block.
+__device__ void groupSum(cg::thread_group G, int *X) {
+  X[G.thread_rank()] += 1;
+  G.sync(); // no-warning: a thread_group's sync is the grid's only for a grid group
+}
+__global__ void genericGroup(int *X) { groupSum(cg::this_thread_block(), X); }
+
 // Negative: never launched in this file (another file's launch is the facts' business).
 __global__ void launchedElsewhere(int *A) {
   cg::this_grid().sync(); // no-warning: no launch in this file
@@ -64,4 +72,5 @@ void host(float *Data, float *Total, int *A, cudaStream_t S) {
   cudaLaunchKernel((void *)twoPhase, dim3(8), dim3(64), Args, 0, S);
   cudaLaunchCooperativeKernel((void *)cooperativeOnly, dim3(8), dim3(64), Args, 0, S);
   blockOnly<<<8, 64>>>(A);
+  genericGroup<<<8, 64>>>(A);
 }
