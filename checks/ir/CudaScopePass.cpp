@@ -196,6 +196,17 @@ static std::string placeOf(const DebugLoc &L) {
   return (Path + ":" + Twine(D->getLine())).str();
 }
 
+/// Some frame of \p I's inlining chain is the project's code. The hierarchy
+/// rules read what the project wrote, as the clang-tidy checks do (they
+/// analyse no function of a system header): a barrier and its condition
+/// wholly inside a library's own kernel (CUB's) are the library's.
+static bool inProjectCode(const Instruction *I) {
+  for (const DILocation *L = I->getDebugLoc().get(); L; L = L->getInlinedAt())
+    if (!isSystemFile(L->getScope()))
+      return true;
+  return false;
+}
+
 namespace {
 /// "block", "device"; "no" for a plain access.
 StringRef scopeWord(const MemOp &Op) { return Op.S ? shortName(*Op.S) : StringRef("no"); }
@@ -300,6 +311,8 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
     });
   }
   for (const DivergentBarrier &B : Res.DivergentBarriers) {
+    if (!inProjectCode(B.Barrier) && !inProjectCode(B.Branch))
+      continue;
     OptimizationRemarkEmitter ORE(B.Barrier->getFunction());
     ORE.emit([&] {
       OptimizationRemarkAnalysis R("cuda-scope", DivergentBarrierCheckName, userLoc(B.Barrier),
@@ -311,6 +324,8 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
   // One remark per place: a 64-bit shuffle is two intrinsic calls.
   std::set<std::pair<unsigned, unsigned>> MaskPlaces;
   for (const MaskedWarpCall &W : Res.WarpMasks) {
+    if (!inProjectCode(W.Call) && !inProjectCode(W.Branch))
+      continue;
     DebugLoc At = userLoc(W.Call);
     if (At && !MaskPlaces.insert({At.getLine(), At.getCol()}).second)
       continue;

@@ -19,7 +19,7 @@ from .locate import find_clang, find_clang_apply_replacements, find_clang_tidy, 
 from .merge import Merge
 from .rewrite import Rewrites, map_fixes
 from .report import Stream, print_text, repository_root, to_json, to_sarif, write_fixes
-from .rules import glob_selects, list_checks, pass_rules
+from .rules import DEFAULT_CHECKS, OFF_BY_DEFAULT, glob_selects, list_checks, pass_rules
 from .runner import Progress, build_jobs, run_all
 
 # run-clang-tidy's options, which it spells with one dash: the same spelled with two here. Those that
@@ -56,7 +56,7 @@ def parse_args(argv):
     args, flags = _parse(argv, flags)
     args.checks_given = args.checks is not None
     if args.checks is None:
-        args.checks = "cuda-scope-*"
+        args.checks = DEFAULT_CHECKS
     return args, flags
 
 
@@ -97,7 +97,8 @@ def _parse(argv, flags):
                     help="print how each compile command is translated and the clang-tidy runs, then stop")
     ap.add_argument("--checks", metavar="GLOBS",
                     help="which checks, as clang-tidy globs (default: what the project's .clang-tidy, or "
-                         "-config/-config-file, says of cuda-scope-* checks; cuda-scope-* when it says nothing)")
+                         "-config/-config-file, says of cuda-scope-* checks; when it says nothing, cuda-scope-* less the rules "
+                         "that are off by default: " + ", ".join(OFF_BY_DEFAULT) + ")")
     ap.add_argument("--module", metavar="PATH", help=f"the clang-tidy module, {MODULE_NAME}")
     ap.add_argument("--clang-tidy", metavar="PATH", help=f"clang-tidy {LLVM_MAJOR} (default: clang-tidy-{LLVM_MAJOR})")
     ap.add_argument("--no-whole-program", dest="whole_program", action="store_false",
