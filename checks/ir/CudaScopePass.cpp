@@ -1,6 +1,7 @@
 //===- CudaScopePass.cpp - the device-IR analysis and its reporting passes ===//
 #include "CudaScopePass.h"
 #include <set>
+#include <tuple>
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -322,12 +323,12 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
     });
   }
   // One remark per place: a 64-bit shuffle is two intrinsic calls.
-  std::set<std::pair<unsigned, unsigned>> MaskPlaces;
+  std::set<std::tuple<std::string, unsigned, unsigned>> MaskPlaces;
   for (const MaskedWarpCall &W : Res.WarpMasks) {
     if (!inProjectCode(W.Call) && !inProjectCode(W.Branch))
       continue;
     DebugLoc At = userLoc(W.Call);
-    if (At && !MaskPlaces.insert({At.getLine(), At.getCol()}).second)
+    if (At && !MaskPlaces.insert({placeOf(At), At.getLine(), At.getCol()}).second)
       continue;
     OptimizationRemarkEmitter ORE(W.Call->getFunction());
     ORE.emit([&] {
