@@ -51,7 +51,11 @@ public:
       return varies(PO->getSyntacticForm(), Depth + 1);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-        return Vars.count(V->getCanonicalDecl()) || blockVaryingSource(identifierOf(V)).has_value();
+        // The builtin variables (threadIdx) by name; a variable of the
+        // project's own that happens to be called clock is just a variable.
+        return Vars.count(V->getCanonicalDecl()) ||
+               (Ctx.getSourceManager().isInSystemHeader(Ctx.getSourceManager().getExpansionLoc(V->getLocation())) &&
+                blockVaryingSource(identifierOf(V)).has_value());
       return false;
     }
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {

@@ -132,3 +132,10 @@ __global__ void returnInOtherArm(float *A, int N) {
     A[threadIdx.x] = S[0];
   }
 }
+
+__global__ void projectVariableNamedClock(float *A, int N) {
+  int clock = N * 2;
+  if (clock > 8)
+    __syncthreads(); // no-warning: the project's own variable called clock, set from a kernel argument
+  A[threadIdx.x] = clock;
+}
