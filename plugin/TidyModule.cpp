@@ -6,6 +6,7 @@
 #include "tidy/CaptureApiCheck.h"
 #include "model/Hierarchy.h"
 #include "tidy/DivergentBarrierCheck.h"
+#include "tidy/GridBarrierCheck.h"
 #include "tidy/GridSyncCheck.h"
 #include "tidy/InsufficientCheck.h"
 #include "tidy/MismatchCheck.h"
@@ -37,6 +38,7 @@ public:
     Factories.registerCheck<CaptureApiCheck>("cuda-scope-capture-api");
     Factories.registerCheck<DivergentBarrierCheck>(DivergentBarrierCheckName);
     Factories.registerCheck<GridSyncCheck>(GridSyncCheckName);
+    Factories.registerCheck<GridBarrierCheck>(GridBarrierCheckName);
     Factories.registerCheck<InsufficientCheck>("cuda-scope-insufficient");
     Factories.registerCheck<MismatchCheck>("cuda-scope-mismatch");
     Factories.registerCheck<ReleaseAcquireCheck>("cuda-scope-release-acquire");

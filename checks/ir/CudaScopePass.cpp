@@ -37,7 +37,8 @@ static cl::opt<std::string> LaunchesOption(
     cl::desc("A file of what the host side's facts say of the program's launches (the cuda-scope "
              "command writes it): a kernel symbol alone on a line, every launch of it runs one block; "
              "'not-cooperative', symbol, name, how, where (tab-separated), a launch of it that is not "
-             "cooperative; default $CUDA_SCOPE_LAUNCHES"),
+             "cooperative; 'grid-grows', symbol, name, how, where, input, a launch of it that is not "
+             "cooperative on a grid that grows with that input; default $CUDA_SCOPE_LAUNCHES"),
     cl::init(""));
 
 AnalysisKey CudaScopeAnalysis::Key;
@@ -55,6 +56,9 @@ struct LaunchFacts {
   /// Per kernel symbol, its name as the source spells it and a launch of
   /// it that is not cooperative.
   StringMap<NamedLaunch> NotCooperative;
+  /// Per kernel symbol, a launch of it that is not cooperative on a grid
+  /// that grows with the input.
+  StringMap<NamedLaunch> GridGrows;
 };
 } // namespace
 
@@ -83,6 +87,16 @@ static LaunchFacts launchFacts() {
       L.split(Fields, '\t');
       if (Fields.size() == 4 && !Fields[0].empty())
         Out.NotCooperative.try_emplace(Fields[0], NamedLaunch{Fields[1].str(), {Fields[2].str(), Fields[3].str(), LaunchForm::Plain}});
+      continue;
+    }
+    // grid-grows TAB symbol TAB name TAB how TAB where TAB input.
+    if (L.consume_front("grid-grows\t")) {
+      SmallVector<StringRef, 5> Fields;
+      L.split(Fields, '\t');
+      if (Fields.size() == 5 && !Fields[0].empty())
+        Out.GridGrows.try_emplace(Fields[0], NamedLaunch{Fields[1].str(), {Fields[2].str(), Fields[3].str(),
+                                                                           LaunchForm::Plain, GridSize::Input,
+                                                                           Fields[4].str()}});
       continue;
     }
     Out.OneBlock.insert(L);
@@ -140,6 +154,18 @@ CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManage
         R.GridSyncs.push_back({I, It->second.Kernel, It->second.Launch});
         break;
       }
+  }
+  // The grid barrier rule: a kernel's first wait of the whole grid, when the
+  // facts show a launch of it past residency.
+  if (!Launches.GridGrows.empty()) {
+    std::set<int> Seen;
+    for (const GridWait &W : gridWaits(R.Records->ops(), *R.Records)) {
+      int K = R.Records->ops()[W.Wait].Context;
+      auto It = Launches.GridGrows.find(R.Records->kernels()[K]->getName());
+      if (It == Launches.GridGrows.end() || !launchBeyondResidency(It->second.Launch) || !Seen.insert(K).second)
+        continue;
+      R.GridBarriers.push_back({W, It->second.Kernel, It->second.Launch});
+    }
   }
   for (const Function *K : R.Records->kernels()) {
     for (const DivergentBarrier &B : divergentBarriers(*K))
@@ -343,6 +369,15 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
     ORE.emit([&] {
       OptimizationRemarkAnalysis R("cuda-scope", GridSyncCheckName, userLoc(Op.I), Op.I->getParent());
       R << gridSyncMessage(G.Kernel, gridBarrierName(Op.ScopeQual.value_or(Scope::Device)), G.Launch);
+      return R;
+    });
+  }
+  for (const CudaScopeAnalysis::GridBarrier &G : Res.GridBarriers) {
+    const IROp &Wait = Res.Records->irOp(G.Wait.Wait);
+    OptimizationRemarkEmitter ORE(Wait.I->getFunction());
+    ORE.emit([&] {
+      OptimizationRemarkAnalysis R("cuda-scope", GridBarrierCheckName, userLoc(Wait.I), Wait.I->getParent());
+      R << gridBarrierMessage(G.Kernel, placeOf(userLoc(Res.Records->irOp(G.Wait.Arrival).I)), G.Launch);
       return R;
     });
   }

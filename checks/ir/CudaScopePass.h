@@ -18,6 +18,11 @@ public:
     std::string Kernel; ///< the kernel's name, as the host side's facts spell it
     KernelLaunch Launch;
   };
+  struct GridBarrier {
+    GridWait Wait;      ///< operations of Records
+    std::string Kernel; ///< as the host side's facts spell it
+    KernelLaunch Launch;
+  };
   struct Result {
     std::unique_ptr<IrRecords> Records; ///< none outside device compilation
     std::vector<Finding> Findings;
@@ -25,6 +30,10 @@ public:
     /// (an operation of Records) and the launch under which it cannot
     /// complete, from the host side's facts.
     std::vector<GridSync> GridSyncs;
+    /// The grid barrier rule (model/Hierarchy.h): a kernel's first wait of
+    /// the whole grid and the launch, from the host side's facts, whose grid
+    /// grows past residency.
+    std::vector<GridBarrier> GridBarriers;
     /// The divergent barrier rule (model/Hierarchy.h), per kernel.
     std::vector<DivergentBarrier> DivergentBarriers;
     /// The warp mask rule (model/Hierarchy.h), per kernel.

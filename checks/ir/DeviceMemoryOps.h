@@ -38,6 +38,8 @@ struct IROp {
   /// For a read: the branch (or select) its value decides, directly or
   /// through a variable it was relayed through; null when none.
   const llvm::Instruction *Test = nullptr;
+  /// Its value is compared with the grid's size (MemOp::AgainstGrid).
+  bool AgainstGrid = false;
 
   bool isAccess() const { return isAccessKind(What); }
   bool isStrongAccess() const { return isAccess() && isStrong(Ord); }

@@ -59,13 +59,36 @@ bool derivesFrom(const Value *V, const Value *From) {
   return false;
 }
 
+/// \p V is computed from the grid's size in blocks (%nctaid).
+bool readsGridSize(const Value *V) {
+  SmallVector<const Value *, 8> Work{V};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty() && Seen.size() < 32) {
+    const Value *X = Work.pop_back_val();
+    if (!Seen.insert(X).second)
+      continue;
+    if (const auto *II = dyn_cast<IntrinsicInst>(X)) {
+      switch (II->getIntrinsicID()) {
+      case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+      case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+      case Intrinsic::nvvm_read_ptx_sreg_nctaid_z: return true;
+      default: break;
+      }
+    }
+    if (isa<BinaryOperator>(X) || isa<CastInst>(X) || isa<SelectInst>(X) || isa<PHINode>(X))
+      for (const Value *Op : cast<Instruction>(X)->operands())
+        Work.push_back(Op);
+  }
+  return false;
+}
+
 /// How the value an operation reads decides a branch (the spin of a wait
 /// loop, the test of a flag or of a ticket): through equality, a bound, or
 /// not at all. \p StoredTo collects the objects it is stored to on the way
 /// (a relay), with the comparison made before the store.
 std::optional<ValueTest> testOf(const Value *I,
                                 SmallVectorImpl<std::pair<const Value *, ValueTest>> *StoredTo = nullptr,
-                                const Instruction **Guard = nullptr) {
+                                const Instruction **Guard = nullptr, bool *AgainstGrid = nullptr) {
   SmallVector<std::pair<const Value *, ValueTest>, 8> Work{{I, ValueTest::None}};
   SmallPtrSet<const Value *, 16> Seen;
   std::optional<ValueTest> Found;
@@ -104,6 +127,8 @@ std::optional<ValueTest> testOf(const Value *I,
         const Value *Other = Cmp->getOperand(0) == V ? Cmp->getOperand(1) : Cmp->getOperand(0);
         if (derivesFrom(Other, I))
           continue;
+        if (AgainstGrid && readsGridSize(Other))
+          *AgainstGrid = true;
         if (Compare == ValueTest::None)
           Work.push_back({U, Cmp->isEquality() ? ValueTest::Equality : ValueTest::Bound});
         else
@@ -361,6 +386,32 @@ std::optional<int64_t> pinnedBlock(const Value *Cond, bool WhenTrue, unsigned De
   return blockPinnedBy(*Op, C->getSExtValue(), WhenTrue);
 }
 
+/// \p Guard, the branch a read's value decides, leaves a loop that holds
+/// the read \p I: the thread spins on what it reads (MemOp::Spins).
+bool exitsLoopOf(const Instruction *Guard, const Instruction *I, const LoopInfo &LI) {
+  if (!isa<BranchInst>(Guard) && !isa<SwitchInst>(Guard))
+    return false;
+  for (const Loop *L = LI.getLoopFor(I->getParent()); L; L = L->getParentLoop())
+    if (L->contains(Guard->getParent()) && L->isLoopExiting(Guard->getParent()))
+      return true;
+  return false;
+}
+
+/// \p I sits in a loop over the grid's blocks: one of its exits compares
+/// with the grid's size (MemOp::GridLoop).
+bool inLoopOverGrid(const Instruction *I, const LoopInfo &LI) {
+  for (const Loop *L = LI.getLoopFor(I->getParent()); L; L = L->getParentLoop()) {
+    SmallVector<BasicBlock *, 4> Exiting;
+    L->getExitingBlocks(Exiting);
+    for (const BasicBlock *B : Exiting)
+      if (const auto *Br = dyn_cast<BranchInst>(B->getTerminator()); Br && Br->isConditional())
+        if (const auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+            Cmp && (readsGridSize(Cmp->getOperand(0)) || readsGridSize(Cmp->getOperand(1))))
+          return true;
+  }
+  return false;
+}
+
 /// The one block that runs \p I: a branch on blockIdx.x that dominates it.
 int onlyBlock(const Instruction *I, const FunctionOrder &O) {
   const DominatorTree &DT = O.domTree();
@@ -399,7 +450,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
     for (unsigned I = First; I < Last; ++I) {
       IROp &Op = IROps[I];
       if (Op.What == OpKind::Load || Op.What == OpKind::RMW)
-        std::tie(Op.Test, Tests[I - First]) = testedAt(First, Last, Op);
+        std::tie(Op.Test, Tests[I - First]) = testedAt(First, Last, Op, &Op.AgainstGrid);
       const Function *Fn = Op.I->getFunction();
       MemOp R;
       R.What = Op.What;
@@ -439,6 +490,9 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
       R.Tested = Op.Test != nullptr;
       R.Test = Tests[I - First];
       R.Counts = Op.What == OpKind::RMW && countsArrivals(Op.Spelling, Op.Operand);
+      R.AgainstGrid = Op.AgainstGrid;
+      R.Spins = Op.Test && exitsLoopOf(Op.Test, Op.I, orderOf(Fn).loops());
+      R.GridLoop = inLoopOverGrid(Op.I, orderOf(Fn).loops());
       Ops.push_back(R);
     }
   }
@@ -453,20 +507,21 @@ const FunctionOrder &IrRecords::orderOf(const Function *F) const {
   return *Slot;
 }
 
-std::pair<const Instruction *, ValueTest> IrRecords::testedAt(unsigned First, unsigned Last, const IROp &Op) const {
+std::pair<const Instruction *, ValueTest> IrRecords::testedAt(unsigned First, unsigned Last, const IROp &Op,
+                                                              bool *AgainstGrid) const {
   // At the read itself, or, when the value is relayed through memory (the
   // last-block ticket stores it to a __shared__ bool, then every thread tests
   // it after __syncthreads()), at the load of the relay that decides a branch.
   SmallVector<std::pair<const Value *, ValueTest>, 2> Relays;
   const Instruction *Guard = nullptr;
-  if (std::optional<ValueTest> T = testOf(Op.I, &Relays, &Guard))
+  if (std::optional<ValueTest> T = testOf(Op.I, &Relays, &Guard, AgainstGrid))
     return {Guard, *T};
   for (auto [Relay, Compare] : Relays)
     for (unsigned I = First; I < Last; ++I) {
       const IROp &L = IROps[I];
       if (L.What != OpKind::Load || L.Object != Relay || !orderOf(Op.I->getFunction()).mayPrecede(Op.I, L.I))
         continue;
-      if (std::optional<ValueTest> T = testOf(L.I, nullptr, &Guard))
+      if (std::optional<ValueTest> T = testOf(L.I, nullptr, &Guard, AgainstGrid))
         return {Guard, Compare != ValueTest::None ? Compare : *T};
     }
   return {nullptr, ValueTest::None};

@@ -39,7 +39,8 @@ public:
 
 private:
   const FunctionOrder &orderOf(const llvm::Function *F) const;
-  std::pair<const llvm::Instruction *, ValueTest> testedAt(unsigned First, unsigned Last, const IROp &Op) const;
+  std::pair<const llvm::Instruction *, ValueTest> testedAt(unsigned First, unsigned Last, const IROp &Op,
+                                                          bool *AgainstGrid) const;
 
   std::vector<IROp> IROps;
   std::vector<MemOp> Ops;

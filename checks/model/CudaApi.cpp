@@ -69,7 +69,7 @@ ArrayRef<CudaApiInfo> allCudaApis() { return Table; }
 
 const LaunchApiInfo *lookupLaunchApi(StringRef Name) {
   static const LaunchApiInfo Launches[] = {
-#define LAUNCH_API(Name, KernelArg, Form, Evidence) {#Name, KernelArg, LaunchForm::Form, Evidence},
+#define LAUNCH_API(Name, KernelArg, GridArg, Form, Evidence) {#Name, KernelArg, GridArg, LaunchForm::Form, Evidence},
 #include "CudaApi.def"
   };
   Name = normalizeApiName(Name);
@@ -77,6 +77,37 @@ const LaunchApiInfo *lookupLaunchApi(StringRef Name) {
     if (L.Name == Name)
       return &L;
   return nullptr;
+}
+
+std::optional<ResidencyName> residencyName(StringRef Name) {
+  static const std::pair<StringLiteral, ResidencyName> Names[] = {
+#define RESIDENCY(Name, What) {#Name, ResidencyName::What},
+#include "CudaApi.def"
+  };
+  Name = normalizeApiName(Name);
+  for (const auto &[N, What] : Names)
+    if (Name == N)
+      return What;
+  return std::nullopt;
+}
+
+StringRef gridSizeName(GridSize G) {
+  switch (G) {
+  case GridSize::Unknown: return "unknown";
+  case GridSize::Residency: return "residency";
+  case GridSize::Input: return "input";
+  }
+  return "unknown";
+}
+
+std::optional<GridSize> gridSizeFromName(StringRef Name) {
+  if (Name == "unknown")
+    return GridSize::Unknown;
+  if (Name == "residency")
+    return GridSize::Residency;
+  if (Name == "input")
+    return GridSize::Input;
+  return std::nullopt;
 }
 
 StringRef captureEffectName(CaptureEffect E) {

@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include <optional>
 
 namespace cuda_scope {
 
@@ -83,14 +84,31 @@ enum class LaunchForm : uint8_t {
   Cooperative, ///< every block resident at once, or the launch is refused
   Attributes,  ///< cooperative when the launch configuration's attributes say so
 };
+/// What a launch's grid size is computed from, as the host code shows it.
+enum class GridSize : uint8_t {
+  Unknown,   ///< a constant, a value passed in as the grid, what the code does not show
+  Residency, ///< the occupancy query or the SM count (CudaApi.def, RESIDENCY rows): bounded
+  Input,     ///< arithmetic on a value the program reads at run time (n, v.size()): grows with it
+};
+
 struct LaunchApiInfo {
   llvm::StringRef Name;
   int KernelArg; ///< the argument naming the kernel, -1 for none
+  int GridArg;   ///< the argument giving the grid's size, -1 for none
   LaunchForm Form;
   llvm::StringRef Evidence;
 };
 /// The launch API \p Name (suffixes as normalizeApiName), or null.
 const LaunchApiInfo *lookupLaunchApi(llvm::StringRef Name);
+/// How a name that bounds a grid by residency is used (CudaApi.def's
+/// RESIDENCY rows): a function called, a structure's field, an enumerator.
+enum class ResidencyName : uint8_t { Api, Field, Enumerator };
+/// A grid computed from \p Name, used as the row says, is bounded by what
+/// the GPU keeps resident (an occupancy query, the SM count).
+std::optional<ResidencyName> residencyName(llvm::StringRef Name);
+/// The words the host facts carry for a GridSize ("input", ...), and back.
+llvm::StringRef gridSizeName(GridSize G);
+std::optional<GridSize> gridSizeFromName(llvm::StringRef Name);
 /// How a <<<...>>> launch is spelled in messages and facts.
 inline constexpr llvm::StringLiteral TripleChevronLaunch = "<<<...>>>";
 

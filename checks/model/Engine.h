@@ -119,6 +119,15 @@ struct MemOp {
   ValueTest Test = ValueTest::None;
   /// A read-modify-write that counts (countsArrivals).
   bool Counts = false;
+  /// The read's value decides the exit of a loop that holds the read: the
+  /// thread waits for it (a spin).
+  bool Spins = false;
+  /// The read's value is compared with the grid's size in blocks (gridDim,
+  /// %nctaid), or a value computed from it (gridDim.x * gridDim.y - 1).
+  bool AgainstGrid = false;
+  /// It sits in a loop over the grid's blocks: a loop whose exit compares
+  /// its counter with the grid's size (for (b = 0; b < gridDim.x; ++b)).
+  bool GridLoop = false;
   /// The element is the thread's own: its index keeps both the grid's blocks
   /// and a block's threads apart (out[blockIdx.x * blockDim.x + threadIdx.x]).
   bool ThreadPrivate = false;

@@ -30,6 +30,95 @@ std::string gridSyncMessage(StringRef Kernel, StringRef Barrier, const KernelLau
   return M;
 }
 
+std::vector<GridWait> gridWaits(ArrayRef<MemOp> Ops, const ProgramOrder &PO) {
+  // A word of memory every block reaches, in a kernel, run by any block.
+  auto EveryBlock = [](const MemOp &M) {
+    return M.Object >= 0 && M.RunBy == Runner::Kernel && M.OnlyBlock < 0 &&
+           (gridMemory(M.Home) || M.Home == ObjectHome::Unknown);
+  };
+  std::vector<GridWait> Out;
+  for (unsigned R = 0; R < Ops.size(); ++R) {
+    const MemOp &Wait = Ops[R];
+    if (!Wait.reads() || !Wait.Spins || Wait.Counts || !EveryBlock(Wait))
+      continue;
+    std::optional<unsigned> Arrival;
+    for (unsigned A = 0; A < Ops.size() && !Arrival; ++A) {
+      const MemOp &Arrive = Ops[A];
+      if (A == R || !Arrive.Counts || Arrive.Thread != Wait.Thread || !EveryBlock(Arrive) || !PO.mayPrecede(A, R))
+        continue;
+      // A counting barrier: the wait reads the count the thread arrived on.
+      if (Wait.AgainstGrid && Arrive.Object == Wait.Object) {
+        Arrival = A;
+        break;
+      }
+      // The last to arrive writes what the others wait on.
+      if (!Arrive.AgainstGrid || !Arrive.Tested)
+        continue;
+      for (unsigned W = 0; W < Ops.size(); ++W)
+        if (W != R && Ops[W].writes() && Ops[W].Object == Wait.Object && Ops[W].Thread == Wait.Thread &&
+            PO.afterTest(A, W)) {
+          Arrival = A;
+          break;
+        }
+    }
+    // A master's release: the wait is on a word that a thread writes after
+    // it spun, in a loop over the grid's blocks, on a word that the waiting
+    // thread wrote before its wait (every block's arrival).
+    for (unsigned S = 0; S < Ops.size() && !Arrival; ++S) {
+      const MemOp &Collect = Ops[S];
+      if (S == R || !Collect.reads() || !Collect.Spins || !Collect.GridLoop || Collect.Thread != Wait.Thread ||
+          Collect.Object < 0)
+        continue;
+      bool Releases = false;
+      for (unsigned W = 0; W < Ops.size() && !Releases; ++W)
+        Releases = Ops[W].writes() && Ops[W].Object == Wait.Object && Ops[W].Thread == Wait.Thread &&
+                   PO.mayPrecede(S, W);
+      if (!Releases)
+        continue;
+      for (unsigned A = 0; A < Ops.size(); ++A)
+        if (A != S && Ops[A].writes() && Ops[A].Object == Collect.Object && EveryBlock(Ops[A]) &&
+            Ops[A].Thread == Wait.Thread && PO.mayPrecede(A, R)) {
+          Arrival = A;
+          break;
+        }
+    }
+    if (Arrival)
+      Out.push_back({R, *Arrival});
+  }
+  return Out;
+}
+
+std::optional<unsigned> launchBeyondResidency(ArrayRef<KernelLaunch> Launches) {
+  for (unsigned I = 0; I < Launches.size(); ++I)
+    if (Launches[I].Form == LaunchForm::Plain && Launches[I].Grid == GridSize::Input)
+      return I;
+  return std::nullopt;
+}
+
+std::string gridBarrierMessage(StringRef Kernel, StringRef ArrivalWhere, const KernelLaunch &Launch) {
+  std::string M = "kernel '" + Kernel.str() + "' waits here until every block of its grid has arrived";
+  if (!ArrivalWhere.empty())
+    M += " (arrival at " + ArrivalWhere.str() + ")";
+  M += ", but is launched with " + Launch.How;
+  if (!Launch.Where.empty())
+    M += " at " + Launch.Where;
+  M += " on a grid that grows with '" + Launch.GrowsWith +
+       "' and is not bounded by what the GPU keeps resident: blocks that are not running cannot arrive, and the "
+       "running ones spin without giving up their place (on an H100, 133 of 528 blocks never saw every arrival at "
+       "twice the resident grid); launch it with cudaLaunchCooperativeKernel, or size the grid with "
+       "cudaOccupancyMaxActiveBlocksPerMultiprocessor times the SM count and loop over the input";
+  return M;
+}
+
+bool isGridSizeCall(StringRef PlainName) {
+  StringRef Member = PlainName;
+  if (!Member.consume_front("cooperative_groups::grid_group::"))
+    return false;
+  return Member == "num_blocks" || Member == "dim_blocks" || Member == "size" || Member == "num_threads" ||
+         Member == "group_dim" || Member == "dim_threads";
+}
+
+
 std::optional<StringRef> blockVaryingSource(StringRef Name) {
   static constexpr StringLiteral Index = "the thread's index", Lane = "the thread's lane",
                                  Warp = "a value of the thread's warp", Other = "a value another lane holds",

@@ -18,6 +18,7 @@
 #define CUDA_SCOPE_MODEL_HIERARCHY_H
 
 #include "CudaApi.h"
+#include "Engine.h"
 #include "MemoryModel.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -31,6 +32,8 @@ struct KernelLaunch {
   std::string How;   ///< "<<<...>>>", "cudaLaunchKernel", "cudaLaunchCooperativeKernel"
   std::string Where; ///< "file:line", empty when not known
   LaunchForm Form = LaunchForm::Plain;
+  GridSize Grid = GridSize::Unknown;
+  std::string GrowsWith; ///< for Input: the value, as written ("n", "v.size()")
 };
 
 /// The grid sync rule: the first launch of a kernel that reaches a grid-wide
@@ -49,6 +52,53 @@ llvm::StringRef gridBarrierName(Scope S);
 
 /// The check's name, for both front ends.
 inline constexpr llvm::StringLiteral GridSyncCheckName = "cuda-scope-grid-sync";
+
+// The grid barrier rule: a hand-written grid barrier (blocks count their
+// arrivals on a word of global memory, then spin until the count reaches
+// the grid's size, or until the last block to arrive flips a flag) needs,
+// as the grid sync does, every block of the grid resident at once: a block
+// that is not running cannot arrive, and the running ones spin forever
+// without giving up their place. A launch that is not cooperative keeps
+// that promise only for a grid bounded by what the GPU can keep resident;
+// one whose grid grows with the input deadlocks once the input is large
+// enough (H100: 133 of 528 blocks never saw every arrival at twice the
+// co-resident grid, 398 of 1,056 at four times; RESULTS.md probe 2).
+//
+// A wait of the whole grid, from the records a front end made of a kernel:
+// a read that every block may run, that spins, and either
+//  - compares what it reads with the grid's size, on a word that the same
+//    thread counts its arrival on before (a counting barrier), or
+//  - waits on a word that is written only once a counting arrival has found
+//    the grid's size (the last block to arrive flips a sense or bumps a
+//    generation, and the others spin on it), or
+//  - waits on a word that a master writes after it spun, in a loop over the
+//    grid's blocks, on the word each waiting thread wrote before its wait
+//    (Xiao and Feng's barrier: block 0 collects every block's arrival, then
+//    releases each).
+// A block that only waits (if (blockIdx.x == 0) while (count < gridDim.x))
+// holds one place while the others arrive and leave: no deadlock, no wait of
+// the grid. A cursor that counts (while (atomicAdd(&next, 1) < n)) is work,
+// not a wait.
+struct GridWait {
+  unsigned Wait;    ///< the spinning read
+  unsigned Arrival; ///< the counting arrival it waits for
+};
+std::vector<GridWait> gridWaits(llvm::ArrayRef<MemOp> Ops, const ProgramOrder &PO);
+
+/// The first launch under which a grid wait deadlocks: not cooperative,
+/// with a grid that grows with the input.
+std::optional<unsigned> launchBeyondResidency(llvm::ArrayRef<KernelLaunch> Launches);
+
+/// The finding's words, at the wait: \p Kernel as the user wrote it,
+/// \p ArrivalWhere "file:line" of the arrival.
+std::string gridBarrierMessage(llvm::StringRef Kernel, llvm::StringRef ArrivalWhere, const KernelLaunch &Launch);
+inline constexpr llvm::StringLiteral GridBarrierCheckName = "cuda-scope-grid-barrier";
+
+
+/// A call that returns the grid's size, as a plain qualified name
+/// (cooperative_groups::grid_group::num_blocks): what a front end that sees
+/// calls before inlining counts as gridDim (the IR sees %nctaid).
+bool isGridSizeCall(llvm::StringRef PlainName);
 
 // The divergent barrier rule: a block barrier (__syncthreads() and its
 // _count/_and/_or forms, bar.sync 0, thread_block::sync()) must be reached

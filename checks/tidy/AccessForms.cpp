@@ -122,6 +122,7 @@ bool ScopedAccesses::Walker::libcuMember(const CallExpr *CE, const CXXMethodDecl
   if (Member == "wait" && Owner.All.back().What == OpKind::Load) {
     Owner.All.back().TestSeq = Owner.All.back().Seq;
     Owner.All.back().Test = ValueTest::Equality;
+    Owner.All.back().Waits = true;
   }
   return true;
 }

@@ -1,6 +1,7 @@
 //===- AccessWalk.cpp - program order, tested values, plain accesses -----===//
 #include "ScopedAccessesWalker.h"
 #include "CheckUtils.h"
+#include "model/Hierarchy.h"
 #include "model/Ptx.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -241,7 +242,13 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
   auto Loop = [&](const Stmt *LoopS, const Stmt *CondVar, const Expr *Cond, const Stmt *Body, const Stmt *Inc,
                   bool CondFirst) {
     Arms.push_back({LoopS, ArmLoop});
-    llvm::scope_exit Done([&] { Arms.pop_back(); });
+    // A loop over the grid's blocks: its condition compares with the grid's size.
+    const bool OverGrid = computesGridSize(Cond, Fr);
+    GridLoops += OverGrid;
+    llvm::scope_exit Done([&] {
+      Arms.pop_back();
+      GridLoops -= OverGrid;
+    });
     size_t First = VarFlows.size();
     if (CondFirst) {
       walk(CondVar, Fr);
@@ -256,7 +263,8 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
       return;
     }
     for (size_t I = First; I < Last; ++I)
-      VarFlows.push_back({VarFlows[I].From, VarFlows[I].To, Seq, VarFlows[I].Compare, VarFlows[I].Guard});
+      VarFlows.push_back({VarFlows[I].From, VarFlows[I].To, Seq, VarFlows[I].Compare, VarFlows[I].Guard,
+                          VarFlows[I].AgainstGrid});
   };
   if (const auto *If = dyn_cast<IfStmt>(S)) {
     walk(If->getInit(), Fr);
@@ -316,8 +324,13 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     if (BO->isComparisonOp() && (Use.Tested || Use.RelayTo)) {
       ValueUse U = Use;
       U.Compare = BO->isEqualityOp() ? ValueTest::Equality : ValueTest::Bound;
-      walkWith(BO->getLHS(), Fr, U);
-      walkWith(BO->getRHS(), Fr, U);
+      // Each side is compared with the other: with the grid's size, where
+      // the other computes it.
+      ValueUse L = U, R = U;
+      L.AgainstGrid = U.AgainstGrid || computesGridSize(BO->getRHS(), Fr);
+      R.AgainstGrid = U.AgainstGrid || computesGridSize(BO->getLHS(), Fr);
+      walkWith(BO->getLHS(), Fr, L);
+      walkWith(BO->getRHS(), Fr, R);
       return true;
     }
     if (BO->getOpcode() != BO_Assign)
@@ -364,12 +377,45 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
       if (Use.Tested)
-        VarFlows.push_back({VD, nullptr, Seq, Use.Compare, Use.Guard});
+        VarFlows.push_back({VD, nullptr, Seq, Use.Compare, Use.Guard, Use.AgainstGrid});
       else if (Use.RelayTo && Use.RelayTo != VD)
-        VarFlows.push_back({VD, Use.RelayTo, Seq, Use.Compare, nullptr});
+        VarFlows.push_back({VD, Use.RelayTo, Seq, Use.Compare, nullptr, Use.AgainstGrid});
     }
     return true;
   }
+  return false;
+}
+
+bool ScopedAccesses::Walker::computesGridSize(const Expr *E, const Frame *Fr, unsigned Depth) {
+  if (!E || Depth > 4)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *D = DRE->getDecl();
+    if (isGridSizeName(identifierOf(D)))
+      return true;
+    // A parameter is the argument its call passed; a local, what it holds.
+    if (const auto *P = dyn_cast<ParmVarDecl>(D)) {
+      if (auto Arg = argumentFor(P, Fr))
+        return computesGridSize(Arg->first, Arg->second, Depth + 1);
+      return false;
+    }
+    if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->hasLocalStorage()) {
+      const Expr *Value = VD->getInit() ? VD->getInit() : singleAssignment(VD);
+      return Value && computesGridSize(Value, Fr, Depth + 1);
+    }
+    return false;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *FD = CE->getDirectCallee();
+        FD && isGridSizeCall(plainFunctionName(FD->getQualifiedNameAsString())))
+      return true;
+  // gridDim.x is a property whose base the pseudo-object holds opaquely.
+  if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
+    return computesGridSize(OV->getSourceExpr(), Fr, Depth);
+  for (const Stmt *Child : E->children())
+    if (const auto *C = dyn_cast_or_null<Expr>(Child); C && computesGridSize(C, Fr, Depth))
+      return true;
   return false;
 }
 
@@ -381,15 +427,17 @@ void ScopedAccesses::Walker::resolveRelays() {
     const VarDecl *Var;
     unsigned After;
     ValueTest Compare;
+    bool AgainstGrid;
   };
   for (const Relay &R : Relays) {
     ScopedAccess &A = (R.InPlain ? Owner.Plain : Owner.All)[R.Index];
     if (A.TestSeq)
       continue;
-    SmallVector<Step, 4> Work{{R.To, A.Seq, R.Compare}};
+    SmallVector<Step, 4> Work{{R.To, A.Seq, R.Compare, R.AgainstGrid}};
     std::optional<unsigned> Best;
     const Stmt *Guard = nullptr;
     ValueTest How = ValueTest::Bound;
+    bool AgainstGrid = false;
     for (unsigned Round = 0; Round < 4 && !Work.empty(); ++Round) {
       SmallVector<Step, 4> Next;
       for (const Step &W : Work)
@@ -397,7 +445,9 @@ void ScopedAccesses::Walker::resolveRelays() {
           if (F.From != W.Var || F.Seq <= W.After)
             continue;
           ValueTest Compare = W.Compare != ValueTest::None ? W.Compare : F.Compare;
+          bool Grid = W.AgainstGrid || F.AgainstGrid;
           if (!F.To) {
+            AgainstGrid = AgainstGrid || Grid;
             // The first test says where; any test for equality says how (as
             // the IR front end reads it).
             ValueTest T = Compare == ValueTest::None ? ValueTest::Equality : Compare;
@@ -408,7 +458,7 @@ void ScopedAccesses::Walker::resolveRelays() {
               Guard = F.Guard;
             }
           } else if (Next.size() < 16) {
-            Next.push_back({F.To, F.Seq, Compare});
+            Next.push_back({F.To, F.Seq, Compare, Grid});
           }
         }
       Work = std::move(Next);
@@ -417,6 +467,7 @@ void ScopedAccesses::Walker::resolveRelays() {
     if (Best) {
       A.Test = How;
       A.TestGuard = Guard;
+      A.AgainstGrid = AgainstGrid;
     }
   }
 }
@@ -560,16 +611,18 @@ void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Fram
     }
   }
   A.Arms.assign(Arms.begin(), Arms.end());
+  A.GridLoop = GridLoops > 0;
   A.OnlyBlock = OnlyBlock;
   bool Reads = A.What == OpKind::Load || A.What == OpKind::RMW;
   if (Reads && Use.Tested) {
     A.TestSeq = A.Seq;
     A.Test = Use.Compare == ValueTest::None ? ValueTest::Equality : Use.Compare;
     A.TestGuard = Use.Guard;
+    A.AgainstGrid = Use.AgainstGrid;
   }
   std::vector<ScopedAccess> &List = PlainList ? Owner.Plain : Owner.All;
   if (Reads && Use.RelayTo && Kind != ScopedAccess::Host)
-    Relays.push_back({PlainList, List.size(), Use.RelayTo, Use.Compare});
+    Relays.push_back({PlainList, List.size(), Use.RelayTo, Use.Compare, Use.AgainstGrid});
   List.push_back(std::move(A));
 }
 

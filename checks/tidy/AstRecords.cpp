@@ -90,6 +90,32 @@ std::optional<BarrierFunction> barrierOf(const CallSite &C) {
   return std::nullopt;
 }
 
+/// \p S is a break, or a block that ends in one.
+bool endsInBreak(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return !CS->body_empty() && endsInBreak(CS->body_back());
+  return isa_and_nonnull<BreakStmt>(S);
+}
+
+/// The read decides the exit of a loop that holds it: the loop's own
+/// condition, or an if in it whose arm breaks out (MemOp::Spins).
+bool spins(const ScopedAccess &A) {
+  if (A.Waits)
+    return true;
+  if (!A.TestSeq || !A.TestGuard)
+    return false;
+  bool InLoop = false;
+  for (const auto &[Owner, Arm] : A.Arms) {
+    if (!(Arm & ArmLoop))
+      continue;
+    if (Owner == A.TestGuard)
+      return true;
+    InLoop = true;
+  }
+  const auto *If = dyn_cast<IfStmt>(A.TestGuard);
+  return InLoop && If && (endsInBreak(If->getThen()) || endsInBreak(If->getElse()));
+}
+
 Runner runnerOf(ScopedAccess::RootKind K) {
   return K == ScopedAccess::Host ? Runner::Host : K == ScopedAccess::Kernel ? Runner::Kernel : Runner::DeviceFunction;
 }
@@ -131,6 +157,9 @@ void AstRecords::build() {
       Op.OnlyBlock = 0;
     Op.Tested = A.TestSeq.has_value();
     Op.Test = A.Test;
+    Op.Spins = spins(A);
+    Op.AgainstGrid = A.AgainstGrid;
+    Op.GridLoop = A.GridLoop;
     Op.Counts = A.What == OpKind::RMW && countsArrivals(A.Name, A.Operand);
     Op.ThreadPrivate = A.Object && A.Object->BlockDependent && A.Object->ThreadDependent;
     // Every thread computes the same address: no index reads the thread's
@@ -163,6 +192,11 @@ void AstRecords::build() {
     CallOf.push_back(&C);
   }
   PO = std::make_unique<Order>(*this);
+}
+
+std::vector<GridWait> AstRecords::gridWaits() {
+  build();
+  return cuda_scope::gridWaits(Ops, *PO);
 }
 
 std::vector<Finding> AstRecords::findings(const EngineOptions &Opts,

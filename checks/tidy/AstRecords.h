@@ -13,6 +13,7 @@
 
 #include "ScopedAccesses.h"
 #include "model/Engine.h"
+#include "model/Hierarchy.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <memory>
 #include <vector>
@@ -33,6 +34,8 @@ public:
                                 llvm::function_ref<bool(const clang::FunctionDecl *)> IsFence = nullptr);
 
   llvm::ArrayRef<MemOp> ops();
+  /// The waits of the whole grid in the file's kernels (model/Hierarchy.h).
+  std::vector<GridWait> gridWaits();
   /// The access behind record \p I; null for a call.
   const ScopedAccess *access(int I) const;
   const ScopedAccess &accessAt(unsigned I) const { return *access(static_cast<int>(I)); }

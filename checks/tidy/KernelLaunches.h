@@ -34,6 +34,9 @@ public:
     const clang::Expr *E;
     llvm::StringRef How; ///< "<<<...>>>" or the API's name
     LaunchForm Form;
+    /// What the grid's size is computed from (gridSizeOf).
+    GridSize Grid = GridSize::Unknown;
+    std::string GrowsWith; ///< for GridSize::Input: the value, as written
   };
   struct Kernel {
     unsigned Launches = 0, OneBlock = 0;

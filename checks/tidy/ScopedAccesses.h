@@ -121,6 +121,14 @@ struct ScopedAccess {
   std::optional<unsigned> TestSeq;
   /// How that test compares the value.
   ValueTest Test = ValueTest::None;
+  /// What the value is compared with is the grid's size in blocks, or a
+  /// value computed from it (MemOp::AgainstGrid).
+  bool AgainstGrid = false;
+  /// A wait of its own (libcu++'s wait(old)): it returns once the value
+  /// differs, whatever statement holds it.
+  bool Waits = false;
+  /// It sits in a loop over the grid's blocks (MemOp::GridLoop).
+  bool GridLoop = false;
   /// The statement whose outcome the test decides, and what runs on it: the
   /// Seqs from TestFrom (the test, or the end of a loop it ends) to TestUntil
   /// (the end of the statement, or never where an arm leaves or a loop ends).

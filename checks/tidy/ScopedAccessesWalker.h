@@ -74,6 +74,8 @@ public:
     /// returns to a call whose value is dropped. A load whose value is
     /// dropped reads no data.
     bool Discarded = false;
+    /// The value is compared with the grid's size (gridDim.x - 1).
+    bool AgainstGrid = false;
   };
 
   /// A call into a function: its arguments bind the callee's parameters, and
@@ -165,6 +167,10 @@ private:
   /// The value of a condition the compiler knows in this instantiation (if
   /// constexpr, !Traits::value, sizeof(T) == 4); none when it depends on the run.
   std::optional<bool> knownCondition(const clang::Expr *Cond) const;
+  /// \p E computes the grid's size in blocks, or a value of it: gridDim,
+  /// cooperative groups' grid size, through locals and the arguments of the
+  /// calls that led here (model/Hierarchy.h, the grid barrier rule).
+  bool computesGridSize(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
   void walkWith(const clang::Stmt *S, const Frame *Fr, ValueUse U);
   void walkArm(const clang::Stmt *S, const Frame *Fr, const clang::Stmt *Owner, unsigned Arm);
   void resolveRelays();
@@ -211,6 +217,8 @@ private:
   llvm::SmallVector<BlockPos, 16> Blocks;
   llvm::SmallVector<const clang::Expr *, 4> Chain;
   llvm::SmallVector<std::pair<const clang::Stmt *, unsigned>, 8> Arms;
+  /// How many of the loops being walked are over the grid's blocks.
+  unsigned GridLoops = 0;
   /// The one block that runs what is walked now, under if (blockIdx.x == C); -1: any.
   int64_t OnlyBlock = -1;
   ValueUse Use;
@@ -220,6 +228,7 @@ private:
     size_t Index;
     const clang::VarDecl *To;
     ValueTest Compare;
+    bool AgainstGrid;
   };
   llvm::SmallVector<Relay, 8> Relays;
   /// Variables read where the value decides a branch (To null) or is stored to another (To).
@@ -228,6 +237,7 @@ private:
     unsigned Seq;
     ValueTest Compare;
     const clang::Stmt *Guard;
+    bool AgainstGrid;
   };
   std::vector<VarFlow> VarFlows;
   llvm::DenseSet<const clang::FunctionDecl *> Active;

@@ -330,9 +330,12 @@ void TUFacts::write() {
       for (const KernelLaunches::Site &Site : K.Sites)
         if (Site.Form == LaunchForm::Plain) {
           PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Site.E->getBeginLoc()));
+          // And what its grid is computed from, for the grid barrier rule.
           NotCooperative.push_back(json::Object{
               {"how", Site.How},
-              {"where", P.isValid() ? launchPlace(P.getFilename(), P.getLine(), SM.getFileManager()) : ""}});
+              {"where", P.isValid() ? launchPlace(P.getFilename(), P.getLine(), SM.getFileManager()) : ""},
+              {"grid", gridSizeName(Site.Grid)},
+              {"grows_with", Site.GrowsWith}});
         }
       Launches.push_back(json::Object{{"kernel", deviceSymbol(F)},
                                       {"name", F->getQualifiedNameAsString()},

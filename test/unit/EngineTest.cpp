@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "model/Engine.h"
+#include "model/Hierarchy.h"
 #include "gtest/gtest.h"
 
 using namespace cuda_scope;
@@ -225,4 +226,139 @@ TEST(Engine, AddingNothingCountsNothing) {
     EXPECT_TRUE(countsArrivals(Name, 0)) << Name;
   EXPECT_TRUE(countsArrivals("atomic_ref::operator++", 0));
   EXPECT_FALSE(countsArrivals("atomicExch", 1));
+}
+
+// The grid barrier rule's waits (model/Hierarchy.h, gridWaits).
+namespace {
+MemOp arrive(int Object) {
+  MemOp Op = access(OpKind::RMW, Object, Order::Relaxed);
+  Op.Counts = true;
+  return Op;
+}
+MemOp spin(int Object, bool AgainstGrid) {
+  MemOp Op = access(OpKind::Load, Object, Order::Relaxed);
+  Op.Tested = Op.Spins = true;
+  Op.AgainstGrid = AgainstGrid;
+  return Op;
+}
+} // namespace
+
+TEST(GridWaits, CountingBarrier) {
+  Program P;
+  unsigned A = P.add(arrive(0));
+  unsigned W = P.add(spin(0, true));
+  auto Waits = gridWaits(P.Ops, P);
+  ASSERT_EQ(Waits.size(), 1u);
+  EXPECT_EQ(Waits[0].Wait, W);
+  EXPECT_EQ(Waits[0].Arrival, A);
+}
+
+TEST(GridWaits, NotAWaitOfTheGrid) {
+  // Compared with something other than the grid's size: a count the caller chose.
+  {
+    Program P;
+    P.add(arrive(0));
+    P.add(spin(0, false));
+    EXPECT_TRUE(gridWaits(P.Ops, P).empty());
+  }
+  // Only block 0 waits: the others arrive and leave.
+  {
+    Program P;
+    P.add(arrive(0));
+    MemOp S = spin(0, true);
+    S.OnlyBlock = 0;
+    P.add(S);
+    EXPECT_TRUE(gridWaits(P.Ops, P).empty());
+  }
+  // A cursor that counts in its loop is work, not a wait.
+  {
+    Program P;
+    MemOp C = arrive(0);
+    C.Tested = C.Spins = C.AgainstGrid = true;
+    P.add(C);
+    EXPECT_TRUE(gridWaits(P.Ops, P).empty());
+  }
+  // The spin before the arrival, or in another kernel.
+  {
+    Program P;
+    P.add(spin(0, true));
+    MemOp A = arrive(0);
+    P.add(A);
+    MemOp Other = arrive(0);
+    Other.Thread = 1;
+    P.add(Other);
+    EXPECT_TRUE(gridWaits(P.Ops, P).empty());
+  }
+  // Shared memory is one block's: its threads' count never involves the grid.
+  {
+    Program P;
+    MemOp A = arrive(0), S = spin(0, true);
+    A.Home = S.Home = ObjectHome::Shared;
+    P.add(A);
+    P.add(S);
+    EXPECT_TRUE(gridWaits(P.Ops, P).empty());
+  }
+}
+
+TEST(GridWaits, LastArrivalFlipsWhatOthersWaitOn) {
+  Program P;
+  MemOp Ticket = arrive(0);
+  Ticket.Tested = Ticket.AgainstGrid = true; // ticket == gridDim.x - 1
+  unsigned A = P.add(Ticket);
+  P.add(plainStore(1), 1); // the last block flips the sense
+  unsigned W = P.add(spin(1, false), 2);
+  auto Waits = gridWaits(P.Ops, P);
+  ASSERT_EQ(Waits.size(), 1u);
+  EXPECT_EQ(Waits[0].Wait, W);
+  EXPECT_EQ(Waits[0].Arrival, A);
+  // With no write of what the others wait on after the ticket's test, nobody releases them here.
+  Program Q;
+  Q.add(Ticket);
+  Q.add(spin(1, false));
+  EXPECT_TRUE(gridWaits(Q.Ops, Q).empty());
+}
+
+TEST(GridWaits, LaunchesPastResidency) {
+  KernelLaunch Input{"<<<...>>>", "a.cu:9", LaunchForm::Plain, GridSize::Input, "n"};
+  KernelLaunch Bounded{"<<<...>>>", "a.cu:10", LaunchForm::Plain, GridSize::Residency, ""};
+  KernelLaunch Fixed{"<<<...>>>", "a.cu:11", LaunchForm::Plain, GridSize::Unknown, ""};
+  KernelLaunch Coop{"cudaLaunchCooperativeKernel", "a.cu:12", LaunchForm::Cooperative, GridSize::Input, "n"};
+  EXPECT_EQ(launchBeyondResidency({Bounded, Fixed, Coop}), std::nullopt);
+  EXPECT_EQ(launchBeyondResidency({Bounded, Input}), 1u);
+  std::string M = gridBarrierMessage("step", "a.cu:4", Input);
+  EXPECT_NE(M.find("kernel 'step' waits here until every block of its grid has arrived (arrival at a.cu:4)"),
+            std::string::npos);
+  EXPECT_NE(M.find("launched with <<<...>>> at a.cu:9 on a grid that grows with 'n'"), std::string::npos);
+  EXPECT_EQ(residencyName("cudaOccupancyMaxActiveBlocksPerMultiprocessor"), ResidencyName::Api);
+  EXPECT_EQ(residencyName("multiProcessorCount"), ResidencyName::Field);
+  EXPECT_EQ(residencyName("cudaDevAttrMultiProcessorCount"), ResidencyName::Enumerator);
+  EXPECT_EQ(residencyName("cudaDevAttrMaxThreadsPerBlock"), std::nullopt);
+  for (GridSize G : {GridSize::Unknown, GridSize::Residency, GridSize::Input})
+    EXPECT_EQ(gridSizeFromName(gridSizeName(G)), G);
+  EXPECT_EQ(gridSizeFromName("huge"), std::nullopt);
+  EXPECT_TRUE(isGridSizeCall("cooperative_groups::grid_group::num_blocks"));
+  EXPECT_FALSE(isGridSizeCall("cooperative_groups::thread_block::size"));
+}
+
+TEST(GridWaits, MasterCollectsThenReleases) {
+  // Block 0 spins on every block's arrival flag (object 0) in a loop over the grid, then writes the
+  // go flags (object 1); every other block writes its arrival and spins on its go flag.
+  Program P;
+  MemOp Collect = spin(0, false);
+  Collect.GridLoop = true;
+  Collect.OnlyBlock = 0;
+  P.add(Collect, 1);
+  MemOp Go = plainStore(1);
+  Go.OnlyBlock = 0;
+  P.add(Go, 1);
+  unsigned A = P.add(plainStore(0), 2);
+  unsigned W = P.add(spin(1, false), 2);
+  auto Waits = gridWaits(P.Ops, P);
+  ASSERT_EQ(Waits.size(), 1u);
+  EXPECT_EQ(Waits[0].Wait, W);
+  EXPECT_EQ(Waits[0].Arrival, A);
+  // A window of predecessors (a look-back), not a loop over the grid: no wait of the grid.
+  Program Q = P;
+  Q.Ops[0].GridLoop = false;
+  EXPECT_TRUE(gridWaits(Q.Ops, Q).empty());
 }

@@ -47,6 +47,8 @@ class Program:
     captures: list = field(default_factory=list)    # (file, call made while a capture is open)
     regions: dict = field(default_factory=dict)     # function id -> the captures it begins
     launches: dict = field(default_factory=dict)    # kernel symbol -> [launches, one-block ones, escapes]
+    grid_grows: dict = field(default_factory=dict)  # kernel symbol -> (name, how, where, input): the first
+    # launch that is not cooperative, on a grid the host code computes from the input
     not_cooperative: dict = field(default_factory=dict)  # kernel symbol -> (name, how, where), the first
     threads: list = field(default_factory=list)     # the places where threads start
     files: int = 0
@@ -113,6 +115,9 @@ def add(program, doc):
         have[2] = have[2] or k["escapes"]
         for launch in k.get("not_cooperative", ()):
             program.not_cooperative.setdefault(k["kernel"], (k["name"], launch["how"], launch["where"]))
+            if launch.get("grid") == "input":
+                program.grid_grows.setdefault(k["kernel"], (k["name"], launch["how"], launch["where"],
+                                                            launch.get("grows_with") or "the input"))
 
 
 def targets(program, callee, virtual):
@@ -553,10 +558,13 @@ def launches_file(program):
     """The text of the file the IR pass reads (-cuda-scope-launches): the one-block kernels, a symbol
     a line; then, per kernel some launch of which is not cooperative (the host side decided which
     are: checks/model/CudaApi.def), 'not-cooperative', its symbol, its name, how and where it is
-    launched, tab-separated. The pass applies the grid sync rule with them."""
+    launched, tab-separated; and per kernel launched so on a grid that grows with the input (the host
+    side decided that too: CudaApi.def's RESIDENCY rows), 'grid-grows', its symbol, name, how, where
+    and the input. The pass applies the grid sync and grid barrier rules with them."""
     lines = [k + "\n" for k in one_block_kernels(program)]
     lines += ["\t".join(("not-cooperative", k) + program.not_cooperative[k]) + "\n"
               for k in sorted(program.not_cooperative)]
+    lines += ["\t".join(("grid-grows", k) + program.grid_grows[k]) + "\n" for k in sorted(program.grid_grows)]
     return "".join(lines)
 
 
