@@ -11,6 +11,7 @@ from .facts import snippet
 from .rewrite import map_diags
 from .rules import PASS_RULES, glob_selects
 from .runner import TIMED_OUT
+from .suppress import Suppressions
 
 
 LLVM_ERROR_SPELLINGS = ("error in backend: ", "LLVM ERROR: ")
@@ -69,6 +70,10 @@ class Merge:
     device_failed: set = field(default_factory=set)  # (file, arch) whose device side did not parse
     cache: dict = field(default_factory=dict)      # file -> its lines, for the dialect's source tests
     rewrites: object = None                        # rewrite.Rewrites: the copies some runs read
+    # clang-tidy honours NOLINT in its own findings; the pass's and the whole program's are held to
+    # the same comments here (suppress.py).
+    nolint: Suppressions = field(default_factory=Suppressions)
+    suppressed: int = 0                            # findings a NOLINT comment suppressed
 
     def add(self, job, rc, out, err):
         if rc == TIMED_OUT:
@@ -85,6 +90,9 @@ class Merge:
         """The findings whose path crosses files (facts.findings); one a file's own run also
         reported there is that finding, seen from the whole program too."""
         for d in map_diags(list(diags), self.rewrites, "", snippet):
+            if self.nolint.suppressed(d.file, d.line, d.check):
+                self.suppressed += 1
+                continue
             place = place_of(d)
             if place in self.by_place:
                 if d.sides[0] not in self.by_place[place].sides:
@@ -143,6 +151,9 @@ class Merge:
             self.failed.append((job.t.file, job.label, f"the IR pass failed (exit status {rc})"))
         for d in remarks:
             if d.check not in PASS_RULES or not glob_selects(job.t.checks, d.check):
+                continue
+            if self.nolint.suppressed(d.file, d.line, d.check):
+                self.suppressed += 1
                 continue
             place = place_of(d)
             if place in self.by_place:

@@ -12,6 +12,7 @@ from .locate import doc_summary, help_uri_base
 from .facts import snippet
 from .rewrite import map_diags
 from .rules import PASS_RULES
+from .suppress import Suppressions
 
 def display_column(file, line, col, cache):
     """clang counts columns in bytes; SARIF here counts Unicode code points."""
@@ -159,6 +160,7 @@ class Stream:
             self.left[j.t.file] = self.left.get(j.t.file, 0) + 1
         self.done = {}
         self.shown = set()
+        self.nolint = Suppressions()
 
     def finished(self, job, out, err):
         if not self.enabled:
@@ -176,6 +178,9 @@ class Stream:
                     d.level = "warning"
                 if d.is_error or not d.check or (j.side == "pass" and d.check not in PASS_RULES):
                     continue
+                if j.side == "pass" and d.file and self.nolint.suppressed(
+                        os.path.normpath(os.path.join(j.t.directory, d.file)), d.line, d.check):
+                    continue  # NOLINT, as clang-tidy honours it in its own (suppress.py)
                 place = place_of(d)
                 if place not in self.shown:
                     self.shown.add(place)
