@@ -307,6 +307,9 @@ def main(argv):
     progress.finish()
     if interrupted:
         error(f"interrupted: {len(results)} of {len(jobs)} runs finished; the report has what they found")
+    # The runs that never ran (Ctrl-C): their files were not analysed, and the reports say so.
+    ran = {id(r[0]) for r in results}
+    not_run = [(j.t.file, j.label, "not run: the command was interrupted") for j in jobs if id(j) not in ran]
 
     merged = Merge(timeout=args.timeout, rewrites=rewrites)
     for job, rc, out, err in results:
@@ -355,12 +358,20 @@ def main(argv):
         print_text(sorted(errs + notes, key=sort), sys.stderr)
         checks = list_checks(tidy, module, args.checks)
         checks += [r for r in (pass_rules(args) if ir else []) if r not in checks]
-        files = sorted({t.file for t in translations})
+        # Analysed: every run of the file ran and none failed. What failed, did not run, or could not
+        # be planned makes the run unsuccessful, whatever the findings (issue 26: a report that claims
+        # success after a failure shows code scanning a clean project).
+        incomplete = failed + not_run
+        missed = {f for f, _, _ in incomplete}
+        files = sorted({t.file for t in translations} - missed)
+        troubles = problems + [f"{f} ({s} side) {reason}" for f, s, reason in incomplete]
+        if interrupted:
+            troubles.append(f"interrupted: {len(results)} of {len(jobs)} runs finished")
         if args.format == "sarif":
             doc = to_sarif(found, errs, checks, find_docs(), args.help_uri_base,
-                           os.path.abspath(args.root or repository_root()), len(files), notes)
+                           os.path.abspath(args.root or repository_root()), len(files), notes, troubles)
         else:
-            doc = to_json(found, errs, files, failed, notes, skipped.values())
+            doc = to_json(found, errs, files, incomplete, notes, skipped.values(), problems, interrupted)
         json.dump(doc, out, indent=2)
         out.write("\n")
     if out is not sys.stdout:

@@ -64,8 +64,10 @@ def help_base_of(docs, given):
     return base + "/" if base and not base.endswith("/") else base
 
 
-def to_sarif(findings, errors, checks, docs, help_base, root, analysed, notes=()):
-    """A SARIF 2.1.0 log; help_base is --help-uri-base (None: the docs' folder)."""
+def to_sarif(findings, errors, checks, docs, help_base, root, analysed, notes=(), troubles=()):
+    """A SARIF 2.1.0 log; help_base is --help-uri-base (None: the docs' folder). troubles: what kept
+    the run from analysing everything (a file not planned, a run that failed, timed out or was not
+    run); with any, or any error, the invocation did not succeed."""
     help_base = help_base_of(docs, help_base)
     cache = {}
     seen = {}
@@ -107,6 +109,7 @@ def to_sarif(findings, errors, checks, docs, help_base, root, analysed, notes=()
             n["locations"] = [{"physicalLocation": {"artifactLocation": artifact(e.file, root),
                                                     "region": sarif_region(e, cache)}}]
         notifications.append(n)
+    notifications += [{"level": "error", "message": {"text": t}} for t in troubles]
     driver = {"name": "cuda-scope", "version": VERSION, "semanticVersion": VERSION, "rules": rules}
     if help_base:
         driver["informationUri"] = urllib.parse.urljoin(help_base, "../tools.md")
@@ -118,7 +121,7 @@ def to_sarif(findings, errors, checks, docs, help_base, root, analysed, notes=()
             "originalUriBaseIds": {"SRCROOT": {"uri": "file://" + urllib.parse.quote(
                 root.replace(os.sep, "/").rstrip("/") + "/")}},
             "columnKind": "unicodeCodePoints",
-            "invocations": [{"executionSuccessful": not errors,
+            "invocations": [{"executionSuccessful": not errors and not troubles,
                              "toolExecutionNotifications": notifications}],
             "results": results,
             "properties": {"translationUnits": analysed},
@@ -126,10 +129,14 @@ def to_sarif(findings, errors, checks, docs, help_base, root, analysed, notes=()
     }
 
 
-def to_json(findings, errors, files, failed, notes, skipped):
-    """The --format=json report."""
-    return {"version": VERSION, "findings": [diag_json(d) for d in findings],
-            "errors": [diag_json(d) for d in errors],
+def to_json(findings, errors, files, failed, notes, skipped, problems=(), interrupted=False):
+    """The --format=json report. files: those analysed (every run finished); failed: the runs that
+    failed, timed out or did not run; errors: clang's errors, and what kept files from being planned."""
+    return {"version": VERSION, "complete": not errors and not failed and not problems and not interrupted,
+            "interrupted": interrupted,
+            "findings": [diag_json(d) for d in findings],
+            "errors": [diag_json(d) for d in errors] + [{"file": None, "line": 0, "column": 0, "level": "error",
+                                                         "message": p, "sides": []} for p in problems],
             "files": files,
             "failed": [{"file": f, "side": s, "reason": r} for f, s, r in failed],
             "notes": [{"file": n.file, "line": n.line, "column": n.col, "message": n.message} for n in notes],
