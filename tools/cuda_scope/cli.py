@@ -19,7 +19,7 @@ from .locate import find_clang, find_clang_apply_replacements, find_clang_tidy, 
 from .merge import Merge
 from .rewrite import Rewrites, map_fixes
 from .report import Stream, print_text, repository_root, to_json, to_sarif, write_fixes
-from .rules import DEFAULT_CHECKS, OFF_BY_DEFAULT, glob_selects, list_checks, pass_rules
+from .rules import DEFAULT_CHECKS, OFF_BY_DEFAULT, check_globs, glob_selects, list_checks, pass_rules
 from .runner import Progress, build_jobs, run_all
 
 # run-clang-tidy's options, which it spells with one dash: the same spelled with two here. Those that
@@ -205,6 +205,7 @@ def main(argv):
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     jobs_n = args.jobs or cores
     if args.list_checks:
+        check_globs(find_clang_tidy(args.clang_tidy), find_module(args.module)[0], args.checks)
         checks = list_checks(find_clang_tidy(args.clang_tidy), find_module(args.module)[0], args.checks)
         for c in sorted(set(checks) | (set(pass_rules(args)) if args.ir_pass else set())):
             print(c)
@@ -213,6 +214,7 @@ def main(argv):
     translations, problems = plan(args, flags, warned)
     tidy = find_clang_tidy(args.clang_tidy)
     module, _ = find_module(args.module)
+    check_globs(tidy, module, args.checks)
     ir = None
     if args.ir_pass and not args.host_only and not args.fix and not args.export_compile_commands and pass_rules(args):
         clang, plugin = find_clang(args.clang, tidy), find_pass(args.pass_plugin, module)

@@ -67,6 +67,11 @@ def find_clang_tidy(opt):
         path = shutil.which(opt) or (opt if os.path.isfile(opt) else None)
         if not path:
             raise Fatal(f"--clang-tidy={opt}: not found")
+        major = tool_major(path)
+        if major is not None and major != LLVM_MAJOR:
+            raise Fatal(f"--clang-tidy={opt} is clang-tidy {major}: the module is built for clang-tidy {LLVM_MAJOR} "
+                        f"only, and another version cannot load it (apt-get install clang-tidy-{LLVM_MAJOR}, or pass "
+                        f"--clang-tidy=clang-tidy-{LLVM_MAJOR}); nothing was analysed")
         return path
     for c in (os.environ.get("CLANG_TIDY"), f"clang-tidy-{LLVM_MAJOR}", f"/usr/lib/llvm-{LLVM_MAJOR}/bin/clang-tidy"):
         if c and shutil.which(c):
@@ -74,6 +79,16 @@ def find_clang_tidy(opt):
     raise Fatal(f"clang-tidy {LLVM_MAJOR} was not found (looked for $CLANG_TIDY, clang-tidy-{LLVM_MAJOR} on PATH and "
                 f"/usr/lib/llvm-{LLVM_MAJOR}/bin/clang-tidy); apt-get install clang-tidy-{LLVM_MAJOR}, "
                 f"or pass --clang-tidy=PATH (the module is built for LLVM {LLVM_MAJOR} only)")
+
+
+def tool_major(path):
+    """The LLVM major version an LLVM tool says it is (--version), or None when it does not say."""
+    try:
+        p = subprocess.run([path, "--version"], capture_output=True, text=True, errors="replace", timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r"LLVM version (\d+)\.", p.stdout + p.stderr)
+    return int(m.group(1)) if m else None
 
 
 def find_clang(opt, tidy):

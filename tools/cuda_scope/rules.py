@@ -1,9 +1,10 @@
 """Which rules run: clang-tidy's check globs, the project's .clang-tidy, the IR pass's rules."""
+import difflib
 import os
 import re
 import subprocess
 
-from .common import find_up
+from .common import Fatal, find_up
 
 # The rules the device-IR pass reports, each as the name of its remark (docs/checks/<name>.md). The
 # first three and the hierarchy rules (grid-sync, grid-barrier, divergent-barrier, warp-mask) are also clang-tidy
@@ -63,6 +64,30 @@ def project_checks(tidy, module, t, tidy_args, cache):
 def pass_rules(args):
     """The pass's rules that --checks selects."""
     return [r for r in PASS_RULES if glob_selects(args.checks, r)]
+
+
+def unknown_globs(globs, known):
+    """The globs of a --checks list (those that add checks) that select none of the known checks."""
+    out = []
+    for g in (x.strip() for x in globs.split(",")):
+        if g and not g.startswith("-") and not any(glob_selects(g, k) for k in known):
+            out.append(g)
+    return out
+
+
+def check_globs(tidy, module, globs):
+    """Refuses a --checks list with a glob that selects no check clang-tidy (with the module) or the
+    IR pass knows: a typo otherwise runs nothing and says so once per file. A clang-tidy that lists no
+    checks at all (a stand-in) is not judged."""
+    known = set(list_checks(tidy, module, "*"))
+    if not known:
+        return
+    known |= set(PASS_RULES)
+    for g in unknown_globs(globs, known):
+        close = difflib.get_close_matches(g, sorted(known), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise Fatal(f"--checks: '{g}' selects no check{hint}; cuda-scope --list-checks lists them; nothing was "
+                    "analysed")
 
 
 def list_checks(tidy, module, checks):
