@@ -1,6 +1,7 @@
 """The command line: run-clang-tidy's spellings, the options, and the run from plan to report
 (main); --launch makes it a compiler launcher for CMake."""
 import argparse
+import io
 import json
 import os
 import re
@@ -202,6 +203,14 @@ def main(argv):
             raise Fatal(f"-o {args.output}: the folder {folder} does not exist (nothing was analysed)")
         if not os.access(folder, os.W_OK) or (os.path.exists(args.output) and not os.access(args.output, os.W_OK)):
             raise Fatal(f"-o {args.output}: cannot write there (nothing was analysed)")
+        # What access() cannot tell (root in /proc, a read-only mount): opening it can.
+        existed = os.path.exists(args.output)
+        try:
+            open(args.output, "a").close()
+        except OSError as e:
+            raise Fatal(f"-o {args.output}: cannot write there: {e.strerror} (nothing was analysed)")
+        if not existed:
+            os.unlink(args.output)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     jobs_n = args.jobs or cores
     if args.list_checks:
@@ -350,7 +359,8 @@ def main(argv):
     found = sorted(findings.values(), key=sort)
     errs = sorted(errors.values(), key=sort)
     notes = [Diag("note", f, line, col, text, None) for f, line, col, text in skipped_notes(skipped.values())]
-    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    # The report is made whole first, then written: a write that fails (a full disk) loses nothing.
+    out = io.StringIO() if args.output else sys.stdout
     if args.format == "text":
         # What streamed is not printed again: the errors and notes, and anything the merge placed
         # differently, are.
@@ -376,21 +386,29 @@ def main(argv):
             doc = to_json(found, errs, files, incomplete, notes, skipped.values(), problems, interrupted)
         json.dump(doc, out, indent=2)
         out.write("\n")
-    if out is not sys.stdout:
-        out.close()
+    write_problem = None
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as fh:
+                fh.write(out.getvalue())
+        except OSError as e:
+            write_problem = f"-o {args.output}: the report could not be written: {e.strerror}; the findings follow on stdout"
+            print_text(sorted(found + errs, key=sort), sys.stdout)
     for p in problems:
         error(p)
     for f, s, reason in failed:
         error(f"{f} ({s} side) {reason}; the other files were analysed")
     if fix_problem:
         error(fix_problem)
+    if write_problem:
+        error(write_problem)
     if sys.stderr.isatty() and not args.quiet:
         nfiles = len({d.file for d in found})
         print(f"cuda-scope: {len(found)} finding{'s' * (len(found) != 1)} in {nfiles} file{'s' * (nfiles != 1)}; "
               f"{len({t.file for t in translations})} analysed in {len(jobs)} runs", file=sys.stderr)
     if interrupted:
         return 130
-    if problems or failed or fix_problem:
+    if problems or failed or fix_problem or write_problem:
         return 2
     return args.findings_exit_code if found else 0
 
