@@ -19,7 +19,7 @@ from . import facts
 from .locate import find_clang, find_clang_apply_replacements, find_clang_tidy, find_docs, find_module, find_pass
 from .merge import Merge
 from .rewrite import Rewrites, map_fixes
-from .report import Stream, print_text, repository_root, to_json, to_sarif, write_fixes
+from .report import Stream, fixed_findings, print_text, repository_root, to_json, to_sarif, write_fixes
 from .rules import DEFAULT_CHECKS, OFF_BY_DEFAULT, check_globs, glob_selects, list_checks, pass_rules
 from .runner import Progress, build_jobs, run_all
 
@@ -329,6 +329,12 @@ def main(argv):
         merged.add_whole_program(d for d in facts.findings(program) if glob_selects(args.checks, d.check))
         shutil.rmtree(facts_dir, ignore_errors=True)
     findings, errors, failed, skipped = merged.findings, merged.errors, merged.failed, merged.skipped
+    # -warnings-as-errors makes clang-tidy's findings errors; the pass's and the whole program's, which
+    # clang-tidy never sees, are made so here, so that every finding it covers says error.
+    as_errors = [a.split("=", 1)[1] for a in args.tidy_arg if re.match(r"--?warnings-as-errors=", a)]
+    for d in findings.values():
+        if d.level == "warning" and any(glob_selects(g, d.check) for g in as_errors):
+            d.level = "error"
 
     if ir:
         shutil.rmtree(ir[2], ignore_errors=True)
@@ -347,12 +353,16 @@ def main(argv):
             write_fixes(args.export_fixes, fixes_dir)
         except OSError as e:
             fix_problem = f"--export-fixes={args.export_fixes}: {e.strerror}"
+    fixed = set()  # (check, file, line) of the findings whose fix-its were applied
     if fixes_dir:
         yamls = [f for f in os.listdir(fixes_dir) if f.endswith(".yaml")]
         if yamls and args.fix and apply:
+            # What the fixes fix, read before they move the lines.
+            fixed = fixed_findings(os.path.join(fixes_dir, f) for f in yamls)
             p = subprocess.run([apply, fixes_dir], capture_output=True, text=True)
             if p.returncode != 0:
                 fix_problem = f"clang-apply-replacements could not apply the fixes: {p.stderr.strip()}"
+                fixed = set()
         shutil.rmtree(fixes_dir, ignore_errors=True)
 
     sort = lambda d: (d.file or "", d.line, d.col, d.check or "", d.message)
@@ -397,7 +407,9 @@ def main(argv):
     for p in problems:
         error(p)
     for f, s, reason in failed:
-        error(f"{f} ({s} side) {reason}; the other files were analysed")
+        # A timeout is an error of the report already, in the same words: said once.
+        if not reason.startswith("timed out"):
+            error(f"{f} ({s} side) {reason}; the other files were analysed")
     if fix_problem:
         error(fix_problem)
     if write_problem:
@@ -406,11 +418,16 @@ def main(argv):
         nfiles = len({d.file for d in found})
         print(f"cuda-scope: {len(found)} finding{'s' * (len(found) != 1)} in {nfiles} file{'s' * (nfiles != 1)}; "
               f"{len({t.file for t in translations})} analysed in {len(jobs)} runs", file=sys.stderr)
+    # --fix: the findings whose fix-its were applied are fixed; the status is the rest's.
+    left = [d for d in found if (d.check, d.file, d.line) not in fixed]
+    if args.fix and fixes_dir and not args.quiet:
+        print(f"cuda-scope: applied the fix-its of {len(found) - len(left)} finding{'s' * (len(found) - len(left) != 1)}; "
+              f"{len(left)} left", file=sys.stderr)
     if interrupted:
         return 130
     if problems or failed or fix_problem or write_problem:
         return 2
-    return args.findings_exit_code if found else 0
+    return args.findings_exit_code if left else 0
 
 
 

@@ -208,6 +208,32 @@ def print_text(diags, out):
                 print(line, file=out)
 
 
+FIX_ITEM = re.compile(r"DiagnosticName:\s*(?P<check>\S+)\s+DiagnosticMessage:.*?FilePath:\s*'?(?P<file>[^'\n]*)'?\s+"
+                      r"FileOffset:\s*(?P<offset>\d+)\s+Replacements:\s*(?P<fixes>\[\]|\n\s+- )", re.S)
+
+
+def fixed_findings(yaml_paths):
+    """(check, file, line) of each diagnostic with replacements in clang-tidy's exported fixes, the
+    line read from the file as it is before the fixes apply."""
+    out, texts = set(), {}
+    for path in yaml_paths:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        for item in re.split(r"\n(?=  - DiagnosticName:)", text):
+            m = FIX_ITEM.search(item)
+            if not m or m.group("fixes") == "[]":
+                continue
+            file = m.group("file")
+            if file not in texts:
+                try:
+                    with open(file, "rb") as src:
+                        texts[file] = src.read()
+                except OSError:
+                    texts[file] = b""
+            out.add((m.group("check"), file, texts[file][:int(m.group("offset"))].count(b"\n") + 1))
+    return out
+
+
 def write_fixes(path, fixes_dir):
     """One YAML file with the fix-its of every run, as run-clang-tidy -export-fixes writes it: the
     runs' Diagnostics lists joined, each diagnostic once."""
