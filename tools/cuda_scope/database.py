@@ -185,7 +185,12 @@ def export_compile_commands(path, jobs, module, clang, side):
         extra = compat_flags(module) if "-x" in flags and "cuda" in flags else []
         entries.append({"directory": j.t.directory, "file": j.t.file,
                         "arguments": [clang] + extra + flags + ["-c", j.t.file]})
-    with open(path, "w", encoding="utf-8") as out:
-        json.dump(entries, out, indent=1)
-        out.write("\n")
+    # A database usually goes to a folder of its own (clang-db/), which is made when missing.
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as out:
+            json.dump(entries, out, indent=1)
+            out.write("\n")
+    except OSError as e:
+        raise Fatal(f"--export-compile-commands={path}: {e.strerror}")
     return len(entries)
