@@ -19,7 +19,8 @@ from . import facts
 from .locate import find_clang, find_clang_apply_replacements, find_clang_tidy, find_docs, find_module, find_pass
 from .merge import Merge
 from .rewrite import Rewrites, map_fixes
-from .report import Stream, fixed_findings, print_text, repository_root, to_json, to_sarif, write_fixes
+from .report import (Stream, absent_results, baseline_states, fixed_findings, load_baseline, print_text,
+                     repository_root, to_json, to_sarif, write_fixes)
 from .rules import DEFAULT_CHECKS, OFF_BY_DEFAULT, check_globs, glob_selects, list_checks, pass_rules
 from .runner import Progress, build_jobs, run_all
 
@@ -129,6 +130,10 @@ def _parse(argv, flags):
                     help="an argument passed to clang-tidy itself, e.g. --tidy-arg=--config-file=F")
     ap.add_argument("--findings-exit-code", type=int, default=1, metavar="N",
                     help="exit status when there are findings and no errors (default 1; 0 for build hooks)")
+    ap.add_argument("--baseline", metavar="SARIF",
+                    help="the SARIF report of an earlier run: findings it has are 'unchanged' and do not count for the "
+                         "exit status, the others are 'new'; the SARIF report marks each (baselineState) and lists "
+                         "the baseline's findings that are gone as 'absent'; the text report shows only new ones")
     ap.add_argument("--root", metavar="DIR",
                     help="SARIF paths are relative to this directory (default: the root of the repository the "
                          "command runs in, else the current directory)")
@@ -211,6 +216,7 @@ def main(argv):
             raise Fatal(f"-o {args.output}: cannot write there: {e.strerror} (nothing was analysed)")
         if not existed:
             os.unlink(args.output)
+    baseline = load_baseline(args.baseline) if args.baseline else None
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     jobs_n = args.jobs or cores
     if args.list_checks:
@@ -367,6 +373,11 @@ def main(argv):
 
     sort = lambda d: (d.file or "", d.line, d.col, d.check or "", d.message)
     found = sorted(findings.values(), key=sort)
+    # Against a baseline: which findings are new (only they count), which are the baseline's.
+    root = os.path.abspath(args.root or repository_root())
+    states = baseline_states(found, baseline, root) if baseline is not None else None
+    absent = absent_results(found, baseline, root) if baseline is not None else []
+    new = [d for d in found if states is None or states[id(d)] == "new"]
     errs = sorted(errors.values(), key=sort)
     notes = [Diag("note", f, line, col, text, None) for f, line, col, text in skipped_notes(skipped.values())]
     # The report is made whole first, then written: a write that fails (a full disk) loses nothing.
@@ -375,7 +386,7 @@ def main(argv):
         # What streamed is not printed again: the errors and notes, and anything the merge placed
         # differently, are.
         streamed = stream.shown if stream.enabled else set()
-        print_text(sorted([d for d in found if place_of(d) not in streamed] + errs + notes, key=sort), out)
+        print_text(sorted([d for d in new if place_of(d) not in streamed] + errs + notes, key=sort), out)
     else:
         print_text(sorted(errs + notes, key=sort), sys.stderr)
         checks = list_checks(tidy, module, args.checks)
@@ -390,10 +401,11 @@ def main(argv):
         if interrupted:
             troubles.append(f"interrupted: {len(results)} of {len(jobs)} runs finished")
         if args.format == "sarif":
-            doc = to_sarif(found, errs, checks, find_docs(), args.help_uri_base,
-                           os.path.abspath(args.root or repository_root()), len(files), notes, troubles)
+            doc = to_sarif(found, errs, checks, find_docs(), args.help_uri_base, root, len(files), notes, troubles,
+                           states, absent)
         else:
-            doc = to_json(found, errs, files, incomplete, notes, skipped.values(), problems, interrupted)
+            doc = to_json(found, errs, files, incomplete, notes, skipped.values(), problems, interrupted, states,
+                          absent)
         json.dump(doc, out, indent=2)
         out.write("\n")
     write_problem = None
@@ -418,11 +430,15 @@ def main(argv):
         nfiles = len({d.file for d in found})
         print(f"cuda-scope: {len(found)} finding{'s' * (len(found) != 1)} in {nfiles} file{'s' * (nfiles != 1)}; "
               f"{len({t.file for t in translations})} analysed in {len(jobs)} runs", file=sys.stderr)
-    # --fix: the findings whose fix-its were applied are fixed; the status is the rest's.
-    left = [d for d in found if (d.check, d.file, d.line) not in fixed]
+    # --fix: the findings whose fix-its were applied are fixed; the status is the rest's. With a
+    # baseline, only new findings count.
+    left = [d for d in new if (d.check, d.file, d.line) not in fixed]
+    if baseline is not None and not args.quiet:
+        print(f"cuda-scope: against the baseline: {len(new)} new, {len(found) - len(new)} unchanged, "
+              f"{len(absent)} absent", file=sys.stderr)
     if args.fix and fixes_dir and not args.quiet:
-        print(f"cuda-scope: applied the fix-its of {len(found) - len(left)} finding{'s' * (len(found) - len(left) != 1)}; "
-              f"{len(left)} left", file=sys.stderr)
+        n = sum(1 for d in found if (d.check, d.file, d.line) in fixed)
+        print(f"cuda-scope: applied the fix-its of {n} finding{'s' * (n != 1)}; {len(left)} left", file=sys.stderr)
     if interrupted:
         return 130
     if problems or failed or fix_problem or write_problem:

@@ -1,12 +1,13 @@
 """Output: text as clang-tidy prints it (streamed per file on a terminal), SARIF 2.1.0 for code
 scanning, JSON, and exported fix-its."""
 import hashlib
+import json
 import os
 import re
 import sys
 import urllib.parse
 
-from .common import VERSION, find_up, source_line
+from .common import VERSION, Fatal, find_up, source_line
 from .diagnostics import parse_output, pass_diagnostics, place_of
 from .locate import doc_summary, help_uri_base
 from .facts import snippet
@@ -64,7 +65,50 @@ def help_base_of(docs, given):
     return base + "/" if base and not base.endswith("/") else base
 
 
-def to_sarif(findings, errors, checks, docs, help_base, root, analysed, notes=(), troubles=()):
+def load_baseline(path):
+    """The results of an earlier run's SARIF report (--baseline), each with its rule and fingerprint."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+        results = [r for run in doc["runs"] for r in run.get("results", [])]
+        for r in results:
+            r["ruleId"], r["partialFingerprints"]["primaryLocationLineHash"]  # noqa: B018 (both must be there)
+    except OSError as e:
+        raise Fatal(f"--baseline={path}: {e.strerror} (nothing was analysed)")
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise Fatal(f"--baseline={path}: not a SARIF report of cuda-scope (--format=sarif writes one): each result "
+                    "needs its ruleId and partialFingerprints.primaryLocationLineHash (nothing was analysed)")
+    return results
+
+
+def _baseline_match(found, baseline, root):
+    """({id(finding): 'new' or 'unchanged'}, the baseline's results no finding matches), matching by
+    rule and fingerprint (the line's text, not its number: a finding whose line moved is unchanged),
+    each baseline result at most once."""
+    cache, seen, left = {}, {}, {}
+    for n, r in enumerate(baseline):
+        left.setdefault((r["ruleId"], r["partialFingerprints"]["primaryLocationLineHash"]), []).append(n)
+    states, matched = {}, set()
+    for f in found:
+        slot = left.get((f.check, fingerprint(f, root, cache, seen)))
+        if slot:
+            matched.add(slot.pop(0))
+            states[id(f)] = "unchanged"
+        else:
+            states[id(f)] = "new"
+    return states, [r for n, r in enumerate(baseline) if n not in matched]
+
+
+def baseline_states(found, baseline, root):
+    return _baseline_match(found, baseline, root)[0]
+
+
+def absent_results(found, baseline, root):
+    return _baseline_match(found, baseline, root)[1]
+
+
+def to_sarif(findings, errors, checks, docs, help_base, root, analysed, notes=(), troubles=(), states=None,
+             absent=()):
     """A SARIF 2.1.0 log; help_base is --help-uri-base (None: the docs' folder). troubles: what kept
     the run from analysing everything (a file not planned, a run that failed, timed out or was not
     run); with any, or any error, the invocation did not succeed."""
@@ -101,7 +145,14 @@ def to_sarif(findings, errors, checks, docs, help_base, root, analysed, notes=()
             res["relatedLocations"] = related
         res["partialFingerprints"] = {"primaryLocationLineHash": fingerprint(f, root, cache, seen)}
         res["properties"] = {"sides": f.sides}
+        if states is not None:
+            res["baselineState"] = states[id(f)]
         results.append(res)
+    # The baseline's findings that are gone, as SARIF keeps them: absent.
+    for r in absent:
+        gone = {k: v for k, v in r.items() if k != "ruleIndex"}
+        gone["baselineState"] = "absent"
+        results.append(gone)
     notifications = []
     for e in list(errors) + list(notes):
         n = {"level": "error" if e.is_error else "note", "message": {"text": e.message}}
@@ -129,20 +180,26 @@ def to_sarif(findings, errors, checks, docs, help_base, root, analysed, notes=()
     }
 
 
-def to_json(findings, errors, files, failed, notes, skipped, problems=(), interrupted=False):
+def to_json(findings, errors, files, failed, notes, skipped, problems=(), interrupted=False, states=None,
+            absent=()):
     """The --format=json report. files: those analysed (every run finished); failed: the runs that
     failed, timed out or did not run; errors: clang's errors, and what kept files from being planned."""
-    return {"version": VERSION, "complete": not errors and not failed and not problems and not interrupted,
-            "interrupted": interrupted,
-            "findings": [diag_json(d) for d in findings],
-            "errors": [diag_json(d) for d in errors] + [{"file": None, "line": 0, "column": 0, "level": "error",
-                                                         "message": p, "sides": []} for p in problems],
-            "files": files,
-            "failed": [{"file": f, "side": s, "reason": r} for f, s, r in failed],
-            "notes": [{"file": n.file, "line": n.line, "column": n.col, "message": n.message} for n in notes],
-            "skipped": [{"file": k.file, "line": k.line, "column": k.col, "kind": k.dialect.name,
-                         "what": k.what, "reason": k.dialect.why, "sides": k.sides}
-                        for k in sorted(skipped, key=lambda k: (k.file, k.line, k.col))]}
+    out = {"version": VERSION, "complete": not errors and not failed and not problems and not interrupted,
+           "interrupted": interrupted,
+           "findings": [dict(diag_json(d), **({"baseline_state": states[id(d)]} if states is not None else {}))
+                        for d in findings],
+           "errors": [diag_json(d) for d in errors] + [{"file": None, "line": 0, "column": 0, "level": "error",
+                                                        "message": p, "sides": []} for p in problems],
+           "files": files,
+           "failed": [{"file": f, "side": s, "reason": r} for f, s, r in failed],
+           "notes": [{"file": n.file, "line": n.line, "column": n.col, "message": n.message} for n in notes],
+           "skipped": [{"file": k.file, "line": k.line, "column": k.col, "kind": k.dialect.name,
+                        "what": k.what, "reason": k.dialect.why, "sides": k.sides}
+                       for k in sorted(skipped, key=lambda k: (k.file, k.line, k.col))]}
+    if states is not None:
+        out["absent"] = [{"check": r["ruleId"], "message": r.get("message", {}).get("text", ""),
+                          "location": (r.get("locations") or [{}])[0].get("physicalLocation", {})} for r in absent]
+    return out
 
 
 def diag_json(d):
