@@ -8,6 +8,7 @@
 #include "tidy/DivergentBarrierCheck.h"
 #include "tidy/GridBarrierCheck.h"
 #include "tidy/GridSyncCheck.h"
+#include "tidy/WarpRaceCheck.h"
 #include "tidy/InsufficientCheck.h"
 #include "tidy/MismatchCheck.h"
 #include "tidy/ReleaseAcquireCheck.h"
@@ -39,6 +40,7 @@ public:
     Factories.registerCheck<DivergentBarrierCheck>(DivergentBarrierCheckName);
     Factories.registerCheck<GridSyncCheck>(GridSyncCheckName);
     Factories.registerCheck<GridBarrierCheck>(GridBarrierCheckName);
+    Factories.registerCheck<WarpRaceCheck>(WarpRaceCheckName);
     Factories.registerCheck<InsufficientCheck>("cuda-scope-insufficient");
     Factories.registerCheck<MismatchCheck>("cuda-scope-mismatch");
     Factories.registerCheck<ReleaseAcquireCheck>("cuda-scope-release-acquire");

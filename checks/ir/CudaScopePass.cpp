@@ -167,6 +167,7 @@ CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManage
       R.GridBarriers.push_back({W, It->second.Kernel, It->second.Launch});
     }
   }
+  R.WarpRaces = warpRaces(R.Records->ops(), *R.Records);
   for (const Function *K : R.Records->kernels()) {
     for (const DivergentBarrier &B : divergentBarriers(*K))
       R.DivergentBarriers.push_back(B);
@@ -369,6 +370,23 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
     ORE.emit([&] {
       OptimizationRemarkAnalysis R("cuda-scope", GridSyncCheckName, userLoc(Op.I), Op.I->getParent());
       R << gridSyncMessage(G.Kernel, gridBarrierName(Op.ScopeQual.value_or(Scope::Device)), G.Launch);
+      return R;
+    });
+  }
+  // One remark per place: a statement's load and store may both race.
+  std::set<std::tuple<std::string, unsigned, unsigned>> RacePlaces;
+  for (const WarpRace &W : Res.WarpRaces) {
+    const IROp &At = Res.Records->irOp(W.At), &Other = Res.Records->irOp(W.Other);
+    if (!inProjectCode(At.I) && !inProjectCode(Other.I))
+      continue;
+    DebugLoc Loc = userLoc(At.I);
+    if (Loc && !RacePlaces.insert({placeOf(Loc), Loc.getLine(), Loc.getCol()}).second)
+      continue;
+    OptimizationRemarkEmitter ORE(At.I->getFunction());
+    ORE.emit([&] {
+      OptimizationRemarkAnalysis R("cuda-scope", WarpRaceCheckName, Loc, At.I->getParent());
+      R << warpRaceMessage(Res.Records->ops()[W.At].writes(), Res.Records->ops()[W.Other].writes(), W.Lanes,
+                           placeOf(userLoc(Other.I)));
       return R;
     });
   }

@@ -1,5 +1,6 @@
 //===- DeviceMemoryOps.cpp - every memory operation a kernel performs -----===//
 #include "DeviceMemoryOps.h"
+#include "model/Hierarchy.h"
 #include "model/Ptx.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -324,6 +325,11 @@ void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const 
             }
       } else if (std::optional<Scope> S = Barriers.ofFunction(*Callee)) {
         becomeGridBarrier(Op, *S); // not inlined: the call is the barrier
+      } else if (Callee->isIntrinsic() && warpSyncCall(Callee->getName())) {
+        // __syncwarp and the warp's *_sync calls order the lanes that take part.
+        Op.What = OpKind::WarpBarrier;
+        Op.Ord = Order::AcqRel;
+        Op.Spelling = Callee->getName().str();
       } else {
         if (!Callee->isDeclaration())
           Callees.insert(Callee);

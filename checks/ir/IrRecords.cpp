@@ -4,6 +4,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -412,6 +414,110 @@ bool inLoopOverGrid(const Instruction *I, const LoopInfo &LI) {
   return false;
 }
 
+/// \p V is threadIdx.x plus a constant (through casts and constant adds):
+/// the constant.
+std::optional<int64_t> threadIndexPlus(const Value *V, unsigned Depth = 0) {
+  if (Depth > 8)
+    return std::nullopt;
+  if (const auto *Cast = dyn_cast<CastInst>(V))
+    return threadIndexPlus(Cast->getOperand(0), Depth + 1);
+  if (const auto *II = dyn_cast<IntrinsicInst>(V); II && II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_tid_x)
+    return 0;
+  if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
+    const bool Add = BO->getOpcode() == Instruction::Add ||
+                     (BO->getOpcode() == Instruction::Or && cast<PossiblyDisjointInst>(BO)->isDisjoint());
+    if (!Add && BO->getOpcode() != Instruction::Sub)
+      return std::nullopt;
+    const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+    const Value *Other = BO->getOperand(0);
+    if (!C && Add) {
+      C = dyn_cast<ConstantInt>(BO->getOperand(0));
+      Other = BO->getOperand(1);
+    }
+    if (!C || C->getBitWidth() > 64)
+      return std::nullopt;
+    std::optional<int64_t> Base = threadIndexPlus(Other, Depth + 1);
+    if (!Base)
+      return std::nullopt;
+    return Add ? *Base + C->getSExtValue() : *Base - C->getSExtValue();
+  }
+  return std::nullopt;
+}
+
+/// The address as the thread's own element plus a constant: the object's
+/// base, constant offsets, and one index that is threadIdx.x + k. The
+/// constant, in elements of that index (s[tid + 16]: 16).
+std::optional<int> laneOffsetOf(const Value *Address, const DataLayout &DL) {
+  int64_t Bytes = 0, Stride = 0;
+  for (const Value *V = Address ? Address->stripPointerCasts() : nullptr; V;) {
+    const auto *GEP = dyn_cast<GEPOperator>(V);
+    if (!GEP)
+      break;
+    for (gep_type_iterator It = gep_type_begin(GEP), End = gep_type_end(GEP); It != End; ++It) {
+      const Value *Index = It.getOperand();
+      if (StructType *ST = It.getStructTypeOrNull()) {
+        Bytes += DL.getStructLayout(ST)->getElementOffset(cast<ConstantInt>(Index)->getZExtValue());
+        continue;
+      }
+      int64_t Size = It.getSequentialElementStride(DL).getFixedValue();
+      if (const auto *C = dyn_cast<ConstantInt>(Index)) {
+        Bytes += C->getSExtValue() * Size;
+        continue;
+      }
+      std::optional<int64_t> K = threadIndexPlus(Index);
+      if (!K || Stride || !Size)
+        return std::nullopt; // another variable index, or the thread's index twice
+      Stride = Size;
+      Bytes += *K * Size;
+    }
+    V = GEP->getPointerOperand()->stripPointerCasts();
+  }
+  if (!Stride || Bytes % Stride)
+    return std::nullopt;
+  return static_cast<int>(Bytes / Stride);
+}
+
+/// The bound a dominating branch on threadIdx.x puts on the threads that run
+/// \p I (if (threadIdx.x < 32)): -1 for none.
+int threadBelow(const Instruction *I, const FunctionOrder &O) {
+  const DominatorTree &DT = O.domTree();
+  const DomTreeNode *N = DT.getNode(I->getParent());
+  int Below = -1;
+  for (const DomTreeNode *Up = N ? N->getIDom() : nullptr; Up; Up = Up->getIDom()) {
+    const auto *Br = dyn_cast<BranchInst>(Up->getBlock()->getTerminator());
+    if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
+      continue;
+    const auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+    if (!Cmp)
+      continue;
+    for (unsigned Succ = 0; Succ < 2; ++Succ) {
+      if (!DT.dominates(BasicBlockEdge(Up->getBlock(), Br->getSuccessor(Succ)), I->getParent()))
+        continue;
+      // tid < C on the true edge, tid >= C's negation on the false edge; C > tid alike.
+      CmpInst::Predicate P = Succ == 0 ? Cmp->getPredicate() : Cmp->getInversePredicate();
+      const Value *L = Cmp->getOperand(0), *R = Cmp->getOperand(1);
+      if (isa<ConstantInt>(L)) {
+        std::swap(L, R);
+        P = CmpInst::getSwappedPredicate(P);
+      }
+      const auto *C = dyn_cast<ConstantInt>(R);
+      std::optional<int64_t> K = threadIndexPlus(L);
+      if (!C || !K || *K != 0 || C->isNegative() || C->getBitWidth() > 64)
+        continue;
+      int64_t Bound = -1;
+      if (P == CmpInst::ICMP_ULT || P == CmpInst::ICMP_SLT)
+        Bound = C->getSExtValue();
+      else if (P == CmpInst::ICMP_ULE || P == CmpInst::ICMP_SLE)
+        Bound = C->getSExtValue() + 1;
+      else if (P == CmpInst::ICMP_EQ)
+        Bound = C->getSExtValue() + 1;
+      if (Bound >= 0 && Bound < (1 << 20) && (Below < 0 || Bound < Below))
+        Below = static_cast<int>(Bound);
+    }
+  }
+  return Below;
+}
+
 /// The one block that runs \p I: a branch on blockIdx.x that dominates it.
 int onlyBlock(const Instruction *I, const FunctionOrder &O) {
   const DominatorTree &DT = O.domTree();
@@ -493,6 +599,12 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
       R.AgainstGrid = Op.AgainstGrid;
       R.Spins = Op.Test && exitsLoopOf(Op.Test, Op.I, orderOf(Fn).loops());
       R.GridLoop = inLoopOverGrid(Op.I, orderOf(Fn).loops());
+      if (R.isAccess())
+        if (std::optional<int> K = laneOffsetOf(Op.Address, M.getDataLayout())) {
+          R.HasLaneOffset = true;
+          R.LaneOffset = *K;
+        }
+      R.ThreadBelow = threadBelow(Op.I, orderOf(Fn));
       Ops.push_back(R);
     }
   }

@@ -128,6 +128,13 @@ struct MemOp {
   /// It sits in a loop over the grid's blocks: a loop whose exit compares
   /// its counter with the grid's size (for (b = 0; b < gridDim.x; ++b)).
   bool GridLoop = false;
+  /// The element is the thread's own index plus a constant, in elements
+  /// (s[threadIdx.x + 16]: 16), when HasLaneOffset.
+  bool HasLaneOffset = false;
+  int LaneOffset = 0;
+  /// Only threads whose threadIdx.x is below this run it (if (tid < 32));
+  /// -1: no such bound is shown.
+  int ThreadBelow = -1;
   /// The element is the thread's own: its index keeps both the grid's blocks
   /// and a block's threads apart (out[blockIdx.x * blockDim.x + threadIdx.x]).
   bool ThreadPrivate = false;

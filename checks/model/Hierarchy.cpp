@@ -88,6 +88,75 @@ std::vector<GridWait> gridWaits(ArrayRef<MemOp> Ops, const ProgramOrder &PO) {
   return Out;
 }
 
+std::vector<WarpRace> warpRaces(ArrayRef<MemOp> Ops, const ProgramOrder &PO) {
+  auto Plain = [](const MemOp &M) {
+    return M.isAccess() && (M.Ord == Order::Plain || M.Ord == Order::Volatile) && M.Object >= 0 &&
+           M.Home == ObjectHome::Shared && M.HasLaneOffset && M.RunBy == Runner::Kernel;
+  };
+  auto Barrier = [](const MemOp &M) {
+    return M.What == OpKind::WarpBarrier || M.What == OpKind::GridBarrier ||
+           (M.What == OpKind::BlockBarrier && M.Object < 0);
+  };
+  std::vector<unsigned> Accesses, Barriers;
+  for (unsigned I = 0; I < Ops.size(); ++I) {
+    if (Plain(Ops[I]))
+      Accesses.push_back(I);
+    else if (Barrier(Ops[I]))
+      Barriers.push_back(I);
+  }
+  // Some lane u below BelowLater runs the later access at u + kLater, and
+  // lane v = u + Lanes below BelowEarlier, in u's warp, the earlier one at
+  // v + kEarlier: the same element.
+  auto Lanes = [](int Lanes, int BelowLater, int BelowEarlier) {
+    const int Block = 1024; // the most threads a block has
+    int LaterEnd = BelowLater < 0 ? Block : std::min(BelowLater, Block);
+    int EarlierEnd = BelowEarlier < 0 ? Block : std::min(BelowEarlier, Block);
+    for (int U = 0; U < LaterEnd; ++U) {
+      int V = U + Lanes;
+      if (V >= 0 && V < EarlierEnd && U / WarpLanes == V / WarpLanes)
+        return true;
+    }
+    return false;
+  };
+  std::vector<WarpRace> Out;
+  for (unsigned Y : Accesses)
+    for (unsigned X : Accesses) {
+      const MemOp &Later = Ops[Y], &Earlier = Ops[X];
+      if (X == Y || Earlier.Object != Later.Object || Earlier.Thread != Later.Thread ||
+          (!Earlier.writes() && !Later.writes()))
+        continue;
+      const int Apart = Later.LaneOffset - Earlier.LaneOffset;
+      if (Apart == 0 || Apart <= -WarpLanes || Apart >= WarpLanes || !PO.mayPrecede(X, Y) ||
+          !Lanes(Apart, Later.ThreadBelow, Earlier.ThreadBelow))
+        continue;
+      // Ordered: a barrier between them; in a loop, one anywhere in it
+      // (the next iteration's earlier access follows this one's later one).
+      bool Ordered = any_of(Barriers, [&](unsigned M) { return PO.mayPrecede(X, M) && PO.mayPrecede(M, Y); });
+      if (Ordered && PO.inCommonLoop(X, Y))
+        Ordered = any_of(Barriers, [&](unsigned M) { return PO.inCommonLoop(X, M); });
+      if (!Ordered) {
+        Out.push_back({Y, X, Apart});
+        break; // one finding per later access
+      }
+    }
+  return Out;
+}
+
+std::string warpRaceMessage(bool AtWrites, bool OtherWrites, int Lanes, StringRef OtherWhere) {
+  std::string Lane = Lanes > 0 ? "lane + " + std::to_string(Lanes) : "lane - " + std::to_string(-Lanes);
+  std::string M = std::string("this ") + (AtWrites ? "write" : "read") + " of shared memory races with the " +
+                  (OtherWrites ? "write" : "read");
+  if (!OtherWhere.empty())
+    M += " at " + OtherWhere.str();
+  M += " by another lane of the same warp (" + Lane +
+       " runs it on this element), and nothing orders the two: lanes of a warp are threads like any others, "
+       "volatile is not atomic, and since Volta nothing keeps a warp's lanes in step, so this may see the "
+       "element before the other lane's access (a data race: undefined behaviour; on an H100 racecheck reported "
+       "about a million hazards per step of such a reduction); put __syncwarp() between them, or exchange the "
+       "values with __shfl_*_sync";
+  return M;
+}
+
 std::optional<unsigned> launchBeyondResidency(ArrayRef<KernelLaunch> Launches) {
   for (unsigned I = 0; I < Launches.size(); ++I)
     if (Launches[I].Form == LaunchForm::Plain && Launches[I].Grid == GridSize::Input)

@@ -158,6 +158,40 @@ std::optional<WarpSyncCall> warpSyncCall(llvm::StringRef Name);
 std::string warpMaskMessage(llvm::StringRef Call, llvm::StringRef ConditionWhere);
 inline constexpr llvm::StringLiteral WarpMaskCheckName = "cuda-scope-warp-mask";
 
+// The warp race rule: lanes of one warp are threads like any others (PTX
+// memory model; CUDA C++'s volatile is not atomic). One lane writing an
+// element of shared memory and another lane reading or writing it, with
+// nothing between them that orders the two (__syncwarp(), a warp *_sync
+// call, __syncthreads()), is a data race: undefined behaviour, and since
+// Volta's independent thread scheduling nothing keeps a warp's lanes in step,
+// so the read may see the element from before the other lane's write. The
+// common case is the pre-Volta warp-synchronous reduction in volatile
+// __shared__ memory (s[tid] += s[tid + 16]; s[tid] += s[tid + 8]; ...). On an
+// H100 its sums were never wrong, and racecheck reported about a million
+// hazards per step (RESULTS.md probe 5).
+//
+// From the records of a kernel: two plain or volatile accesses of one shared
+// object, at least one a write, each at the thread's own index plus a
+// constant (s[tid + k]), whose constants differ by less than a warp, so that
+// some lane's access and another lane's of the same warp touch one element;
+// both run by those lanes (their threadIdx.x bounds, where the code shows
+// them, admit both); one before the other in program order with no barrier
+// of the warp or the block between them (nor, in a loop, anywhere in it).
+struct WarpRace {
+  unsigned At;    ///< the later access, where it is reported
+  unsigned Other; ///< the earlier access, which another lane runs on the same element
+  int Lanes;      ///< the other lane is this lane plus Lanes
+};
+std::vector<WarpRace> warpRaces(llvm::ArrayRef<MemOp> Ops, const ProgramOrder &PO);
+
+/// The finding's words, at the later access: \p AtWrites, \p OtherWrites
+/// what each does; \p OtherWhere "file:line" of the earlier one.
+std::string warpRaceMessage(bool AtWrites, bool OtherWrites, int Lanes, llvm::StringRef OtherWhere);
+inline constexpr llvm::StringLiteral WarpRaceCheckName = "cuda-scope-warp-race";
+
+/// The lanes of a warp (warpSize).
+inline constexpr int WarpLanes = 32;
+
 } // namespace cuda_scope
 
 #endif

@@ -266,6 +266,7 @@ StringRef opKindName(OpKind K) {
   case OpKind::Fence: return "fence";
   case OpKind::BlockBarrier: return "barrier";
   case OpKind::GridBarrier: return "grid barrier";
+  case OpKind::WarpBarrier: return "warp barrier";
   case OpKind::ChildLaunch: return "child launch";
   case OpKind::Call: return "call";
   case OpKind::ClusterArrive: return "cluster arrive";

@@ -136,6 +136,7 @@ enum class OpKind : uint8_t {
   Fence,           ///< fence.sc, fence.acq_rel, membar, __threadfence*, atomic_thread_fence
   BlockBarrier,    ///< __syncthreads(), bar.sync, a libcu++ barrier's arrive/wait
   GridBarrier,     ///< cooperative groups' grid sync: orders everything before it for everything after
+  WarpBarrier,     ///< __syncwarp() and the warp's *_sync calls: orders the lanes of a warp that take part
   ChildLaunch,     ///< a device-side kernel launch: orders what came before it for the child grid
   Call,            ///< a call the front end does not see into (for options that name fence functions)
   ClusterArrive,   ///< barrier.cluster.arrive

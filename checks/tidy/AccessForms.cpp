@@ -1,5 +1,6 @@
 //===- AccessForms.cpp - the atomic, fence and barrier spellings ---------===//
 #include "ScopedAccessesWalker.h"
+#include "model/Hierarchy.h"
 #include "CheckUtils.h"
 #include "model/Ptx.h"
 #include "clang/AST/DeclTemplate.h"
@@ -148,6 +149,15 @@ bool ScopedAccesses::Walker::recordCall(const CallExpr *CE, const Frame *Fr) {
   ScopedAccess A;
   A.Name = Name.str();
   A.Loc = CE->getBeginLoc();
+  // The warp's *_sync calls order the lanes that take part, as __syncwarp() does.
+  if (warpSyncCall(Name) && Name != "__syncwarp") {
+    A.How = ScopedAccess::DeviceBuiltin;
+    A.What = OpKind::WarpBarrier;
+    A.Ord = Order::AcqRel;
+    A.S = Scope::Block;
+    record(std::move(A), CE, Fr);
+    return true;
+  }
   if (std::optional<DeviceBuiltin> B = parseDeviceBuiltin(Name)) {
     A.How = ScopedAccess::DeviceBuiltin;
     A.S = B->S;
@@ -176,7 +186,10 @@ bool ScopedAccesses::Walker::recordCall(const CallExpr *CE, const Frame *Fr) {
       A.Ord = Order::AcqRel;
       break;
     case DeviceBuiltin::WarpBarrier:
-      return true; // orders a warp's threads: no scope of the lattice
+      // __syncwarp(): orders the warp's lanes for each other (the warp race rule).
+      A.What = OpKind::WarpBarrier;
+      A.Ord = Order::AcqRel;
+      break;
     }
     record(std::move(A), CE, Fr);
     return true;

@@ -110,6 +110,72 @@ std::optional<int64_t> ScopedAccesses::Walker::pinnedBlock(const Expr *Cond, boo
   return blockPinnedBy(*Op, *C, WhenTrue);
 }
 
+std::optional<int64_t> ScopedAccesses::Walker::threadIndexPlus(const Expr *E, const Frame *Fr, unsigned Depth) {
+  if (!E || Depth > 8)
+    return std::nullopt;
+  E = E->IgnoreParenCasts();
+  if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
+    return threadIndexPlus(OV->getSourceExpr(), Fr, Depth + 1);
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    return threadIndexPlus(PO->getSyntacticForm(), Fr, Depth + 1);
+  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E)) {
+    const auto *Base = dyn_cast<DeclRefExpr>(MP->getBaseExpr()->IgnoreParenImpCasts());
+    if (const auto *OV = dyn_cast<OpaqueValueExpr>(MP->getBaseExpr()->IgnoreParenImpCasts()))
+      Base = dyn_cast_or_null<DeclRefExpr>(OV->getSourceExpr() ? OV->getSourceExpr()->IgnoreParenImpCasts() : nullptr);
+    if (Base && isThreadIndexName(identifierOf(Base->getDecl())) && identifierOf(MP->getPropertyDecl()) == "x")
+      return 0;
+    return std::nullopt;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+      if (auto Arg = argumentFor(P, Fr))
+        return threadIndexPlus(Arg->first, Arg->second, Depth + 1);
+      return std::nullopt;
+    }
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->hasLocalStorage()) {
+      const Expr *Value = VD->getInit() ? (modified(VD) ? nullptr : VD->getInit()) : singleAssignment(VD);
+      if (Value)
+        return threadIndexPlus(Value, frameOf(VD->getParentFunctionOrMethod(), Fr), Depth + 1);
+    }
+    return std::nullopt;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
+    if (std::optional<int64_t> C = constantInt(BO->getRHS(), Ctx))
+      if (std::optional<int64_t> K = threadIndexPlus(BO->getLHS(), Fr, Depth + 1))
+        return BO->getOpcode() == BO_Add ? *K + *C : *K - *C;
+    if (BO->getOpcode() == BO_Add)
+      if (std::optional<int64_t> C = constantInt(BO->getLHS(), Ctx))
+        if (std::optional<int64_t> K = threadIndexPlus(BO->getRHS(), Fr, Depth + 1))
+          return *K + *C;
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> ScopedAccesses::Walker::threadBound(const Expr *Cond, bool WhenTrue, const Frame *Fr) {
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(Cond ? Cond->IgnoreParenImpCasts() : nullptr);
+  if (!BO || !BO->isComparisonOp())
+    return std::nullopt;
+  BinaryOperatorKind Op = BO->getOpcode();
+  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  std::optional<int64_t> C = constantInt(R, Ctx);
+  if (!C) {
+    std::swap(L, R);
+    C = constantInt(R, Ctx);
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  }
+  std::optional<int64_t> K = threadIndexPlus(L, Fr);
+  if (!C || !K || *K != 0 || *C < 0)
+    return std::nullopt;
+  if (!WhenTrue)
+    Op = BinaryOperator::negateComparisonOp(Op);
+  switch (Op) {
+  case BO_LT: return *C;
+  case BO_LE:
+  case BO_EQ: return *C + 1;
+  default: return std::nullopt;
+  }
+}
+
 std::optional<bool> ScopedAccesses::Walker::knownCondition(const Expr *Cond) const {
   bool Value = false;
   if (!Cond || Cond->isValueDependent() || Cond->isTypeDependent() || Cond->HasSideEffects(Ctx) ||
@@ -136,7 +202,7 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
   }
   if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
     unsigned Index = 0;
-    const int64_t Saved = OnlyBlock;
+    const int64_t Saved = OnlyBlock, SavedBelow = ThreadBelow;
     for (const Stmt *Child : CS->body()) {
       Blocks.push_back({CS, Index++});
       Enclosing.push_back(Child);
@@ -150,11 +216,16 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
       Enclosing.pop_back();
       Blocks.pop_back();
       // if (blockIdx.x != C) return; what follows runs in block C alone.
-      if (const auto *If = dyn_cast<IfStmt>(Child); If && !If->getElse() && returns(If->getThen()))
+      if (const auto *If = dyn_cast<IfStmt>(Child); If && !If->getElse() && returns(If->getThen())) {
         if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/false))
           OnlyBlock = *C;
+        // if (tid >= 32) return; what follows runs in threads below 32.
+        if (std::optional<int64_t> B = threadBound(If->getCond(), /*WhenTrue=*/false, Fr))
+          ThreadBelow = ThreadBelow < 0 ? *B : std::min(ThreadBelow, *B);
+      }
     }
     OnlyBlock = Saved;
+    ThreadBelow = SavedBelow;
     return;
   }
   if (const auto *K = dyn_cast<CUDAKernelCallExpr>(S)) {
@@ -273,17 +344,25 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     // A condition the compiler knows (if constexpr, a template's if (!Traits::value), a sizeof
     // test) leaves one arm: the other never runs, and the device IR has no trace of it.
     std::optional<bool> Known = knownCondition(If->getCond());
-    const int64_t Saved = OnlyBlock;
+    const int64_t Saved = OnlyBlock, SavedBelow = ThreadBelow;
+    auto Below = [&](bool WhenTrue) {
+      if (std::optional<int64_t> B = threadBound(If->getCond(), WhenTrue, Fr))
+        ThreadBelow = ThreadBelow < 0 ? *B : std::min(ThreadBelow, *B);
+    };
     if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/true))
       OnlyBlock = *C;
+    Below(true);
     if (Known != false)
       walkArm(If->getThen(), Fr, If, 0);
     OnlyBlock = Saved;
+    ThreadBelow = SavedBelow;
     if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/false))
       OnlyBlock = *C;
+    Below(false);
     if (Known != true)
       walkArm(If->getElse(), Fr, If, 1);
     OnlyBlock = Saved;
+    ThreadBelow = SavedBelow;
     return true;
   }
   if (const auto *W = dyn_cast<WhileStmt>(S)) {
@@ -612,6 +691,7 @@ void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Fram
   }
   A.Arms.assign(Arms.begin(), Arms.end());
   A.GridLoop = GridLoops > 0;
+  A.ThreadBelow = ThreadBelow;
   A.OnlyBlock = OnlyBlock;
   bool Reads = A.What == OpKind::Load || A.What == OpKind::RMW;
   if (Reads && Use.Tested) {

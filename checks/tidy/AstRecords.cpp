@@ -160,6 +160,11 @@ void AstRecords::build() {
     Op.Spins = spins(A);
     Op.AgainstGrid = A.AgainstGrid;
     Op.GridLoop = A.GridLoop;
+    Op.ThreadBelow = A.ThreadBelow > INT32_MAX ? -1 : static_cast<int>(A.ThreadBelow);
+    if (A.Object && A.Object->LaneOffset && *A.Object->LaneOffset > INT32_MIN && *A.Object->LaneOffset < INT32_MAX) {
+      Op.HasLaneOffset = true;
+      Op.LaneOffset = static_cast<int>(*A.Object->LaneOffset);
+    }
     Op.Counts = A.What == OpKind::RMW && countsArrivals(A.Name, A.Operand);
     Op.ThreadPrivate = A.Object && A.Object->BlockDependent && A.Object->ThreadDependent;
     // Every thread computes the same address: no index reads the thread's
@@ -197,6 +202,11 @@ void AstRecords::build() {
 std::vector<GridWait> AstRecords::gridWaits() {
   build();
   return cuda_scope::gridWaits(Ops, *PO);
+}
+
+std::vector<WarpRace> AstRecords::warpRaces() {
+  build();
+  return cuda_scope::warpRaces(Ops, *PO);
 }
 
 std::vector<Finding> AstRecords::findings(const EngineOptions &Opts,

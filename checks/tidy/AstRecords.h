@@ -36,6 +36,8 @@ public:
   llvm::ArrayRef<MemOp> ops();
   /// The waits of the whole grid in the file's kernels (model/Hierarchy.h).
   std::vector<GridWait> gridWaits();
+  /// The warp races in the file's kernels (model/Hierarchy.h).
+  std::vector<WarpRace> warpRaces();
   /// The access behind record \p I; null for a call.
   const ScopedAccess *access(int I) const;
   const ScopedAccess &accessAt(unsigned I) const { return *access(static_cast<int>(I)); }

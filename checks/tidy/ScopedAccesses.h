@@ -66,6 +66,10 @@ struct ObjectRef {
   /// Some index reads threadIdx.x, so that with BlockDependent the element
   /// is the thread's own (out[blockIdx.x * blockDim.x + threadIdx.x]).
   bool ThreadDependent = false;
+  /// How many subscripts the address takes, and, for one that is threadIdx.x
+  /// plus a constant (s[tid + 16]), that constant (MemOp::LaneOffset).
+  unsigned Subscripts = 0;
+  std::optional<int64_t> LaneOffset;
   /// How to name the object in a message: "flag", "state->count".
   std::string Spelling;
 
@@ -129,6 +133,8 @@ struct ScopedAccess {
   bool Waits = false;
   /// It sits in a loop over the grid's blocks (MemOp::GridLoop).
   bool GridLoop = false;
+  /// Only threads whose threadIdx.x is below this run it (MemOp::ThreadBelow).
+  int64_t ThreadBelow = -1;
   /// The statement whose outcome the test decides, and what runs on it: the
   /// Seqs from TestFrom (the test, or the end of a loop it ends) to TestUntil
   /// (the end of the statement, or never where an arm leaves or a loop ends).

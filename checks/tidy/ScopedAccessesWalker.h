@@ -164,6 +164,10 @@ private:
   void plainAccess(const clang::Expr *E, OpKind K, const clang::Stmt *Site, clang::SourceLocation Loc, const Frame *Fr);
   bool control(const clang::Stmt *S, const Frame *Fr);
   std::optional<int64_t> pinnedBlock(const clang::Expr *Cond, bool WhenTrue) const;
+  /// The bound \p Cond coming out \p WhenTrue puts on threadIdx.x (tid < 32: 32).
+  std::optional<int64_t> threadBound(const clang::Expr *Cond, bool WhenTrue, const Frame *Fr);
+  /// \p E is threadIdx.x plus a constant, through locals and arguments: the constant.
+  std::optional<int64_t> threadIndexPlus(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
   /// The value of a condition the compiler knows in this instantiation (if
   /// constexpr, !Traits::value, sizeof(T) == 4); none when it depends on the run.
   std::optional<bool> knownCondition(const clang::Expr *Cond) const;
@@ -221,6 +225,8 @@ private:
   unsigned GridLoops = 0;
   /// The one block that runs what is walked now, under if (blockIdx.x == C); -1: any.
   int64_t OnlyBlock = -1;
+  /// The bound the conditions around the walk put on threadIdx.x (if (tid < 32)); -1: none.
+  int64_t ThreadBelow = -1;
   ValueUse Use;
   /// Accesses whose value is stored to a variable: which list, which entry, which variable.
   struct Relay {

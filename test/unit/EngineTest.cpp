@@ -362,3 +362,76 @@ TEST(GridWaits, MasterCollectsThenReleases) {
   Q.Ops[0].GridLoop = false;
   EXPECT_TRUE(gridWaits(Q.Ops, Q).empty());
 }
+
+// The warp race rule (model/Hierarchy.h, warpRaces).
+namespace {
+MemOp lane(OpKind K, int Offset, int Below = -1) {
+  MemOp Op = access(K, 0, Order::Volatile);
+  Op.Home = ObjectHome::Shared;
+  Op.HasLaneOffset = true;
+  Op.LaneOffset = Offset;
+  Op.ThreadBelow = Below;
+  return Op;
+}
+MemOp warpBarrier() {
+  MemOp Op;
+  Op.What = OpKind::WarpBarrier;
+  Op.Ord = Order::AcqRel;
+  return Op;
+}
+} // namespace
+
+TEST(WarpRaces, ReductionStep) {
+  // s[tid] = ...; then s[tid] += s[tid + 16] in the first warp.
+  Program P;
+  unsigned W = P.add(lane(OpKind::Store, 0, 32));
+  unsigned R = P.add(lane(OpKind::Load, 16, 32));
+  auto Races = warpRaces(P.Ops, P);
+  ASSERT_EQ(Races.size(), 1u);
+  EXPECT_EQ(Races[0].At, R);
+  EXPECT_EQ(Races[0].Other, W);
+  EXPECT_EQ(Races[0].Lanes, 16);
+  EXPECT_NE(warpRaceMessage(false, true, 16, "a.cu:3").find("lane + 16 runs it"), std::string::npos);
+}
+
+TEST(WarpRaces, Silent) {
+  // Ordered by __syncwarp().
+  {
+    Program P;
+    P.add(lane(OpKind::Store, 0, 32));
+    P.add(warpBarrier());
+    P.add(lane(OpKind::Load, 16, 32));
+    EXPECT_TRUE(warpRaces(P.Ops, P).empty());
+  }
+  // A warp apart, or the same lane, or two reads.
+  for (auto [Offset, Kind] : {std::pair{32, OpKind::Load}, std::pair{0, OpKind::Load}, std::pair{16, OpKind::Load}}) {
+    Program P;
+    P.add(lane(Offset == 16 ? OpKind::Load : OpKind::Store, 0, 64));
+    P.add(lane(Kind, Offset, 64));
+    EXPECT_TRUE(warpRaces(P.Ops, P).empty()) << Offset;
+  }
+  // The lanes that own what is read do not run the write (tid < 16 reads 16-31).
+  {
+    Program P;
+    P.add(lane(OpKind::Store, 0, 16));
+    P.add(lane(OpKind::Load, 16, 16));
+    EXPECT_TRUE(warpRaces(P.Ops, P).empty());
+  }
+  // Atomic, or not shared memory, or with no lane offset.
+  {
+    Program P;
+    MemOp A = lane(OpKind::Store, 0, 32);
+    A.Ord = Order::Relaxed;
+    P.add(A);
+    P.add(lane(OpKind::Load, 1, 32));
+    MemOp G = lane(OpKind::Store, 0, 32);
+    G.Home = ObjectHome::Global;
+    G.Object = 1;
+    P.add(G);
+    MemOp G2 = lane(OpKind::Load, 1, 32);
+    G2.Home = ObjectHome::Global;
+    G2.Object = 1;
+    P.add(G2);
+    EXPECT_TRUE(warpRaces(P.Ops, P).empty());
+  }
+}

@@ -7,11 +7,12 @@ import subprocess
 from .common import Fatal, find_up
 
 # The rules the device-IR pass reports, each as the name of its remark (docs/checks/<name>.md). The
-# first three and the hierarchy rules (grid-sync, grid-barrier, divergent-barrier, warp-mask) are also clang-tidy
+# first three and the hierarchy rules (grid-sync, grid-barrier, divergent-barrier, warp-mask, warp-race) are also clang-tidy
 # checks; proxy-fence and cluster-wait live only in the pass.
 PASS_RULES = ("cuda-scope-mismatch", "cuda-scope-insufficient", "cuda-scope-release-acquire",
               "cuda-scope-proxy-fence", "cuda-scope-cluster-wait", "cuda-scope-grid-sync",
-              "cuda-scope-grid-barrier", "cuda-scope-divergent-barrier", "cuda-scope-warp-mask")
+              "cuda-scope-grid-barrier", "cuda-scope-divergent-barrier", "cuda-scope-warp-mask",
+              "cuda-scope-warp-race")
 
 
 # Rules the command leaves out unless the checks name them (its default is DEFAULT_CHECKS): each
