@@ -1,5 +1,6 @@
 //===- IrRecords.cpp - a module's device operations as the engine's records ===//
 #include "IrRecords.h"
+#include "model/Hierarchy.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -421,9 +422,16 @@ std::optional<int64_t> threadIndexPlus(const Value *V, unsigned Depth = 0) {
     return std::nullopt;
   if (const auto *Cast = dyn_cast<CastInst>(V))
     return threadIndexPlus(Cast->getOperand(0), Depth + 1);
-  if (const auto *II = dyn_cast<IntrinsicInst>(V); II && II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_tid_x)
+  if (const auto *II = dyn_cast<IntrinsicInst>(V); II && (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_tid_x ||
+                                                          II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_laneid))
     return 0;
   if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
+    // The lane (threadIdx.x & 31, threadIdx.x % 32) keeps a warp's lanes apart as the index does.
+    if (const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+        C && ((BO->getOpcode() == Instruction::And && C->getZExtValue() == WarpLanes - 1) ||
+              (BO->getOpcode() == Instruction::URem && C->getZExtValue() == WarpLanes)))
+      if (std::optional<int64_t> K = threadIndexPlus(BO->getOperand(0), Depth + 1); K && *K == 0)
+        return 0;
     const bool Add = BO->getOpcode() == Instruction::Add ||
                      (BO->getOpcode() == Instruction::Or && cast<PossiblyDisjointInst>(BO)->isDisjoint());
     if (!Add && BO->getOpcode() != Instruction::Sub)
@@ -444,11 +452,86 @@ std::optional<int64_t> threadIndexPlus(const Value *V, unsigned Depth = 0) {
   return std::nullopt;
 }
 
+/// The bits of \p V that may differ between the lanes of a warp: those that
+/// depend on the low bits of threadIdx.x (the lane), through shifts, masks,
+/// casts and arithmetic (whose carries move the dependence upward only);
+/// everything for what cannot be followed (memory, calls, threadIdx.y).
+uint64_t laneBits(const Value *V, SmallPtrSetImpl<const Value *> &Seen, unsigned Depth = 0) {
+  constexpr uint64_t All = ~uint64_t(0), Lane = WarpLanes - 1;
+  auto Upward = [](uint64_t M) { return M ? ~((M & -M) - 1) : 0; }; // from the lowest dependent bit up
+  if (Depth > 16)
+    return All;
+  if (isa<Constant>(V) || isa<Argument>(V) || !Seen.insert(V).second)
+    return 0;
+  if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::nvvm_read_ptx_sreg_tid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_laneid: return Lane;
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+    case Intrinsic::nvvm_read_ptx_sreg_warpid: return 0;
+    default: return All;
+    }
+  }
+  if (const auto *Cast = dyn_cast<CastInst>(V)) {
+    uint64_t M = laneBits(Cast->getOperand(0), Seen, Depth + 1);
+    unsigned Bits = Cast->getType()->getScalarSizeInBits();
+    return Bits && Bits < 64 ? M & ((uint64_t(1) << Bits) - 1) : M;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
+    uint64_t L = laneBits(BO->getOperand(0), Seen, Depth + 1), R = laneBits(BO->getOperand(1), Seen, Depth + 1);
+    const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+    uint64_t K = C && C->getBitWidth() <= 64 ? C->getZExtValue() : 0;
+    switch (BO->getOpcode()) {
+    case Instruction::Shl: return C && K < 64 ? L << K : Upward(L | R);
+    case Instruction::LShr:
+    case Instruction::AShr: return C && K < 64 ? L >> K : (L | R ? All : 0);
+    case Instruction::UDiv: return C && K && isPowerOf2_64(K) ? L >> Log2_64(K) : (L | R ? All : 0);
+    case Instruction::And: return C ? L & K : L | R;
+    case Instruction::Or:
+    case Instruction::Xor: return L | R;
+    case Instruction::Add:
+    case Instruction::Sub:
+    case Instruction::Mul: return C && BO->getOpcode() == Instruction::Mul && K && isPowerOf2_64(K)
+                                      ? L << Log2_64(K)
+                                      : Upward(L | R);
+    default: return L | R ? All : 0;
+    }
+  }
+  if (isa<SelectInst>(V) || isa<PHINode>(V) || isa<CmpInst>(V)) {
+    uint64_t M = 0;
+    for (const Value *Op : cast<Instruction>(V)->operands())
+      M |= laneBits(Op, Seen, Depth + 1);
+    return isa<CmpInst>(V) && M ? 1 : M;
+  }
+  return All;
+}
+
+/// Every lane of a warp computes \p V alike (laneBits: none of its bits
+/// depends on the lane).
+bool laneUniform(const Value *V) {
+  SmallPtrSet<const Value *, 16> Seen;
+  return laneBits(V, Seen) == 0;
+}
+
 /// The address as the thread's own element plus a constant: the object's
-/// base, constant offsets, and one index that is threadIdx.x + k. The
-/// constant, in elements of that index (s[tid + 16]: 16).
-std::optional<int> laneOffsetOf(const Value *Address, const DataLayout &DL) {
+/// base, constant offsets, indices every lane of a warp computes alike, and
+/// one index that is threadIdx.x (or the lane) + k. The constant, in
+/// elements of that index (s[tid + 16]: 16), and the alike indices as text.
+struct LaneAddress {
+  int Offset;
+  std::string Base;
+};
+std::optional<LaneAddress> laneOffsetOf(const Value *Address, const DataLayout &DL) {
   int64_t Bytes = 0, Stride = 0;
+  std::string Base;
   for (const Value *V = Address ? Address->stripPointerCasts() : nullptr; V;) {
     const auto *GEP = dyn_cast<GEPOperator>(V);
     if (!GEP)
@@ -465,8 +548,15 @@ std::optional<int> laneOffsetOf(const Value *Address, const DataLayout &DL) {
         continue;
       }
       std::optional<int64_t> K = threadIndexPlus(Index);
-      if (!K || Stride || !Size)
-        return std::nullopt; // another variable index, or the thread's index twice
+      if (!K) {
+        if (!laneUniform(Index))
+          return std::nullopt; // an index that differs between lanes otherwise
+        IndexDeps Ignored;
+        Base = "[" + canonical(Index, Ignored) + "*" + std::to_string(Size) + "]" + Base;
+        continue;
+      }
+      if (Stride || !Size)
+        return std::nullopt; // the thread's index twice
       Stride = Size;
       Bytes += *K * Size;
     }
@@ -474,7 +564,7 @@ std::optional<int> laneOffsetOf(const Value *Address, const DataLayout &DL) {
   }
   if (!Stride || Bytes % Stride)
     return std::nullopt;
-  return static_cast<int>(Bytes / Stride);
+  return LaneAddress{static_cast<int>(Bytes / Stride), Base};
 }
 
 /// The bound a dominating branch on threadIdx.x puts on the threads that run
@@ -538,7 +628,7 @@ int onlyBlock(const Instruction *I, const FunctionOrder &O) {
 
 IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
   DenseMap<std::pair<const Value *, int64_t>, int> ObjectId;
-  StringMap<int> ElementId, SegmentId;
+  StringMap<int> ElementId, SegmentId, LaneBaseId;
   DenseMap<std::pair<unsigned, const Function *>, unsigned> ThreadId;
   for (const Function &F : M) {
     if (!isKernel(F))
@@ -600,9 +690,10 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
       R.Spins = Op.Test && exitsLoopOf(Op.Test, Op.I, orderOf(Fn).loops());
       R.GridLoop = inLoopOverGrid(Op.I, orderOf(Fn).loops());
       if (R.isAccess())
-        if (std::optional<int> K = laneOffsetOf(Op.Address, M.getDataLayout())) {
+        if (std::optional<LaneAddress> K = laneOffsetOf(Op.Address, M.getDataLayout())) {
           R.HasLaneOffset = true;
-          R.LaneOffset = *K;
+          R.LaneOffset = K->Offset;
+          R.LaneBase = LaneBaseId.try_emplace(K->Base, LaneBaseId.size()).first->second;
         }
       R.ThreadBelow = threadBelow(Op.I, orderOf(Fn));
       Ops.push_back(R);

@@ -132,6 +132,10 @@ struct MemOp {
   /// (s[threadIdx.x + 16]: 16), when HasLaneOffset.
   bool HasLaneOffset = false;
   int LaneOffset = 0;
+  /// The rest of the address, which every lane of a warp computes alike (a
+  /// warp's own part of the object: s + warp * 64), as an id: lane offsets
+  /// compare only between accesses with equal LaneBase.
+  int LaneBase = -1;
   /// Only threads whose threadIdx.x is below this run it (if (tid < 32));
   /// -1: no such bound is shown.
   int ThreadBelow = -1;

@@ -122,7 +122,8 @@ std::vector<WarpRace> warpRaces(ArrayRef<MemOp> Ops, const ProgramOrder &PO) {
   for (unsigned Y : Accesses)
     for (unsigned X : Accesses) {
       const MemOp &Later = Ops[Y], &Earlier = Ops[X];
-      if (X == Y || Earlier.Object != Later.Object || Earlier.Thread != Later.Thread ||
+      if (X == Y || Earlier.Object != Later.Object || Earlier.LaneBase != Later.LaneBase ||
+          Earlier.Thread != Later.Thread ||
           (!Earlier.writes() && !Later.writes()))
         continue;
       const int Apart = Later.LaneOffset - Earlier.LaneOffset;

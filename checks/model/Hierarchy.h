@@ -171,8 +171,10 @@ inline constexpr llvm::StringLiteral WarpMaskCheckName = "cuda-scope-warp-mask";
 // hazards per step (RESULTS.md probe 5).
 //
 // From the records of a kernel: two plain or volatile accesses of one shared
-// object, at least one a write, each at the thread's own index plus a
-// constant (s[tid + k]), whose constants differ by less than a warp, so that
+// object, at least one a write, each at the thread's own index (or lane)
+// plus a constant (s[tid + k]) from the same base that every lane of a warp
+// computes alike (s = slots + warp * 64), whose constants differ by less
+// than a warp, so that
 // some lane's access and another lane's of the same warp touch one element;
 // both run by those lanes (their threadIdx.x bounds, where the code shows
 // them, admit both); one before the other in program order with no barrier

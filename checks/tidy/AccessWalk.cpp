@@ -139,6 +139,12 @@ std::optional<int64_t> ScopedAccesses::Walker::threadIndexPlus(const Expr *E, co
     }
     return std::nullopt;
   }
+  // The lane (threadIdx.x & 31, threadIdx.x % 32) keeps a warp's lanes apart as the index does.
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && (BO->getOpcode() == BO_And || BO->getOpcode() == BO_Rem))
+    if (std::optional<int64_t> C = constantInt(BO->getRHS(), Ctx);
+        C && *C == (BO->getOpcode() == BO_And ? WarpLanes - 1 : WarpLanes))
+      if (std::optional<int64_t> K = threadIndexPlus(BO->getLHS(), Fr, Depth + 1); K && *K == 0)
+        return 0;
   if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
     if (std::optional<int64_t> C = constantInt(BO->getRHS(), Ctx))
       if (std::optional<int64_t> K = threadIndexPlus(BO->getLHS(), Fr, Depth + 1))
@@ -149,6 +155,73 @@ std::optional<int64_t> ScopedAccesses::Walker::threadIndexPlus(const Expr *E, co
           return *K + *C;
   }
   return std::nullopt;
+}
+
+uint64_t ScopedAccesses::Walker::laneBits(const Expr *E, const Frame *Fr, unsigned Depth) {
+  constexpr uint64_t All = ~uint64_t(0), Lane = WarpLanes - 1;
+  auto Upward = [](uint64_t M) { return M ? ~((M & -M) - 1) : 0; }; // from the lowest dependent bit up
+  if (!E || Depth > 16)
+    return All;
+  E = E->IgnoreParenCasts();
+  if (constantInt(E, Ctx))
+    return 0;
+  if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
+    return laneBits(OV->getSourceExpr(), Fr, Depth + 1);
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    return laneBits(PO->getSyntacticForm(), Fr, Depth + 1);
+  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E)) {
+    const Expr *B = MP->getBaseExpr()->IgnoreParenImpCasts();
+    if (const auto *OV = dyn_cast<OpaqueValueExpr>(B); OV && OV->getSourceExpr())
+      B = OV->getSourceExpr()->IgnoreParenImpCasts();
+    const auto *Base = dyn_cast<DeclRefExpr>(B);
+    StringRef Name = Base ? identifierOf(Base->getDecl()) : StringRef();
+    if (isThreadIndexName(Name))
+      return identifierOf(MP->getPropertyDecl()) == "x" ? Lane : All;
+    return isBlockIndexName(Name) || isGridSizeName(Name) || Name == "blockDim" ? 0 : All;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+      if (auto Arg = argumentFor(P, Fr))
+        return laneBits(Arg->first, Arg->second, Depth + 1);
+      const auto *F = dyn_cast<FunctionDecl>(P->getDeclContext());
+      return F && F->hasAttr<CUDAGlobalAttr>() ? 0 : All; // a kernel's argument: the same for every thread
+    }
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      if (VD->hasLocalStorage()) {
+        const Expr *Value = VD->getInit() ? (modified(VD) ? nullptr : VD->getInit()) : singleAssignment(VD);
+        return Value ? laneBits(Value, frameOf(VD->getParentFunctionOrMethod(), Fr), Depth + 1) : All;
+      }
+      return VD->getType().isConstQualified() && VD->getInit() ? laneBits(VD->getInit(), Fr, Depth + 1) : All;
+    }
+    return isa<EnumConstantDecl>(DRE->getDecl()) ? 0 : All;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
+      return All;
+    uint64_t L = laneBits(BO->getLHS(), Fr, Depth + 1), R = laneBits(BO->getRHS(), Fr, Depth + 1);
+    std::optional<int64_t> C = constantInt(BO->getRHS(), Ctx);
+    uint64_t K = C && *C >= 0 ? static_cast<uint64_t>(*C) : 0;
+    switch (BO->getOpcode()) {
+    case BO_Shl: return C && K < 64 ? L << K : Upward(L | R);
+    case BO_Shr: return C && K < 64 ? L >> K : (L | R ? All : 0);
+    case BO_Div: return C && K && llvm::isPowerOf2_64(K) ? L >> llvm::Log2_64(K) : (L | R ? All : 0);
+    case BO_Rem: return C && K && llvm::isPowerOf2_64(K) ? L & (K - 1) : (L | R ? All : 0);
+    case BO_And: return C ? L & K : L | R;
+    case BO_Or:
+    case BO_Xor: return L | R;
+    case BO_Mul: return C && K && llvm::isPowerOf2_64(K) ? L << llvm::Log2_64(K) : Upward(L | R);
+    case BO_Add:
+    case BO_Sub: return Upward(L | R);
+    default: return L | R ? 1 : 0; // comparisons and logic: one bit
+    }
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return UO->isIncrementDecrementOp() || UO->getOpcode() == UO_Deref ? All
+                                                                       : laneBits(UO->getSubExpr(), Fr, Depth + 1);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return laneBits(CO->getCond(), Fr, Depth + 1) | laneBits(CO->getTrueExpr(), Fr, Depth + 1) |
+           laneBits(CO->getFalseExpr(), Fr, Depth + 1);
+  return All;
 }
 
 std::optional<int64_t> ScopedAccesses::Walker::threadBound(const Expr *Cond, bool WhenTrue, const Frame *Fr) {

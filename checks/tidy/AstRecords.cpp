@@ -128,7 +128,7 @@ void AstRecords::build() {
   // Roots are contexts and threads: each is walked once, in its own Seq.
   DenseMap<const FunctionDecl *, int> RootId;
   auto Root = [&](const FunctionDecl *F) { return RootId.try_emplace(F, RootId.size()).first->second; };
-  StringMap<int> ObjectId, ElementId, SegmentId;
+  StringMap<int> ObjectId, ElementId, SegmentId, LaneBaseId;
   auto Add = [&](const ScopedAccess &A) {
     MemOp Op;
     Op.What = A.What;
@@ -161,9 +161,11 @@ void AstRecords::build() {
     Op.AgainstGrid = A.AgainstGrid;
     Op.GridLoop = A.GridLoop;
     Op.ThreadBelow = A.ThreadBelow > INT32_MAX ? -1 : static_cast<int>(A.ThreadBelow);
-    if (A.Object && A.Object->LaneOffset && *A.Object->LaneOffset > INT32_MIN && *A.Object->LaneOffset < INT32_MAX) {
+    if (A.Object && A.Object->LaneOffset && !A.Object->LaneVoid && *A.Object->LaneOffset > INT32_MIN &&
+        *A.Object->LaneOffset < INT32_MAX) {
       Op.HasLaneOffset = true;
       Op.LaneOffset = static_cast<int>(*A.Object->LaneOffset);
+      Op.LaneBase = LaneBaseId.try_emplace(A.Object->LaneBase, LaneBaseId.size()).first->second;
     }
     Op.Counts = A.What == OpKind::RMW && countsArrivals(A.Name, A.Operand);
     Op.ThreadPrivate = A.Object && A.Object->BlockDependent && A.Object->ThreadDependent;

@@ -507,11 +507,8 @@ std::optional<ObjectRef> ScopedAccesses::Walker::atomicRefTarget(const Expr *E, 
 void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Frame *Fr) {
   IndexDeps Deps;
   std::string Text = canon(Index, Fr, Deps);
-  if (Text == "0") {
-    ++R.Subscripts; // p[0] is *p, and p + 0 is p; but not the thread's element
-    R.LaneOffset.reset();
-    return;
-  }
+  if (Text == "0")
+    return; // p[0] is *p, and p + 0 is p
   R.Index += "[" + Text + "]";
   if (Deps.Block && !R.BlockDependent) {
     R.BlockSegment = R.Index;
@@ -519,11 +516,17 @@ void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Fra
   }
   R.BlockDependent |= Deps.Block;
   R.ThreadDependent |= Deps.Thread;
-  // One subscript of the thread's index plus a constant: lanes apart by the constant's difference.
-  if (++R.Subscripts == 1)
-    R.LaneOffset = threadIndexPlus(Index, Fr);
-  else
-    R.LaneOffset.reset();
+  // One subscript of the thread's index (or lane) plus a constant, and others every lane of a warp
+  // computes alike: lanes apart by the constant's difference.
+  ++R.Subscripts;
+  if (std::optional<int64_t> K = threadIndexPlus(Index, Fr)) {
+    R.LaneVoid |= R.LaneOffset.has_value();
+    R.LaneOffset = K;
+  } else if (laneBits(Index, Fr) == 0) {
+    R.LaneBase += "[" + Text + "]";
+  } else {
+    R.LaneVoid = true;
+  }
 }
 
 /// Canonical text of an index: equal text means the same computation, so the

@@ -70,6 +70,11 @@ struct ObjectRef {
   /// plus a constant (s[tid + 16]), that constant (MemOp::LaneOffset).
   unsigned Subscripts = 0;
   std::optional<int64_t> LaneOffset;
+  /// The other subscripts, which every lane of a warp computes alike, as
+  /// text (MemOp::LaneBase); LaneOffset is void when one differs between
+  /// lanes or two are lane subscripts.
+  std::string LaneBase;
+  bool LaneVoid = false;
   /// How to name the object in a message: "flag", "state->count".
   std::string Spelling;
 

@@ -168,6 +168,10 @@ private:
   std::optional<int64_t> threadBound(const clang::Expr *Cond, bool WhenTrue, const Frame *Fr);
   /// \p E is threadIdx.x plus a constant, through locals and arguments: the constant.
   std::optional<int64_t> threadIndexPlus(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
+  /// The bits of \p E that may differ between the lanes of a warp: those that depend on the low
+  /// bits of threadIdx.x, through shifts, masks and arithmetic; every bit for memory, calls,
+  /// threadIdx.y. None: every lane computes it alike (the warp's index, threadIdx.x / 32).
+  uint64_t laneBits(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
   /// The value of a condition the compiler knows in this instantiation (if
   /// constexpr, !Traits::value, sizeof(T) == 4); none when it depends on the run.
   std::optional<bool> knownCondition(const clang::Expr *Cond) const;

@@ -99,3 +99,23 @@ __global__ void blockSynced(float *Out) {
   __syncthreads();
   Out[threadIdx.x] = S[threadIdx.x + 1]; // no-warning: the block barrier orders them
 }
+
+// Positive: each warp in its own part of shared memory (the warp's index is the same for its
+// lanes), indexed by the lane.
+__global__ void perWarp(const int *In, int *Out) {
+  __shared__ volatile int Slots[256 * 2];
+  const int Lane = threadIdx.x & 31;
+  volatile int *S = Slots + (threadIdx.x / 32) * 64;
+  S[Lane] = In[threadIdx.x];
+  int Sum = S[Lane] + S[Lane + 4];
+  // CHECK: :[[@LINE-1]]:23: warning: this read of shared memory races with the write at {{.*}}warp-race.cu:[[@LINE-2]] by another lane of the same warp (lane + 4 runs it on this element)
+  Out[threadIdx.x] = Sum;
+}
+
+// Negative: a part that differs lane by lane is no common base to count lanes from.
+__global__ void perLane(const int *In, int *Out) {
+  __shared__ volatile int Slots[256 * 2];
+  volatile int *S = Slots + threadIdx.x;
+  S[threadIdx.x] = In[threadIdx.x];
+  Out[threadIdx.x] = S[threadIdx.x + 1]; // no-warning: element 2 * lane + 1 is no other lane's 2 * lane'
+}
