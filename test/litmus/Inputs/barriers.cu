@@ -144,3 +144,43 @@ __global__ void countBarrierFenced(unsigned *count, int *data, int *out) {
     out[blockIdx.x] = data[(blockIdx.x + 1) % gridDim.x];
   }
 }
+
+// LITMUS: forbidden
+// A counting barrier used twice, its second wait on twice the grid's size (no reset to race with),
+// fenced on both sides each time: data written before each barrier is read after it by another block.
+__global__ void countBarrierTwice(unsigned *count, int *data, int *out) {
+  if (threadIdx.x == 0) {
+    data[blockIdx.x] = blockIdx.x;
+    __threadfence();
+    atomicAdd(count, 1u);
+    while (atomicAdd(count, 0u) < gridDim.x) {
+    }
+    __threadfence();
+    int seen = data[(blockIdx.x + 1) % gridDim.x];
+    data[gridDim.x + blockIdx.x] = seen + 1;
+    __threadfence();
+    atomicAdd(count, 1u);
+    while (atomicAdd(count, 0u) < 2 * gridDim.x) {
+    }
+    __threadfence();
+    out[blockIdx.x] = data[gridDim.x + (blockIdx.x + 1) % gridDim.x];
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A sense-reversing barrier whose last block flips the sense with a relaxed store and whose waiters
+// spin on it relaxed: the data written before it may be stale after it.
+__global__ void senseBarrierRelaxed(unsigned *count, int *sense, int *data, int *out) {
+  if (threadIdx.x == 0) {
+    data[blockIdx.x] = blockIdx.x;
+    int old = Dev(*sense).load(relaxed);
+    if (atomicAdd(count, 1u) == gridDim.x - 1) {
+      Dev(*reinterpret_cast<int *>(count)).store(0, relaxed);
+      Dev(*sense).store(1 - old, relaxed);
+    } else {
+      while (Dev(*sense).load(relaxed) == old) {
+      }
+    }
+    out[blockIdx.x] = data[(blockIdx.x + 1) % gridDim.x];
+  }
+}
