@@ -157,6 +157,88 @@ std::optional<int64_t> ScopedAccesses::Walker::threadIndexPlus(const Expr *E, co
   return std::nullopt;
 }
 
+std::optional<ScopedAccesses::Walker::LoopOffset> ScopedAccesses::Walker::threadIndexPlusLoop(const Expr *E,
+                                                                                           const Frame *Fr) {
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(E ? E->IgnoreParenCasts() : nullptr);
+  if (!BO || BO->getOpcode() != BO_Add)
+    return std::nullopt;
+  for (auto [T, V] : {std::pair{BO->getLHS(), BO->getRHS()}, std::pair{BO->getRHS(), BO->getLHS()}}) {
+    std::optional<int64_t> K = threadIndexPlus(T, Fr);
+    const auto *DRE = dyn_cast<DeclRefExpr>(V->IgnoreParenCasts());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!K || !VD)
+      continue;
+    // The for loop being walked that declares it, with a constant start.
+    for (const auto &[S, Arm] : Arms) {
+      const auto *For = dyn_cast<ForStmt>(S);
+      const auto *Init = For ? dyn_cast_or_null<DeclStmt>(For->getInit()) : nullptr;
+      if (!(Arm & ArmLoop) || !Init || !Init->isSingleDecl() || Init->getSingleDecl() != VD || !VD->getInit())
+        continue;
+      std::optional<int64_t> Start = constantInt(VD->getInit(), Ctx);
+      if (!Start)
+        return std::nullopt;
+      // Its condition: the variable against a constant.
+      auto Holds = [&](int64_t X) -> std::optional<bool> {
+        const auto *C = dyn_cast_or_null<BinaryOperator>(For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+        if (!C || !C->isComparisonOp())
+          return std::nullopt;
+        const auto *L = dyn_cast<DeclRefExpr>(C->getLHS()->IgnoreParenImpCasts());
+        std::optional<int64_t> B = constantInt(C->getRHS(), Ctx);
+        BinaryOperatorKind Op = C->getOpcode();
+        if (!L || L->getDecl() != VD || !B)
+          return std::nullopt;
+        switch (Op) {
+        case BO_LT: return X < *B;
+        case BO_LE: return X <= *B;
+        case BO_GT: return X > *B;
+        case BO_GE: return X >= *B;
+        case BO_NE: return X != *B;
+        default: return std::nullopt;
+        }
+      };
+      // Its step: ++, --, or a compound assignment by a constant.
+      auto Step = [&](int64_t X) -> std::optional<int64_t> {
+        const Expr *Inc = For->getInc() ? For->getInc()->IgnoreParenImpCasts() : nullptr;
+        if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc); U && U->isIncrementDecrementOp())
+          return U->isIncrementOp() ? X + 1 : X - 1;
+        const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+        std::optional<int64_t> C = CA ? constantInt(CA->getRHS(), Ctx) : std::nullopt;
+        if (!C)
+          return std::nullopt;
+        switch (CA->getOpcode()) {
+        case BO_AddAssign: return X + *C;
+        case BO_SubAssign: return X - *C;
+        case BO_MulAssign: return X * *C;
+        case BO_DivAssign: return *C ? std::optional<int64_t>(X / *C) : std::nullopt;
+        case BO_ShlAssign: return *C >= 0 && *C < 32 ? std::optional<int64_t>(X << *C) : std::nullopt;
+        case BO_ShrAssign: return *C >= 0 && *C < 64 ? std::optional<int64_t>(X >> *C) : std::nullopt;
+        default: return std::nullopt;
+        }
+      };
+      int64_t X = *Start, Min = INT64_MAX, Max = INT64_MIN;
+      for (unsigned N = 0; N < 64; ++N) {
+        std::optional<bool> In = Holds(X);
+        if (!In)
+          return std::nullopt;
+        if (!*In)
+          break;
+        Min = std::min(Min, X);
+        Max = std::max(Max, X);
+        std::optional<int64_t> Next = Step(X);
+        if (!Next || *Next == X)
+          return std::nullopt;
+        X = *Next;
+        if (N == 63)
+          return std::nullopt; // more values than are worth following
+      }
+      if (Min > Max)
+        return std::nullopt;
+      return LoopOffset{*K + *Start, *K + Min, *K + Max};
+    }
+  }
+  return std::nullopt;
+}
+
 uint64_t ScopedAccesses::Walker::laneBits(const Expr *E, const Frame *Fr, unsigned Depth) {
   constexpr uint64_t All = ~uint64_t(0), Lane = WarpLanes - 1;
   auto Upward = [](uint64_t M) { return M ? ~((M & -M) - 1) : 0; }; // from the lowest dependent bit up
