@@ -86,7 +86,7 @@ static LaunchFacts launchFacts() {
       SmallVector<StringRef, 4> Fields;
       L.split(Fields, '\t');
       if (Fields.size() == 4 && !Fields[0].empty())
-        Out.NotCooperative.try_emplace(Fields[0], NamedLaunch{Fields[1].str(), {Fields[2].str(), Fields[3].str(), LaunchForm::Plain}});
+        Out.NotCooperative.try_emplace(Fields[0], NamedLaunch{Fields[1].str(), {Fields[2].str(), Fields[3].str(), LaunchForm::Plain, GridSize::Unknown, ""}});
       continue;
     }
     // grid-grows TAB symbol TAB name TAB how TAB where TAB input.

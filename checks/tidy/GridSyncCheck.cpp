@@ -87,7 +87,7 @@ void GridSyncCheck::check(const MatchFinder::MatchResult &Result) {
   for (const auto &[Kernel, Info] : Launches->kernels()) {
     SmallVector<KernelLaunch, 2> Facts;
     for (const KernelLaunches::Site &Site : Info.Sites)
-      Facts.push_back({Site.How.str(), placeOf(Site.E->getBeginLoc(), SM), Site.Form});
+      Facts.push_back({Site.How.str(), placeOf(Site.E->getBeginLoc(), SM), Site.Form, Site.Grid, Site.GrowsWith});
     std::optional<unsigned> Plain = launchWithoutCooperation(Facts);
     if (!Plain)
       continue;

@@ -216,7 +216,7 @@ public:
       return true;
     KernelLaunches::Kernel &Info = Out[F->getCanonicalDecl()];
     ++Info.Launches;
-    Info.Sites.push_back({K, TripleChevronLaunch, LaunchForm::Plain});
+    Info.Sites.push_back({K, TripleChevronLaunch, LaunchForm::Plain, GridSize::Unknown, ""});
     const CallExpr *Config = K->getConfig();
     if (Config && Config->getNumArgs() > 0)
       std::tie(Info.Sites.back().Grid, Info.Sites.back().GrowsWith) = GridOrigin(Current, Ctx).of(Config->getArg(0));
@@ -238,7 +238,7 @@ public:
       if (L->KernelArg >= 0 && static_cast<unsigned>(L->KernelArg) < CE->getNumArgs())
         if (const FunctionDecl *F = TUCallGraph::namedFunction(CE->getArg(L->KernelArg)))
           if (F->hasAttr<CUDAGlobalAttr>()) {
-            KernelLaunches::Site Site{CE, L->Name, L->Form};
+            KernelLaunches::Site Site{CE, L->Name, L->Form, GridSize::Unknown, ""};
             if (L->GridArg >= 0 && static_cast<unsigned>(L->GridArg) < CE->getNumArgs())
               std::tie(Site.Grid, Site.GrowsWith) = GridOrigin(Current, Ctx).of(CE->getArg(L->GridArg));
             Out[F->getCanonicalDecl()].Sites.push_back(std::move(Site));

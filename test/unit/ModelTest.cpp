@@ -149,9 +149,9 @@ TEST(Hierarchy, LaunchApisSayHowBlocksRun) {
 }
 
 TEST(Hierarchy, GridSyncNeedsEveryLaunchCooperative) {
-  KernelLaunch Triple{std::string(TripleChevronLaunch), "a.cu:3", LaunchForm::Plain};
-  KernelLaunch Coop{"cudaLaunchCooperativeKernel", "a.cu:4", LaunchForm::Cooperative};
-  KernelLaunch Ex{"cudaLaunchKernelEx", "a.cu:5", LaunchForm::Attributes};
+  KernelLaunch Triple{std::string(TripleChevronLaunch), "a.cu:3", LaunchForm::Plain, GridSize::Unknown, ""};
+  KernelLaunch Coop{"cudaLaunchCooperativeKernel", "a.cu:4", LaunchForm::Cooperative, GridSize::Unknown, ""};
+  KernelLaunch Ex{"cudaLaunchKernelEx", "a.cu:5", LaunchForm::Attributes, GridSize::Unknown, ""};
   EXPECT_EQ(launchWithoutCooperation({}), std::nullopt);
   EXPECT_EQ(launchWithoutCooperation({Coop}), std::nullopt);
   EXPECT_EQ(launchWithoutCooperation({Ex}), std::nullopt); // the attributes decide; not read
