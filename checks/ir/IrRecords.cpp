@@ -692,7 +692,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
       if (R.isAccess())
         if (std::optional<LaneAddress> K = laneOffsetOf(Op.Address, M.getDataLayout())) {
           R.HasLaneOffset = true;
-          R.LaneOffset = R.LaneMin = R.LaneMax = K->Offset;
+          R.LaneOffset = K->Offset;
           R.LaneBase = LaneBaseId.try_emplace(K->Base, LaneBaseId.size()).first->second;
         }
       R.ThreadBelow = threadBelow(Op.I, orderOf(Fn));

@@ -132,10 +132,6 @@ struct MemOp {
   /// (s[threadIdx.x + 16]: 16), when HasLaneOffset.
   bool HasLaneOffset = false;
   int LaneOffset = 0;
-  /// The constant's range when it is a loop's variable (s[tid + offset] in
-  /// for (offset = 16; offset > 0; offset /= 2): 1 to 16, LaneOffset its first
-  /// value); LaneMin == LaneMax == LaneOffset otherwise.
-  int LaneMin = 0, LaneMax = 0;
   /// The rest of the address, which every lane of a warp computes alike (a
   /// warp's own part of the object: s + warp * 64), as an id: lane offsets
   /// compare only between accesses with equal LaneBase.

@@ -126,19 +126,9 @@ std::vector<WarpRace> warpRaces(ArrayRef<MemOp> Ops, const ProgramOrder &PO) {
           Earlier.Thread != Later.Thread ||
           (!Earlier.writes() && !Later.writes()))
         continue;
-      if (!PO.mayPrecede(X, Y))
-        continue;
-      // How far apart the lanes are: the first values' distance, else the first other distance the
-      // offsets' ranges allow.
-      std::optional<int> Apart;
-      auto Try = [&](int D) {
-        if (!Apart && D != 0 && D > -WarpLanes && D < WarpLanes && Lanes(D, Later.ThreadBelow, Earlier.ThreadBelow))
-          Apart = D;
-      };
-      Try(Later.LaneOffset - Earlier.LaneOffset);
-      for (int D = Later.LaneMin - Earlier.LaneMax; D <= Later.LaneMax - Earlier.LaneMin && !Apart; ++D)
-        Try(D);
-      if (!Apart)
+      const int Apart = Later.LaneOffset - Earlier.LaneOffset;
+      if (Apart == 0 || Apart <= -WarpLanes || Apart >= WarpLanes || !PO.mayPrecede(X, Y) ||
+          !Lanes(Apart, Later.ThreadBelow, Earlier.ThreadBelow))
         continue;
       // Ordered: a barrier between them; in a loop, one anywhere in it
       // (the next iteration's earlier access follows this one's later one).
@@ -146,7 +136,7 @@ std::vector<WarpRace> warpRaces(ArrayRef<MemOp> Ops, const ProgramOrder &PO) {
       if (Ordered && PO.inCommonLoop(X, Y))
         Ordered = any_of(Barriers, [&](unsigned M) { return PO.inCommonLoop(X, M); });
       if (!Ordered) {
-        Out.push_back({Y, X, *Apart});
+        Out.push_back({Y, X, Apart});
         break; // one finding per later access
       }
     }

@@ -165,8 +165,6 @@ void AstRecords::build() {
         *A.Object->LaneOffset < INT32_MAX) {
       Op.HasLaneOffset = true;
       Op.LaneOffset = static_cast<int>(*A.Object->LaneOffset);
-      Op.LaneMin = static_cast<int>(std::clamp<int64_t>(A.Object->LaneMin, INT32_MIN / 2, INT32_MAX / 2));
-      Op.LaneMax = static_cast<int>(std::clamp<int64_t>(A.Object->LaneMax, INT32_MIN / 2, INT32_MAX / 2));
       Op.LaneBase = LaneBaseId.try_emplace(A.Object->LaneBase, LaneBaseId.size()).first->second;
     }
     Op.Counts = A.What == OpKind::RMW && countsArrivals(A.Name, A.Operand);

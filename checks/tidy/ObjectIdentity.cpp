@@ -522,12 +522,6 @@ void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Fra
   if (std::optional<int64_t> K = threadIndexPlus(Index, Fr)) {
     R.LaneVoid |= R.LaneOffset.has_value();
     R.LaneOffset = K;
-    R.LaneMin = R.LaneMax = *K;
-  } else if (std::optional<LoopOffset> L = threadIndexPlusLoop(Index, Fr)) {
-    R.LaneVoid |= R.LaneOffset.has_value();
-    R.LaneOffset = L->First;
-    R.LaneMin = L->Min;
-    R.LaneMax = L->Max;
   } else if (laneBits(Index, Fr) == 0) {
     R.LaneBase += "[" + Text + "]";
   } else {

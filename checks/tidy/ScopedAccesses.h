@@ -70,8 +70,6 @@ struct ObjectRef {
   /// plus a constant (s[tid + 16]), that constant (MemOp::LaneOffset).
   unsigned Subscripts = 0;
   std::optional<int64_t> LaneOffset;
-  /// Its range, when the constant is a loop's variable (MemOp::LaneMin/LaneMax).
-  int64_t LaneMin = 0, LaneMax = 0;
   /// The other subscripts, which every lane of a warp computes alike, as
   /// text (MemOp::LaneBase); LaneOffset is void when one differs between
   /// lanes or two are lane subscripts.

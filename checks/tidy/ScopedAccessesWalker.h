@@ -168,12 +168,6 @@ private:
   std::optional<int64_t> threadBound(const clang::Expr *Cond, bool WhenTrue, const Frame *Fr);
   /// \p E is threadIdx.x plus a constant, through locals and arguments: the constant.
   std::optional<int64_t> threadIndexPlus(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
-  /// \p E is threadIdx.x plus the variable of an enclosing for loop whose values the code fixes
-  /// (for (o = 16; o > 0; o /= 2)): its first value and range, as the unrolled IR shows them.
-  struct LoopOffset {
-    int64_t First, Min, Max;
-  };
-  std::optional<LoopOffset> threadIndexPlusLoop(const clang::Expr *E, const Frame *Fr);
   /// The bits of \p E that may differ between the lanes of a warp: those that depend on the low
   /// bits of threadIdx.x, through shifts, masks and arithmetic; every bit for memory, calls,
   /// threadIdx.y. None: every lane computes it alike (the warp's index, threadIdx.x / 32).

@@ -119,38 +119,3 @@ __global__ void perLane(const int *In, int *Out) {
   S[threadIdx.x] = In[threadIdx.x];
   Out[threadIdx.x] = S[threadIdx.x + 1]; // no-warning: element 2 * lane + 1 is no other lane's 2 * lane'
 }
-
-// Positive: the reduction as a loop whose offset halves from 16. The IR unrolls it; clang-tidy
-// follows the values the loop's start, condition and step fix.
-__global__ void loopReduce(const float *In, float *Out) {
-  __shared__ volatile float S[64];
-  unsigned Tid = threadIdx.x;
-  S[Tid] = In[Tid];
-  if (Tid < 32) {
-    for (unsigned Offset = 16; Offset > 0; Offset /= 2)
-      S[Tid] += S[Tid + Offset];
-    // CHECK: :[[@LINE-1]]:14: warning: this write of shared memory races with the read at {{.*}}warp-race.cu:[[@LINE-1]] by another lane of the same warp (lane - 16 runs it on this element)
-    // CHECK: :[[@LINE-2]]:17: warning: this read of shared memory races with the write at {{.*}}warp-race.cu:[[@LINE-5]] by another lane of the same warp (lane + 16 runs it on this element)
-  }
-  if (Tid == 0)
-    Out[blockIdx.x] = S[0];
-}
-
-// Negative: the loop as the CUDA programming guide writes it.
-__global__ void loopReduceSynced(const float *In, float *Out) {
-  __shared__ volatile float S[64];
-  unsigned Tid = threadIdx.x;
-  S[Tid] = In[Tid];
-  __syncwarp();
-  if (Tid < 32) {
-    float V = S[Tid];
-    for (unsigned Offset = 16; Offset > 0; Offset /= 2) {
-      V += S[Tid + Offset]; // no-warning: __syncwarp() after every read and every write
-      __syncwarp();
-      S[Tid] = V;
-      __syncwarp();
-    }
-  }
-  if (Tid == 0)
-    Out[blockIdx.x] = S[0];
-}

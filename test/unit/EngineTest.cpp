@@ -369,7 +369,7 @@ MemOp lane(OpKind K, int Offset, int Below = -1) {
   MemOp Op = access(K, 0, Order::Volatile);
   Op.Home = ObjectHome::Shared;
   Op.HasLaneOffset = true;
-  Op.LaneOffset = Op.LaneMin = Op.LaneMax = Offset;
+  Op.LaneOffset = Offset;
   Op.ThreadBelow = Below;
   return Op;
 }
@@ -434,25 +434,4 @@ TEST(WarpRaces, Silent) {
     P.add(G2);
     EXPECT_TRUE(warpRaces(P.Ops, P).empty());
   }
-}
-
-TEST(WarpRaces, LoopOffsets) {
-  // for (o = 16; o > 0; o /= 2) s[tid] += s[tid + o]: the read's offsets are 1 to 16, first 16.
-  Program P;
-  P.add(lane(OpKind::Store, 0, 32));
-  MemOp R = lane(OpKind::Load, 16, 32);
-  R.LaneMin = 1;
-  R.LaneMax = 16;
-  P.add(R);
-  auto Races = warpRaces(P.Ops, P);
-  ASSERT_EQ(Races.size(), 1u);
-  EXPECT_EQ(Races[0].Lanes, 16);
-  // Offsets 32 to 64 from the first warp: never a lane of the same warp.
-  Program Q;
-  Q.add(lane(OpKind::Store, 0, 32));
-  MemOp Far = lane(OpKind::Load, 32, 32);
-  Far.LaneMin = 32;
-  Far.LaneMax = 64;
-  Q.add(Far);
-  EXPECT_TRUE(warpRaces(Q.Ops, Q).empty());
 }
