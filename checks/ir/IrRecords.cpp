@@ -578,11 +578,19 @@ int threadBelow(const Instruction *I, const FunctionOrder &O) {
     if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
       continue;
     const auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
-    if (!Cmp)
-      continue;
+    const Loop *In = O.loops().getLoopFor(Up->getBlock());
     for (unsigned Succ = 0; Succ < 2; ++Succ) {
-      if (!DT.dominates(BasicBlockEdge(Up->getBlock(), Br->getSuccessor(Succ)), I->getParent()))
+      // Leaving a loop is not a guard: every lane leaves it.
+      if ((In && !In->contains(Br->getSuccessor(Succ))) ||
+          !DT.dominates(BasicBlockEdge(Up->getBlock(), Br->getSuccessor(Succ)), I->getParent()))
         continue;
+      SmallPtrSet<const Value *, 16> Seen;
+      const bool LaneGuard = laneBits(Br->getCondition(), Seen) != 0;
+      if (!Cmp) {
+        if (LaneGuard)
+          return UnknownThreadGuard;
+        continue;
+      }
       // tid < C on the true edge, tid >= C's negation on the false edge; C > tid alike.
       CmpInst::Predicate P = Succ == 0 ? Cmp->getPredicate() : Cmp->getInversePredicate();
       const Value *L = Cmp->getOperand(0), *R = Cmp->getOperand(1);
@@ -592,8 +600,11 @@ int threadBelow(const Instruction *I, const FunctionOrder &O) {
       }
       const auto *C = dyn_cast<ConstantInt>(R);
       std::optional<int64_t> K = threadIndexPlus(L);
-      if (!C || !K || *K != 0 || C->isNegative() || C->getBitWidth() > 64)
+      if (!C || !K || *K != 0 || C->isNegative() || C->getBitWidth() > 64) {
+        if (LaneGuard)
+          return UnknownThreadGuard;
         continue;
+      }
       int64_t Bound = -1;
       if (P == CmpInst::ICMP_ULT || P == CmpInst::ICMP_SLT)
         Bound = C->getSExtValue();
@@ -601,6 +612,8 @@ int threadBelow(const Instruction *I, const FunctionOrder &O) {
         Bound = C->getSExtValue() + 1;
       else if (P == CmpInst::ICMP_EQ)
         Bound = C->getSExtValue() + 1;
+      else
+        return UnknownThreadGuard; // tid >= C, tid != C: not a bound from above
       if (Bound >= 0 && Bound < (1 << 20) && (Below < 0 || Bound < Below))
         Below = static_cast<int>(Bound);
     }

@@ -78,6 +78,10 @@ enum class ValueTest : uint8_t { None, Equality, Bound };
 /// atomicDec's operand is a limit, not an addend: they always count.
 bool countsArrivals(llvm::StringRef OperationName, std::optional<int64_t> Operand = std::nullopt);
 
+/// MemOp::ThreadBelow when a condition on the thread's index that no bound
+/// reads decides the operation.
+inline constexpr int UnknownThreadGuard = -2;
+
 /// One memory operation, with what the rules need to know of it.
 struct MemOp {
   OpKind What = OpKind::Load;
@@ -137,7 +141,9 @@ struct MemOp {
   /// compare only between accesses with equal LaneBase.
   int LaneBase = -1;
   /// Only threads whose threadIdx.x is below this run it (if (tid < 32));
-  /// -1: no such bound is shown.
+  /// -1: no such bound is shown; UnknownThreadGuard: a condition on the
+  /// thread's index the front end cannot bound decides it (if ((tid & n) == n)),
+  /// so which lanes run it is not known.
   int ThreadBelow = -1;
   /// The element is the thread's own: its index keeps both the grid's blocks
   /// and a block's threads apart (out[blockIdx.x * blockDim.x + threadIdx.x]).

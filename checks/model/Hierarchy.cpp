@@ -90,8 +90,11 @@ std::vector<GridWait> gridWaits(ArrayRef<MemOp> Ops, const ProgramOrder &PO) {
 
 std::vector<WarpRace> warpRaces(ArrayRef<MemOp> Ops, const ProgramOrder &PO) {
   auto Plain = [](const MemOp &M) {
+    // Which lanes run it must be known: a guard on the thread's index that no bound reads
+    // ((tid & n) == n, coop < s) may keep out the lanes the offsets pair.
     return M.isAccess() && (M.Ord == Order::Plain || M.Ord == Order::Volatile) && M.Object >= 0 &&
-           M.Home == ObjectHome::Shared && M.HasLaneOffset && M.RunBy == Runner::Kernel;
+           M.Home == ObjectHome::Shared && M.HasLaneOffset && M.RunBy == Runner::Kernel &&
+           M.ThreadBelow != UnknownThreadGuard;
   };
   auto Barrier = [](const MemOp &M) {
     return M.What == OpKind::WarpBarrier || M.What == OpKind::GridBarrier ||

@@ -293,8 +293,12 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
         if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/false))
           OnlyBlock = *C;
         // if (tid >= 32) return; what follows runs in threads below 32.
-        if (std::optional<int64_t> B = threadBound(If->getCond(), /*WhenTrue=*/false, Fr))
+        if (ThreadBelow == UnknownThreadGuard)
+          ;
+        else if (std::optional<int64_t> B = threadBound(If->getCond(), /*WhenTrue=*/false, Fr))
           ThreadBelow = ThreadBelow < 0 ? *B : std::min(ThreadBelow, *B);
+        else if (laneBits(If->getCond(), Fr) != 0)
+          ThreadBelow = UnknownThreadGuard;
       }
     }
     OnlyBlock = Saved;
@@ -389,9 +393,14 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     // A loop over the grid's blocks: its condition compares with the grid's size.
     const bool OverGrid = computesGridSize(Cond, Fr);
     GridLoops += OverGrid;
+    // A loop whose condition differs between lanes runs its body in lanes not known.
+    const int64_t SavedBelow = ThreadBelow;
+    if (Cond && laneBits(Cond, Fr) != 0)
+      ThreadBelow = UnknownThreadGuard;
     llvm::scope_exit Done([&] {
       Arms.pop_back();
       GridLoops -= OverGrid;
+      ThreadBelow = SavedBelow;
     });
     size_t First = VarFlows.size();
     if (CondFirst) {
@@ -419,8 +428,12 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     std::optional<bool> Known = knownCondition(If->getCond());
     const int64_t Saved = OnlyBlock, SavedBelow = ThreadBelow;
     auto Below = [&](bool WhenTrue) {
+      if (ThreadBelow == UnknownThreadGuard)
+        return;
       if (std::optional<int64_t> B = threadBound(If->getCond(), WhenTrue, Fr))
         ThreadBelow = ThreadBelow < 0 ? *B : std::min(ThreadBelow, *B);
+      else if (laneBits(If->getCond(), Fr) != 0)
+        ThreadBelow = UnknownThreadGuard; // which lanes run the arm is not known
     };
     if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/true))
       OnlyBlock = *C;
