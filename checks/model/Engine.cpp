@@ -3,6 +3,8 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
 
 using namespace llvm;
 
@@ -154,7 +156,49 @@ const Group *State::groupOf(unsigned I) {
 
 } // namespace engine
 
+/// CUDA_SCOPE_DUMP_OPS=1 prints every operation a front end hands the
+/// engine to stderr, one line each, so that the two front ends' records of
+/// one kernel can be compared field by field when their verdicts differ.
+static void dumpOps(ArrayRef<MemOp> Ops) {
+  static const bool On = [] {
+    const char *Env = std::getenv("CUDA_SCOPE_DUMP_OPS");
+    return Env && *Env && StringRef(Env) != "0";
+  }();
+  if (!On)
+    return;
+  llvm::raw_ostream &OS = llvm::errs();
+  OS << "cuda-scope ops: " << Ops.size() << "\n";
+  for (unsigned I = 0; I < Ops.size(); ++I) {
+    const MemOp &O = Ops[I];
+    OS << "  #" << I << " " << opKindName(O.What) << " " << orderName(O.Ord);
+    if (O.S)
+      OS << "." << shortName(*O.S);
+    OS << " obj=" << O.Object << " el=" << O.Element << " home=" << unsigned(O.Home) << " ctx=" << O.Context
+       << " thr=" << O.Thread << " seq=" << O.Seq;
+    if (O.OnlyBlock >= 0)
+      OS << " block=" << O.OnlyBlock;
+    if (O.ThreadBelow != -1)
+      OS << " below=" << O.ThreadBelow;
+    if (O.Segment >= 0)
+      OS << " seg=" << O.Segment;
+    if (O.Tested)
+      OS << " tested=" << unsigned(O.Test);
+    if (O.Spins)
+      OS << " spins";
+    if (O.Counts)
+      OS << " counts";
+    if (O.ThreadPrivate)
+      OS << " private";
+    if (O.FixedAddress)
+      OS << " fixed";
+    if (O.PerBlock)
+      OS << " perblock";
+    OS << "\n";
+  }
+}
+
 std::vector<Finding> analyse(ArrayRef<MemOp> Ops, const ProgramOrder &PO, const EngineOptions &Opts) {
+  dumpOps(Ops);
   engine::State St(Ops, PO, Opts);
   std::vector<Finding> Out;
   if (Opts.Rules & EngineOptions::Scopes)
