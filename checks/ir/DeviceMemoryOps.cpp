@@ -2,6 +2,7 @@
 #include "DeviceMemoryOps.h"
 #include "model/Hierarchy.h"
 #include "model/Ptx.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -14,6 +15,7 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
 
@@ -346,6 +348,79 @@ void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const 
         becomeGridBarrier(Out[I], *S);
 }
 
+/// The offset of the array field of \p T that holds byte \p Offset, if one
+/// does (a structure's fields followed down to the first array).
+std::optional<int64_t> arrayFieldStart(const DataLayout &DL, Type *T, int64_t Offset) {
+  int64_t Start = 0;
+  for (unsigned Depth = 0; T && T->isSized() && Offset >= 0 && Depth < 8; ++Depth) {
+    if (isa<ArrayType>(T))
+      return Start;
+    auto *ST = dyn_cast<StructType>(T);
+    if (!ST || ST->isOpaque())
+      return std::nullopt;
+    const StructLayout *SL = DL.getStructLayout(ST);
+    if (uint64_t(Offset) >= SL->getSizeInBytes())
+      return std::nullopt;
+    unsigned I = SL->getElementContainingOffset(Offset);
+    int64_t At = SL->getElementOffset(I);
+    Start += At;
+    Offset -= At;
+    T = ST->getElementType(I);
+  }
+  return std::nullopt;
+}
+
+
+/// Where a loaded pointer is kept: the value that holds it (a kernel
+/// argument, a variable, or memory another kept pointer points to) and its
+/// offset there. A run-time index picks an element of an array the holder
+/// keeps (p.flags[t], comm->peers[rank]): Indexed.
+struct KeptAt {
+  const Value *Holder;
+  int64_t Offset;
+  bool Indexed;
+};
+std::optional<KeptAt> keptAt(const LoadInst &L) {
+  const DataLayout &DL = L.getModule()->getDataLayout();
+  unsigned Bits = DL.getIndexTypeSizeInBits(L.getPointerOperand()->getType());
+  APInt Offset(Bits, 0);
+  bool Indexed = false;
+  const Value *Base = L.getPointerOperand();
+  for (unsigned Step = 0; Step < 16; ++Step) {
+    if (const auto *GEP = dyn_cast<GEPOperator>(Base)) {
+      SmallMapVector<Value *, APInt, 4> Variable;
+      APInt Constant(Bits, 0);
+      if (!GEP->collectOffset(DL, Bits, Variable, Constant))
+        return std::nullopt;
+      Offset += Constant;
+      Indexed |= !Variable.empty();
+      Base = GEP->getPointerOperand();
+    } else if (const auto *Cast = dyn_cast<Operator>(Base);
+               Cast && (Cast->getOpcode() == Instruction::AddrSpaceCast || Cast->getOpcode() == Instruction::BitCast)) {
+      Base = Cast->getOperand(0);
+    } else {
+      break;
+    }
+  }
+  if (!isa<Argument>(Base) && !isa<GlobalVariable>(Base) && !isa<LoadInst>(Base))
+    return std::nullopt;
+  KeptAt At{Base, Offset.getSExtValue(), Indexed};
+  // Every element of an array is the array, as the AST front end names
+  // p.flags[t] and p.flags[0] by the field: where the holder's type is known
+  // (a kernel's argument passed by value, a variable), an offset inside an
+  // array field is the array's.
+  Type *HolderType = nullptr;
+  if (const auto *A = dyn_cast<Argument>(Base))
+    HolderType = A->getParamByValType();
+  else if (const auto *GV = dyn_cast<GlobalVariable>(Base))
+    HolderType = GV->getValueType();
+  if (std::optional<int64_t> Start = arrayFieldStart(DL, HolderType, At.Offset)) {
+    At.Offset = *Start;
+    At.Indexed = true;
+  }
+  return At;
+}
+
 /// One name per object across the functions a kernel calls and the times a
 /// pointer is read: a device function's pointer parameter stands for what
 /// every call passes (when all pass the same), and every read of the same
@@ -399,13 +474,10 @@ private:
   const Value *kept(const LoadInst &L, unsigned Depth) {
     if (!L.getType()->isPointerTy())
       return &L;
-    const DataLayout &DL = L.getModule()->getDataLayout();
-    APInt Offset(DL.getIndexTypeSizeInBits(L.getPointerOperand()->getType()), 0);
-    const Value *Base =
-        L.getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, /*AllowNonInbounds=*/true);
-    if (!isa<Argument>(Base) && !isa<GlobalVariable>(Base) && !isa<LoadInst>(Base))
+    std::optional<KeptAt> At = keptAt(L);
+    if (!At)
       return &L;
-    const Value *Holder = canonical(Base, Depth + 1);
+    const Value *Holder = canonical(At->Holder, Depth + 1);
     PointerKeeper K = PointerKeeper::Other;
     if (const auto *A = dyn_cast<Argument>(Holder))
       K = isKernel(*A->getParent()) ? PointerKeeper::KernelParameter : PointerKeeper::Other;
@@ -416,14 +488,14 @@ private:
       K = pointeeHome(keeper(Holder)) == ObjectHome::Global ? keeper(Holder) : PointerKeeper::Other;
     else
       return &L;
-    const Value *First = Firsts.try_emplace({Holder, Offset.getSExtValue()}, &L).first->second;
+    const Value *First = Firsts.try_emplace({Holder, {At->Offset, At->Indexed}}, &L).first->second;
     Keepers.try_emplace(First, K);
     return First;
   }
 
   const SetVector<const Function *> &Functions;
   DenseMap<const Value *, const Value *> Done;
-  std::map<std::pair<const Value *, int64_t>, const Value *> Firsts;
+  std::map<std::pair<const Value *, std::pair<int64_t, bool>>, const Value *> Firsts;
   DenseMap<const Value *, PointerKeeper> Keepers;
 };
 
@@ -460,12 +532,12 @@ std::string describeObject(const Value *Object) {
     return A->hasName() ? "kernel argument '" + A->getName().str() + "'"
                         : "kernel argument " + std::to_string(A->getArgNo());
   if (const auto *L = dyn_cast<LoadInst>(Object)) {
-    const DataLayout &DL = L->getModule()->getDataLayout();
-    APInt Offset(DL.getIndexTypeSizeInBits(L->getPointerOperand()->getType()), 0);
-    const Value *Base =
-        L->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, /*AllowNonInbounds=*/true);
-    return "what the pointer at offset " + std::to_string(Offset.getSExtValue()) + " of " +
-           describeObject(getUnderlyingObject(Base, 0)) + " points to";
+    std::optional<KeptAt> At = keptAt(*L);
+    if (!At)
+      return "what a pointer read from memory points to";
+    return std::string(At->Indexed ? "what the pointers in the array at offset " : "what the pointer at offset ") +
+           std::to_string(At->Offset) + " of " + describeObject(getUnderlyingObject(At->Holder, 0)) +
+           (At->Indexed ? " point to" : " points to");
   }
   return "'" + Object->getName().str() + "'";
 }
