@@ -700,12 +700,16 @@ void ScopedAccesses::Walker::plainAccess(const Expr *E, OpKind K, const Stmt *Si
 void ScopedAccesses::Walker::call(const CallExpr *CE, const Frame *Fr) {
   if (recordCall(CE, Fr))
     return;
-  // A struct assigned whole (partial[k] = p) writes it.
+  // A struct assigned whole (partial[k] = p, v = src[i] for a uint4) reads
+  // the right side and writes the left, as the copy's loads and stores do.
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE); Op && Kind != ScopedAccess::Host && Op->isAssignmentOp())
     if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
         MD && MD->isTrivial() && (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()) &&
-        Op->getNumArgs() == 2)
+        Op->getNumArgs() == 2) {
+      if (!isa<MaterializeTemporaryExpr>(Op->getArg(1)->IgnoreParenImpCasts()))
+        plainAccess(Op->getArg(1), OpKind::Load, Op, Op->getArg(1)->getExprLoc(), Fr);
       plainAccess(Op->getArg(0), OpKind::Store, Op, Op->getOperatorLoc(), Fr);
+    }
   if (Kind == ScopedAccess::Host) {
     allocation(CE);
     return;

@@ -96,6 +96,12 @@ private:
   }
   void mark(const Expr *E, const Expr *Value = nullptr) {
     const Expr *Whole = E->IgnoreParenCasts();
+    // `a[i] = v`, a plain assignment of one element of a local array.
+    const Expr *ElementValue = nullptr;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Whole);
+        Value && AS && isa<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts()) &&
+        AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+      ElementValue = Value;
     for (unsigned Step = 0; E && Step < 8; ++Step) {
       E = E->IgnoreParenCasts();
       if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow()) {
@@ -112,6 +118,8 @@ private:
           ++M.Count;
           if (Value) // a step or ++ leaves the plain assignment as it was
             M.Assigned = E == Whole ? Value : nullptr;
+          if (ElementValue)
+            M.Elements.push_back(ElementValue);
         }
       return;
     }
@@ -409,6 +417,9 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointerIn(const Expr *L, const 
     }
     return Deref(rootRef(VD));
   }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(L))
+    if (std::optional<ObjectRef> R = storedInElements(AS, Fr, Steps))
+      return R;
   if (const auto *ME = dyn_cast<MemberExpr>(L); ME && !ME->isArrow()) {
     // A pointer field of a struct value the TU shows being built: an
     // aggregate initializer, or a function returning one.
@@ -420,6 +431,40 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointerIn(const Expr *L, const 
               return R;
   }
   return Deref(lvalue(L, Fr, Steps));
+}
+
+/// A pointer read from a local array whose every element the function sets
+/// by a plain assignment, and every assignment stores a pointer to the same
+/// object (`src[k] = comm->buffers[(rank + k) % n]`): that object, as the IR
+/// sees after the array is promoted to registers. Which element is left
+/// unknown.
+std::optional<ObjectRef> ScopedAccesses::Walker::storedInElements(const ArraySubscriptExpr *AS, const Frame *Fr,
+                                                                  unsigned Steps) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !VD->getType()->isArrayType() || VD->hasInit())
+    return std::nullopt;
+  const Modifications *Map = modificationsOf(VD);
+  auto It = Map ? Map->find(VD) : Modifications::const_iterator();
+  if (!Map || It == Map->end() || It->second.Elements.empty() || It->second.Count != It->second.Elements.size())
+    return std::nullopt;
+  const Frame *Own = frameOf(VD->getParentFunctionOrMethod(), Fr);
+  std::optional<ObjectRef> First;
+  for (const Expr *Value : It->second.Elements) {
+    std::optional<ObjectRef> R = pointee(Value, Own, Steps);
+    if (!R || !R->Root || (First && (First->Root != R->Root || First->Path != R->Path)))
+      return std::nullopt;
+    if (!First)
+      First = std::move(R);
+  }
+  // Named uniquely: the element stored is chosen at run time.
+  First->Index = "<stored in " + VD->getName().str() + " at " + std::to_string(reinterpret_cast<uintptr_t>(AS)) + ">";
+  First->BlockDependent = First->ThreadDependent = false;
+  First->BlockSegment.clear();
+  First->WarpSegment = false;
+  First->LaneOffset.reset();
+  First->LaneBase.clear();
+  return First;
 }
 
 bool ScopedAccesses::Walker::stepToSource(const Expr *&E, const Frame *&Fr, Vars Which) {

@@ -42,6 +42,9 @@ struct Modification {
   unsigned Other = 0;                     ///< ++, --, &v, references, member calls, other compounds
   /// What `v += e`, `v -= e`, `v = v + e` and `v = v - e` step by.
   llvm::SmallVector<const clang::Expr *, 2> Steps;
+  /// For a local array: the right-hand sides of plain assignments to one of
+  /// its elements (`ptrs[i] = comm->buffers[peer]`).
+  llvm::SmallVector<const clang::Expr *, 2> Elements;
 };
 
 constexpr unsigned MaxDepth = 12;       // calls followed down from a root
@@ -187,6 +190,7 @@ private:
   llvm::DenseMap<const clang::Stmt *, unsigned> GuardEnd;
 
   std::optional<ObjectRef> pointerIn(const clang::Expr *L, const Frame *Fr, unsigned Steps);
+  std::optional<ObjectRef> storedInElements(const clang::ArraySubscriptExpr *AS, const Frame *Fr, unsigned Steps);
   std::optional<ObjectRef> atomicRefTarget(const clang::Expr *E, const Frame *Fr, unsigned Steps = 0);
   std::optional<std::pair<const clang::Expr *, const Frame *>> structValue(const clang::Expr *E, const Frame *Fr,
                                                                     unsigned Steps);
