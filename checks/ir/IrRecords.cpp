@@ -89,6 +89,30 @@ bool readsGridSize(const Value *V) {
 /// loop, the test of a flag or of a ticket): through equality, a bound, or
 /// not at all. \p StoredTo collects the objects it is stored to on the way
 /// (a relay), with the comparison made before the store.
+/// comparisonTest for an icmp of \p V (an fcmp against a bound unless it is
+/// an equality).
+ValueTest irComparisonTest(const CmpInst &Cmp, const Value *V) {
+  if (Cmp.isEquality())
+    return ValueTest::Equality;
+  const auto *IC = dyn_cast<ICmpInst>(&Cmp);
+  if (!IC)
+    return ValueTest::Bound;
+  CmpInst::Predicate P = Cmp.getOperand(0) == V ? IC->getPredicate() : IC->getSwappedPredicate();
+  const Value *Other = Cmp.getOperand(0) == V ? Cmp.getOperand(1) : Cmp.getOperand(0);
+  std::optional<int64_t> K;
+  if (const auto *CI = dyn_cast<ConstantInt>(Other); CI && CI->getBitWidth() <= 64)
+    K = CI->getZExtValue();
+  Comparison C = Comparison::LT;
+  switch (ICmpInst::getUnsignedPredicate(P)) {
+  case CmpInst::ICMP_ULT: C = Comparison::LT; break;
+  case CmpInst::ICMP_ULE: C = Comparison::LE; break;
+  case CmpInst::ICMP_UGT: C = Comparison::GT; break;
+  case CmpInst::ICMP_UGE: C = Comparison::GE; break;
+  default: return ValueTest::Bound;
+  }
+  return comparisonTest(C, IC->isUnsigned(), K);
+}
+
 std::optional<ValueTest> testOf(const Value *I,
                                 SmallVectorImpl<std::pair<const Value *, ValueTest>> *StoredTo = nullptr,
                                 const Instruction **Guard = nullptr, bool *AgainstGrid = nullptr) {
@@ -103,6 +127,15 @@ std::optional<ValueTest> testOf(const Value *I,
       // A select decides by its condition; the values it picks between are
       // only passed on (m = ch < n ? mass : w), as the AST's ?: arms are.
       if (const auto *Sel = dyn_cast<SelectInst>(U); Sel && Sel->getCondition() != V) {
+        Work.push_back({U, Compare});
+        continue;
+      }
+      // `a && b` and `a || b` as -O2 leaves them (select i1 a, b, false;
+      // select i1 a, true, b): a logical operator, whose value the branch
+      // after it tests, as the AST's && is followed to its if.
+      if (const auto *Sel = dyn_cast<SelectInst>(U);
+          Sel && Sel->getType()->isIntegerTy(1) &&
+          (isa<Constant>(Sel->getTrueValue()) || isa<Constant>(Sel->getFalseValue()))) {
         Work.push_back({U, Compare});
         continue;
       }
@@ -133,7 +166,7 @@ std::optional<ValueTest> testOf(const Value *I,
         if (AgainstGrid && readsGridSize(Other))
           *AgainstGrid = true;
         if (Compare == ValueTest::None)
-          Work.push_back({U, Cmp->isEquality() ? ValueTest::Equality : ValueTest::Bound});
+          Work.push_back({U, irComparisonTest(*Cmp, V)});
         else
           Work.push_back({U, Compare});
         continue;
@@ -699,6 +732,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
       R.Tested = Op.Test != nullptr;
       R.Test = Tests[I - First];
       R.Counts = Op.What == OpKind::RMW && countsArrivals(Op.Spelling, Op.Operand);
+      R.ValueUnused = Op.What == OpKind::RMW && Op.I->use_empty();
       R.AgainstGrid = Op.AgainstGrid;
       R.Spins = Op.Test && exitsLoopOf(Op.Test, Op.I, orderOf(Fn).loops());
       R.GridLoop = inLoopOverGrid(Op.I, orderOf(Fn).loops());

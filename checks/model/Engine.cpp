@@ -19,6 +19,16 @@ std::optional<Strictness> strictnessFromName(StringRef Name) {
       .Default(std::nullopt);
 }
 
+ValueTest comparisonTest(Comparison C, bool Unsigned, std::optional<int64_t> Other) {
+  if (C == Comparison::EQ || C == Comparison::NE)
+    return ValueTest::Equality;
+  if (Unsigned && Other &&
+      (((C == Comparison::GT || C == Comparison::LE) && *Other == 0) ||
+       ((C == Comparison::GE || C == Comparison::LT) && *Other == 1)))
+    return ValueTest::Equality;
+  return ValueTest::Bound;
+}
+
 bool countsArrivals(StringRef OperationName, std::optional<int64_t> Operand) {
   std::string Name = OperationName.lower();
   // An addition of nothing: the word's value stays, so the update is a read.

@@ -69,6 +69,16 @@ enum class Runner : uint8_t {
 /// (<, >=: a work cursor checked against its end, a slot against capacity).
 enum class ValueTest : uint8_t { None, Equality, Bound };
 
+/// A comparison's operator, with the tested value on the left.
+enum class Comparison : uint8_t { EQ, NE, LT, LE, GT, GE };
+/// How a comparison of a read's value tests it. == and != test it for a
+/// value; <, <=, >, >= against a bound, except where they only ask whether
+/// an unsigned value is zero (u > 0, u >= 1, u < 1, u <= 0), which is a
+/// truth test, as the optimizer writes it (icmp ne u, 0). \p Other is the
+/// constant the value is compared with, when there is one; \p C has the
+/// tested value on the left (swap the operator for `0 < u`).
+ValueTest comparisonTest(Comparison C, bool Unsigned, std::optional<int64_t> Other);
+
 /// "atomicAdd", "fetch_sub", "atom.inc", "atomicrmw add", "red.add": an
 /// update that counts (adds to or takes from the old value), as opposed to one
 /// that swaps (exchange, compare-and-swap) or combines bits and extremes.
@@ -123,6 +133,10 @@ struct MemOp {
   ValueTest Test = ValueTest::None;
   /// A read-modify-write that counts (countsArrivals).
   bool Counts = false;
+  /// A read-modify-write whose old value the thread never uses: a reduction
+  /// (atomicAdd(&hist[b], 1) as a statement, red.add). It writes the object
+  /// and tells the thread nothing of what others did.
+  bool ValueUnused = false;
   /// The read's value decides the exit of a loop that holds the read: the
   /// thread waits for it (a spin).
   bool Spins = false;

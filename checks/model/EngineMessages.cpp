@@ -551,7 +551,24 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
     for (auto &Entry : Objects) {
       const int Object = Entry.first;
       const SmallVector<unsigned, 8> &List = Entry.second;
-      bool Written = any_of(List, [&](unsigned I) { return isData(St.op(I)) && St.op(I).What == OpKind::Store; });
+      // A counter: only reductions (counting updates whose old value no
+      // thread uses) and plain accesses, and no read that waits on it or
+      // tests it for a value. Its value decides nothing another thread
+      // reads, so it is no flag; what the reductions write is data, read by
+      // its plain reads (a histogram every block adds to, read by the last).
+      auto Reduction = [&](unsigned I) {
+        const MemOp &Op = St.op(I);
+        return Op.What == OpKind::RMW && Op.Counts && Op.ValueUnused;
+      };
+      const bool Counter =
+          any_of(List, Reduction) && all_of(List, [&](unsigned I) {
+            const MemOp &Op = St.op(I);
+            return (isData(Op) || Reduction(I)) && !(Op.reads() && (Op.Spins || Op.Test == ValueTest::Equality));
+          });
+      auto DataWrite = [&](unsigned I) {
+        return (isData(St.op(I)) && St.op(I).What == OpKind::Store) || (Counter && Reduction(I));
+      };
+      bool Written = any_of(List, DataWrite);
       bool Read = any_of(List, [&](unsigned I) { return isData(St.op(I)) && St.op(I).What == OpKind::Load; });
       // Elements every thread owns (each access at the same index, which keeps
       // every thread apart) carry nothing between threads: neither data nor flag.
@@ -563,10 +580,11 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
         continue;
       if (Written && Read)
         for (unsigned I : List)
-          if (isData(St.op(I))) {
-            (St.op(I).What == OpKind::Store ? G.DataStores : G.DataLoads).push_back(I);
-            if (St.op(I).What == OpKind::Store)
-              G.StoresOf[Object].push_back(I);
+          if (DataWrite(I)) {
+            G.DataStores.push_back(I);
+            G.StoresOf[Object].push_back(I);
+          } else if (isData(St.op(I)) && St.op(I).What == OpKind::Load) {
+            G.DataLoads.push_back(I);
           }
       // Only written, by plain or volatile stores and nothing else, each at
       // an address every thread computes alike (the one location both sides
@@ -582,7 +600,7 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
           G.StoresOf[Object].push_back(I);
         }
       // A flag: published, received, and shared on purpose by some access.
-      if (none_of(List, [&](unsigned I) { return St.op(I).Ord != Order::Plain; }))
+      if (Counter || none_of(List, [&](unsigned I) { return St.op(I).Ord != Order::Plain; }))
         continue;
       Flag F;
       F.Object = Object;

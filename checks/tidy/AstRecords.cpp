@@ -168,6 +168,7 @@ void AstRecords::build() {
       Op.LaneBase = LaneBaseId.try_emplace(A.Object->LaneBase, LaneBaseId.size()).first->second;
     }
     Op.Counts = A.What == OpKind::RMW && countsArrivals(A.Name, A.Operand);
+    Op.ValueUnused = A.ValueUnused;
     Op.ThreadPrivate = A.Object && A.Object->BlockDependent && A.Object->ThreadDependent;
     // Every thread computes the same address: no index reads the thread's
     // identity, and every index is a value the file shows (as the IR front

@@ -133,6 +133,8 @@ struct ScopedAccess {
   /// What the value is compared with is the grid's size in blocks, or a
   /// value computed from it (MemOp::AgainstGrid).
   bool AgainstGrid = false;
+  /// A read-modify-write whose value nothing uses (MemOp::ValueUnused).
+  bool ValueUnused = false;
   /// A wait of its own (libcu++'s wait(old)): it returns once the value
   /// differs, whatever statement holds it.
   bool Waits = false;

@@ -199,6 +199,41 @@ TEST(Engine, AccessesOfDifferentKernelsAreConcurrentOnlyAcrossKernels) {
   EXPECT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::ScopeMismatch, Finding::ScopeInsufficient}));
 }
 
+/// Bins every thread adds to (atomicAdd as a statement), then a ticket; the
+/// last block reads the bins.
+Program binsThenTicket(bool ValueUsed, std::optional<Scope> FenceAfter) {
+  constexpr int Bins = 0, Ticket = 1;
+  Program P;
+  MemOp Add = access(OpKind::RMW, Bins, Order::Relaxed);
+  Add.Counts = true;
+  Add.ValueUnused = !ValueUsed;
+  Add.Element = 10; // the bin of this thread's value, not the one read
+  P.add(Add);
+  P.add(fence(Scope::Device));
+  MemOp Take = access(OpKind::RMW, Ticket, Order::Relaxed);
+  Take.Counts = true;
+  Take.Tested = true;
+  Take.Test = ValueTest::Equality;
+  P.add(Take);
+  if (FenceAfter)
+    P.add(fence(*FenceAfter));
+  P.add(plainLoad(Bins));
+  return P;
+}
+
+TEST(Engine, ReductionsWriteDataNotFlags) {
+  // What the additions write is data: the last block needs an acquire.
+  std::vector<Finding> Fs = binsThenTicket(/*ValueUsed=*/false, std::nullopt).run();
+  ASSERT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::NoAcquire}));
+  EXPECT_EQ(Fs[0].At, 2u);
+  EXPECT_EQ(Fs[0].Data, 3);
+  EXPECT_TRUE(binsThenTicket(false, Scope::Device).run().empty());
+  // An addition whose old value the thread uses (a slot claimed) is no
+  // reduction: the bins are then an object shared on purpose, not data.
+  for (const Finding &F : binsThenTicket(/*ValueUsed=*/true, std::nullopt).run())
+    EXPECT_NE(F.Data, 3);
+}
+
 TEST(Engine, CountingOperationsByName) {
   for (const char *Name : {"atomicAdd", "atomicAdd_block", "atomicSub_system", "atomicInc", "atomicDec",
                            "atomic_ref::fetch_add", "atomic::fetch_sub", "atomic_ref::operator++",
@@ -434,4 +469,18 @@ TEST(WarpRaces, Silent) {
     P.add(G2);
     EXPECT_TRUE(warpRaces(P.Ops, P).empty());
   }
+}
+
+TEST(Engine, ComparisonsTestForAValueOrAgainstABound) {
+  EXPECT_EQ(comparisonTest(Comparison::EQ, false, std::nullopt), ValueTest::Equality);
+  EXPECT_EQ(comparisonTest(Comparison::NE, true, 0), ValueTest::Equality);
+  EXPECT_EQ(comparisonTest(Comparison::LT, false, std::nullopt), ValueTest::Bound);
+  EXPECT_EQ(comparisonTest(Comparison::GE, true, 16), ValueTest::Bound);
+  // Whether an unsigned value is zero, however it is written: a truth test.
+  EXPECT_EQ(comparisonTest(Comparison::GT, true, 0), ValueTest::Equality);
+  EXPECT_EQ(comparisonTest(Comparison::GE, true, 1), ValueTest::Equality);
+  EXPECT_EQ(comparisonTest(Comparison::LT, true, 1), ValueTest::Equality);
+  EXPECT_EQ(comparisonTest(Comparison::LE, true, 0), ValueTest::Equality);
+  // A signed value above zero is a bound: it may be negative.
+  EXPECT_EQ(comparisonTest(Comparison::GT, false, 0), ValueTest::Bound);
 }

@@ -174,3 +174,73 @@ __global__ void pollThenBump(unsigned long long *status, int *cursor, int *out) 
   int slot = Dev(*cursor).fetch_add(1, relaxed);
   out[slot] = static_cast<int>(s);
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Bins every block adds to (reductions: no thread uses the old value), then a ticket; the last
+// block reads the bins. The bins are data however they are written: the fence before the ticket
+// releases them, but the last block reads them after a relaxed ticket with no fence, so it can
+// miss another block's additions.
+__global__ void binsLastBlockNoAcquire(const int *in, unsigned *bins, unsigned *count, unsigned *out) {
+  __shared__ bool last;
+  atomicAdd(&bins[in[blockIdx.x * blockDim.x + threadIdx.x] & 15], 1u);
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0)
+    last = atomicInc(count, gridDim.x - 1) == gridDim.x - 1;
+  __syncthreads();
+  if (last && threadIdx.x < 16)
+    out[threadIdx.x] = bins[threadIdx.x];
+}
+
+// LITMUS: forbidden
+// The same with a fence after the ticket in the last block: an acquire pattern.
+__global__ void binsLastBlockFenced(const int *in, unsigned *bins, unsigned *count, unsigned *out) {
+  __shared__ bool last;
+  atomicAdd(&bins[in[blockIdx.x * blockDim.x + threadIdx.x] & 15], 1u);
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0)
+    last = atomicInc(count, gridDim.x - 1) == gridDim.x - 1;
+  __syncthreads();
+  if (last && threadIdx.x < 16) {
+    __threadfence();
+    out[threadIdx.x] = bins[threadIdx.x];
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// No fence before the ticket: the relaxed additions are not released by it.
+__global__ void binsLastBlockNoRelease(const int *in, unsigned *bins, unsigned *count, unsigned *out) {
+  __shared__ bool last;
+  atomicAdd(&bins[in[blockIdx.x * blockDim.x + threadIdx.x] & 15], 1u);
+  __syncthreads();
+  if (threadIdx.x == 0)
+    last = atomicInc(count, gridDim.x - 1) == gridDim.x - 1;
+  __syncthreads();
+  if (last && threadIdx.x < 16) {
+    __threadfence();
+    out[threadIdx.x] = bins[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// The last block, correctly fenced on both sides, reads the bins, writes its choice and clears the
+// bins for the next round. The bins are counters, not flags: their reset is not a publish of the
+// choice, and their plain reads are not receives.
+__global__ void binsChooseAndReset(const int *in, unsigned *bins, unsigned *count, unsigned *choice) {
+  __shared__ bool last;
+  atomicAdd(&bins[in[blockIdx.x * blockDim.x + threadIdx.x] & 15], 1u);
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0)
+    last = atomicInc(count, gridDim.x - 1) == gridDim.x - 1;
+  __syncthreads();
+  if (last) {
+    __threadfence();
+    if (threadIdx.x < 15 && bins[threadIdx.x] < 4 && bins[threadIdx.x + 1] >= 4)
+      *choice = threadIdx.x;
+    __syncthreads();
+    if (threadIdx.x < 16)
+      bins[threadIdx.x] = 0;
+  }
+}
