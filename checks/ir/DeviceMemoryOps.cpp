@@ -268,6 +268,49 @@ void becomeGridBarrier(IROp &Op, Scope S) {
   Op.Spelling = "grid sync";
 }
 
+/// The read half of a write of a bitfield (node.i = v; node.b = 1), which
+/// the source only writes, as the AST front end records it: a load whose
+/// value, cleared by a constant mask or merged with another (and, or, shifts,
+/// casts), only reaches a store back to the same address, plain or volatile
+/// as the load is. clang gives a bitfield's storage no type-based alias
+/// information, where it gives every other access of the optimized code
+/// some: a load or store that carries `!tbaa` is the source's own (`x |= m`
+/// reads x).
+bool readHalfOfBitfieldWrite(const LoadInst &L) {
+  if (L.isAtomic() || L.use_empty() || L.getMetadata(LLVMContext::MD_tbaa))
+    return false;
+  SmallVector<const Value *, 8> Work{&L};
+  SmallPtrSet<const Value *, 8> Seen;
+  bool Stored = false, Combined = false;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    if (Seen.size() > 16)
+      return false;
+    for (const User *U : V->users()) {
+      if (const auto *St = dyn_cast<StoreInst>(U)) {
+        if (St->getValueOperand() != V || St->isVolatile() != L.isVolatile() || St->isAtomic() ||
+            St->getMetadata(LLVMContext::MD_tbaa) || St->getPointerOperand() != L.getPointerOperand() ||
+            St->getParent() != L.getParent())
+          return false;
+        Stored = true;
+        continue;
+      }
+      const auto *BO = dyn_cast<BinaryOperator>(U);
+      if (BO && (BO->getOpcode() == Instruction::And || BO->getOpcode() == Instruction::Or))
+        Combined = true;
+      if ((BO && (BO->getOpcode() == Instruction::And || BO->getOpcode() == Instruction::Or || BO->isShift())) ||
+          isa<CastInst>(U)) {
+        Work.push_back(U);
+        continue;
+      }
+      return false;
+    }
+  }
+  return Stored && Combined;
+}
+
 void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const Function *> &Callees,
                      BarrierFunctions &Barriers) {
   const size_t First = Out.size();
@@ -275,6 +318,8 @@ void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const 
     IROp Op{OpKind::Load, &I};
     Op.Spelling = spell(I);
     if (const auto *L = dyn_cast<LoadInst>(&I)) {
+      if (readHalfOfBitfieldWrite(*L))
+        continue; // the write is the access
       Op.What = OpKind::Load;
       Op.Ord = L->isVolatile() && !L->isAtomic() ? Order::Volatile : orderOf(L->getOrdering());
       Op.ScopeQual = L->isAtomic() ? scopeOf(I, L->getSyncScopeID())
