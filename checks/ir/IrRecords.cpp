@@ -113,6 +113,19 @@ ValueTest irComparisonTest(const CmpInst &Cmp, const Value *V) {
   return comparisonTest(C, IC->isUnsigned(), K);
 }
 
+/// __syncthreads_or, _and and _count: a block barrier whose value is the
+/// block's vote on each thread's operand.
+bool isBlockVote(const CallBase &Call) {
+  switch (Call.getIntrinsicID()) {
+  case Intrinsic::nvvm_barrier_cta_red_or_aligned_all:
+  case Intrinsic::nvvm_barrier_cta_red_and_aligned_all:
+  case Intrinsic::nvvm_barrier_cta_red_popc_aligned_all:
+    return true;
+  default:
+    return false;
+  }
+}
+
 std::optional<ValueTest> testOf(const Value *I,
                                 SmallVectorImpl<std::pair<const Value *, ValueTest>> *StoredTo = nullptr,
                                 const Instruction **Guard = nullptr, bool *AgainstGrid = nullptr) {
@@ -173,9 +186,11 @@ std::optional<ValueTest> testOf(const Value *I,
       }
       if (isa<BinaryOperator>(U) || isa<CastInst>(U) || isa<ExtractValueInst>(U) || isa<PHINode>(U))
         Work.push_back({U, Compare});
-      // A shuffle hands the value to the warp, which tests it there.
+      // A shuffle hands the value to the warp, which tests it there; a block
+      // barrier's vote (__syncthreads_or/_and/_count) hands it to the block.
       else if (const auto *Call = dyn_cast<CallBase>(U);
-               Call && Call->getCalledFunction() && isWarpShuffleName(Call->getCalledFunction()->getName()))
+               Call && Call->getCalledFunction() &&
+               (isWarpShuffleName(Call->getCalledFunction()->getName()) || isBlockVote(*Call)))
         Work.push_back({U, Compare});
     }
   }

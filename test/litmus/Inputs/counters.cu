@@ -244,3 +244,31 @@ __global__ void binsChooseAndReset(const int *in, unsigned *bins, unsigned *coun
       bins[threadIdx.x] = 0;
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The ticket reaches the block through __syncthreads_or rather than a shared flag: the last block
+// still reads the bins after a relaxed ticket, with no fence after it.
+__global__ void binsVoteNoAcquire(const int *in, unsigned *bins, unsigned *count, unsigned *out) {
+  bool last = false;
+  atomicAdd(&bins[in[blockIdx.x * blockDim.x + threadIdx.x] & 15], 1u);
+  __threadfence();
+  if (threadIdx.x == 0)
+    last = atomicInc(count, gridDim.x - 1) == gridDim.x - 1;
+  if (__syncthreads_or(last) && threadIdx.x < 16)
+    out[threadIdx.x] = bins[threadIdx.x];
+}
+
+// LITMUS: forbidden
+// The same with the fence after the vote.
+__global__ void binsVoteFenced(const int *in, unsigned *bins, unsigned *count, unsigned *out) {
+  bool last = false;
+  atomicAdd(&bins[in[blockIdx.x * blockDim.x + threadIdx.x] & 15], 1u);
+  __threadfence();
+  if (threadIdx.x == 0)
+    last = atomicInc(count, gridDim.x - 1) == gridDim.x - 1;
+  if (__syncthreads_or(last)) {
+    __threadfence();
+    if (threadIdx.x < 16)
+      out[threadIdx.x] = bins[threadIdx.x];
+  }
+}
