@@ -748,6 +748,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
       R.Test = Tests[I - First];
       R.Counts = Op.What == OpKind::RMW && countsArrivals(Op.Spelling, Op.Operand);
       R.ValueUnused = Op.What == OpKind::RMW && Op.I->use_empty();
+      R.WritesNothing = Op.What == OpKind::RMW && writesNothing(Op.Spelling, Op.Operand);
       R.AgainstGrid = Op.AgainstGrid;
       R.Spins = Op.Test && exitsLoopOf(Op.Test, Op.I, orderOf(Fn).loops());
       R.GridLoop = inLoopOverGrid(Op.I, orderOf(Fn).loops());

@@ -59,6 +59,35 @@ bool countsArrivals(StringRef OperationName, std::optional<int64_t> Operand) {
   return false;
 }
 
+bool writesNothing(StringRef OperationName, std::optional<int64_t> Operand) {
+  if (!Operand)
+    return false;
+  std::string Name = OperationName.lower();
+  const bool Zero = *Operand == 0;
+  const bool Ones = *Operand == -1 || *Operand == 0xffffffffLL;
+  if (size_t At = StringRef(Name).find("operator"); At != StringRef::npos) {
+    StringRef Op = StringRef(Name).drop_front(At + strlen("operator")).trim();
+    return ((Op == "+=" || Op == "-=" || Op == "|=" || Op == "^=") && Zero) || (Op == "&=" && Ones);
+  }
+  for (size_t I = 0; I < Name.size();) {
+    if (!isAlpha(Name[I])) {
+      ++I;
+      continue;
+    }
+    size_t End = I;
+    while (End < Name.size() && isAlpha(Name[End]))
+      ++End;
+    StringRef W = StringRef(Name).slice(I, End);
+    I = End;
+    W.consume_front("atomic");
+    if (W == "add" || W == "sub" || W == "fadd" || W == "fsub" || W == "or" || W == "xor")
+      return Zero;
+    if (W == "and")
+      return Ones;
+  }
+  return false;
+}
+
 StringRef strictnessName(Strictness S) { return S == Strictness::Wide ? "wide" : "evidence"; }
 
 namespace engine {

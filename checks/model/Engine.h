@@ -88,6 +88,12 @@ ValueTest comparisonTest(Comparison C, bool Unsigned, std::optional<int64_t> Oth
 /// atomicDec's operand is a limit, not an addend: they always count.
 bool countsArrivals(llvm::StringRef OperationName, std::optional<int64_t> Operand = std::nullopt);
 
+/// An update whose operand is its operation's identity (atomicAdd(p, 0),
+/// atomicOr(p, 0), atomicXor(p, 0), atomicAnd(p, ~0)) writes back the value
+/// it reads: to the model it is a read (a poll written as an update), never a
+/// write that hands anything on.
+bool writesNothing(llvm::StringRef OperationName, std::optional<int64_t> Operand);
+
 /// MemOp::ThreadBelow when a condition on the thread's index that no bound
 /// reads decides the operation.
 inline constexpr int UnknownThreadGuard = -2;
@@ -133,6 +139,9 @@ struct MemOp {
   ValueTest Test = ValueTest::None;
   /// A read-modify-write that counts (countsArrivals).
   bool Counts = false;
+  /// A read-modify-write whose operand leaves the value as it was
+  /// (writesNothing): a read.
+  bool WritesNothing = false;
   /// A read-modify-write whose old value the thread never uses: a reduction
   /// (atomicAdd(&hist[b], 1) as a statement, red.add). It writes the object
   /// and tells the thread nothing of what others did.
@@ -171,7 +180,7 @@ struct MemOp {
 
   bool isAccess() const { return What == OpKind::Load || What == OpKind::Store || What == OpKind::RMW; }
   bool isStrongAccess() const { return isAccess() && isStrong(Ord); }
-  bool writes() const { return What == OpKind::Store || What == OpKind::RMW; }
+  bool writes() const { return What == OpKind::Store || (What == OpKind::RMW && !WritesNothing); }
   bool reads() const { return What == OpKind::Load || What == OpKind::RMW; }
 };
 

@@ -169,6 +169,7 @@ void AstRecords::build() {
     }
     Op.Counts = A.What == OpKind::RMW && countsArrivals(A.Name, A.Operand);
     Op.ValueUnused = A.ValueUnused;
+    Op.WritesNothing = A.What == OpKind::RMW && writesNothing(A.Name, A.Operand);
     Op.ThreadPrivate = A.Object && A.Object->BlockDependent && A.Object->ThreadDependent;
     // Every thread computes the same address: no index reads the thread's
     // identity, and every index is a value the file shows (as the IR front

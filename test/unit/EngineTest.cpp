@@ -484,3 +484,32 @@ TEST(Engine, ComparisonsTestForAValueOrAgainstABound) {
   // A signed value above zero is a bound: it may be negative.
   EXPECT_EQ(comparisonTest(Comparison::GT, false, 0), ValueTest::Bound);
 }
+
+TEST(Engine, UpdatesThatChangeNothingAreReads) {
+  EXPECT_TRUE(writesNothing("atomicXor", 0));
+  EXPECT_TRUE(writesNothing("atomicOr", 0));
+  EXPECT_TRUE(writesNothing("atomicAdd", 0));
+  EXPECT_TRUE(writesNothing("atomicrmw and", -1));
+  EXPECT_TRUE(writesNothing("atom.or.relaxed.gpu.b32", 0));
+  EXPECT_TRUE(writesNothing("operator|=", 0));
+  EXPECT_FALSE(writesNothing("atomicXor", 1));
+  EXPECT_FALSE(writesNothing("atomicAnd", 0));
+  EXPECT_FALSE(writesNothing("atomicExch", 0)); // stores 0
+  EXPECT_FALSE(writesNothing("atomicCAS", 0));
+  EXPECT_FALSE(writesNothing("atomicInc", 0)); // a limit, not an operand: it counts
+  EXPECT_FALSE(writesNothing("atomicOr", std::nullopt));
+  // The poll is then no publish: a relaxed poll by update, then a read.
+  Program P;
+  P.add(plainStore(Data), 1);
+  P.add(store(Flag, Order::Relaxed), 1);
+  MemOp Poll = access(OpKind::RMW, Flag, Order::Relaxed);
+  Poll.Tested = true;
+  Poll.Test = ValueTest::Equality;
+  Poll.WritesNothing = true;
+  P.add(Poll, 2);
+  P.add(plainLoad(Data), 2);
+  std::vector<Finding> Fs = P.run();
+  ASSERT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::NoRelease, Finding::NoAcquire}));
+  EXPECT_EQ(Fs[0].At, 1u);
+  EXPECT_EQ(Fs[1].At, 2u);
+}

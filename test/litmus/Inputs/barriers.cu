@@ -184,3 +184,47 @@ __global__ void senseBarrierRelaxed(unsigned *count, int *sense, int *data, int 
     out[blockIdx.x] = data[(blockIdx.x + 1) % gridDim.x];
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A master-collects barrier whose polls are updates that change nothing (atomicXor(p, 0)), with no
+// fence anywhere: the arrivals publish nothing and the polls acquire nothing. The polls are reads:
+// the findings are at the arrivals, the release and the polls as receives, not at the polls as
+// publishes.
+__global__ void pollByXorRelaxed(unsigned *in, unsigned *out, int *data, int *res) {
+  if (threadIdx.x == 0) {
+    data[blockIdx.x] = blockIdx.x;
+    atomicExch(&in[blockIdx.x], 1u);
+    if (blockIdx.x == 0) {
+      for (unsigned b = 0; b < gridDim.x; ++b)
+        while (atomicXor(&in[b], 0u) != 1u) {
+        }
+      for (unsigned b = 0; b < gridDim.x; ++b)
+        atomicExch(&out[b], 1u);
+    }
+    while (atomicXor(&out[blockIdx.x], 0u) != 1u) {
+    }
+    res[blockIdx.x] = data[(blockIdx.x + 1) % gridDim.x];
+  }
+}
+
+// LITMUS: forbidden
+// The same barrier with a fence before each arrival and release and after each poll.
+__global__ void pollByXorFenced(unsigned *in, unsigned *out, int *data, int *res) {
+  if (threadIdx.x == 0) {
+    data[blockIdx.x] = blockIdx.x;
+    __threadfence();
+    atomicExch(&in[blockIdx.x], 1u);
+    if (blockIdx.x == 0) {
+      for (unsigned b = 0; b < gridDim.x; ++b)
+        while (atomicXor(&in[b], 0u) != 1u) {
+        }
+      __threadfence();
+      for (unsigned b = 0; b < gridDim.x; ++b)
+        atomicExch(&out[b], 1u);
+    }
+    while (atomicXor(&out[blockIdx.x], 0u) != 1u) {
+    }
+    __threadfence();
+    res[blockIdx.x] = data[(blockIdx.x + 1) % gridDim.x];
+  }
+}
