@@ -302,8 +302,16 @@ private:
   bool receiveCovered(const Flag &F, unsigned R, unsigned L) const {
     if (G.StoresOf.find(St.op(L).Object) == G.StoresOf.end())
       return false;
+    // The covering receive must itself be ordered before the read (an
+    // acquire, or a fence after it): two unordered receives would otherwise
+    // excuse each other, and neither be reported (a barrier whose arrivals
+    // and releases are relaxed flags read one after the other).
     return any_of(G.Flags, [&](const Flag &X) {
-      return otherReceive(X, F, R, L, [&](unsigned RX) { return coversRead(X, F, RX, R, L); }) >= 0;
+      return otherReceive(X, F, R, L, [&](unsigned RX) {
+               return coversRead(X, F, RX, R, L) &&
+                      (&X == &F || hasAcquire(St.op(RX).Ord) || fenced(RX, L, /*Release=*/false, X.Needed) ||
+                       acquirePattern(X, RX, L));
+             }) >= 0;
     });
   }
   /// receiveCovered for one receive \p RX of \p X: every write of \p L's

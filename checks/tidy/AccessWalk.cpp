@@ -340,7 +340,7 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
   if (control(S, Fr)) {
     if (isa<IfStmt, WhileStmt, ForStmt, DoStmt, SwitchStmt, ConditionalOperator>(S) ||
         (isa<BinaryOperator>(S) && cast<BinaryOperator>(S)->isLogicalOp()))
-      GuardEnd[S] = Seq;
+      GuardEnd[S].push_back(Seq);
     return;
   }
   // Only the outermost value of a dropped expression is dropped: what it is
@@ -662,20 +662,17 @@ void ScopedAccesses::Walker::resolveRelays() {
 void ScopedAccesses::Walker::resolveGuards(size_t FirstAll, size_t FirstPlain) {
   // What a test guards ends with its statement, or never: after a loop (the
   // spin's exit) and after an if whose arm leaves (return, break, continue).
-  auto Until = [&](const Stmt *Guard) -> unsigned {
+  auto Until = [&](const Stmt *Guard, unsigned Seq) -> unsigned {
     if (!Guard || isa<WhileStmt, ForStmt, DoStmt>(Guard))
       return ~0u;
     if (const auto *If = dyn_cast<IfStmt>(Guard); If && (leaves(If->getThen()) || leaves(If->getElse())))
       return ~0u;
-    auto It = GuardEnd.find(Guard);
-    return It == GuardEnd.end() ? ~0u : It->second;
+    return guardEnd(Guard, Seq).value_or(~0u);
   };
   auto From = [&](const ScopedAccess &A) -> unsigned {
     // A loop's test guards what runs once it is done.
-    if (A.TestGuard && isa<WhileStmt, ForStmt, DoStmt>(A.TestGuard)) {
-      auto It = GuardEnd.find(A.TestGuard);
-      return It == GuardEnd.end() ? *A.TestSeq : It->second;
-    }
+    if (A.TestGuard && isa<WhileStmt, ForStmt, DoStmt>(A.TestGuard))
+      return guardEnd(A.TestGuard, *A.TestSeq).value_or(*A.TestSeq);
     return *A.TestSeq;
   };
   for (std::vector<ScopedAccess> *List : {&Owner.All, &Owner.Plain})
@@ -684,7 +681,7 @@ void ScopedAccesses::Walker::resolveGuards(size_t FirstAll, size_t FirstPlain) {
       if (!A.TestSeq)
         continue;
       A.TestFrom = From(A);
-      A.TestUntil = Until(A.TestGuard);
+      A.TestUntil = Until(A.TestGuard, *A.TestSeq);
     }
 }
 

@@ -51,9 +51,18 @@ public:
   bool alwaysBefore(unsigned A, unsigned B) const override {
     // Not inside an if or ?: arm that B is not inside (loops aside).
     const ScopedAccess *X = R.access(A), *Y = R.access(B);
-    if (!X || !Y || !mayPrecede(A, B) || X->Arms.size() > Y->Arms.size())
+    if (!X || !Y || !mayPrecede(A, B))
       return false;
-    return std::equal(X->Arms.begin(), X->Arms.end(), Y->Arms.begin());
+    // A loop's condition runs, at least once, before anything after the loop
+    // (the loop's header dominates its exit, as the IR front end reads it):
+    // for what follows the loop, the test of a spin is not inside it.
+    ArrayRef<std::pair<const Stmt *, unsigned>> XA(X->Arms);
+    if (!XA.empty() && (XA.back().second & ArmLoop) && XA.back().first == X->TestGuard &&
+        !(Y->Arms.size() >= XA.size() && Y->Arms[XA.size() - 1] == XA.back()))
+      XA = XA.drop_back();
+    if (XA.size() > Y->Arms.size())
+      return false;
+    return std::equal(XA.begin(), XA.end(), Y->Arms.begin());
   }
 
 private:

@@ -187,7 +187,20 @@ private:
   void resolveRelays();
   void resolveGuards(size_t FirstAll, size_t FirstPlain);
   /// The Seq at the end of each statement that guards a test.
-  llvm::DenseMap<const clang::Stmt *, unsigned> GuardEnd;
+  /// Where each walk of a guarding statement ends, in walk order: a device
+  /// function called twice walks its loops twice, and a test belongs to the
+  /// walk it was read in (the first end after it).
+  llvm::DenseMap<const clang::Stmt *, llvm::SmallVector<unsigned, 2>> GuardEnd;
+  /// The end of the walk of \p Guard that holds \p Seq, if one was recorded.
+  std::optional<unsigned> guardEnd(const clang::Stmt *Guard, unsigned Seq) const {
+    auto It = GuardEnd.find(Guard);
+    if (It == GuardEnd.end())
+      return std::nullopt;
+    for (unsigned End : It->second)
+      if (End > Seq)
+        return End;
+    return std::nullopt;
+  }
 
   std::optional<ObjectRef> pointerIn(const clang::Expr *L, const Frame *Fr, unsigned Steps);
   std::optional<ObjectRef> storedInElements(const clang::ArraySubscriptExpr *AS, const Frame *Fr, unsigned Steps);

@@ -228,3 +228,41 @@ __global__ void pollByXorFenced(unsigned *in, unsigned *out, int *data, int *res
     res[blockIdx.x] = data[(blockIdx.x + 1) % gridDim.x];
   }
 }
+
+// A master-collects barrier in a device function that a kernel calls twice per round. After each
+// wait a block clears its own out-flag, and the master the in-flags, for the next use: resets, which
+// hand nothing on. Each call's waits guard what follows that call (the function's loops are walked
+// once per call).
+__device__ void barrierTwiceOnce(unsigned *in, unsigned *out);
+
+// LITMUS: allowed cuda-scope-release-acquire
+// With no fence: the arrivals and the master's releases publish nothing, its polls and the blocks'
+// waits acquire nothing.
+__global__ void barrierCalledTwiceRelaxed(unsigned *in, unsigned *out, int *data, int *res, int rounds) {
+  for (int r = 0; r < rounds; ++r) {
+    data[blockIdx.x * blockDim.x + threadIdx.x] = r;
+    barrierTwiceOnce(in, out);
+    res[blockIdx.x * blockDim.x + threadIdx.x] = data[((blockIdx.x + 1) % gridDim.x) * blockDim.x + threadIdx.x];
+    barrierTwiceOnce(in, out);
+  }
+}
+
+__device__ void barrierTwiceOnce(unsigned *in, unsigned *out) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    atomicExch(&in[blockIdx.x], 1u);
+    if (blockIdx.x == 0) {
+      for (unsigned b = 0; b < gridDim.x; ++b)
+        while (atomicAdd(&in[b], 0u) != 1u) {
+        }
+      for (unsigned b = 0; b < gridDim.x; ++b) {
+        atomicExch(&in[b], 0u);
+        atomicExch(&out[b], 1u);
+      }
+    }
+    while (atomicAdd(&out[blockIdx.x], 0u) != 1u) {
+    }
+    atomicExch(&out[blockIdx.x], 0u);
+  }
+  __syncthreads();
+}
