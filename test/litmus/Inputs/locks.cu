@@ -275,3 +275,29 @@ __global__ void claimedSlotWrites(unsigned *head, int *slots, int *flag) {
     }
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A semaphore's count guarded by a lock word beside it, the lock taken by a relaxed CAS and given
+// back by a relaxed exchange, no fence: a reader can see the writer's count and read stale data.
+__global__ void semaphoreRelaxed(unsigned *sem, int *data, int *out) {
+  unsigned *count = sem;
+  unsigned *lock = sem + 1;
+  __shared__ bool acquired;
+  if (threadIdx.x == 0)
+    acquired = false;
+  __syncthreads();
+  while (!acquired) {
+    if (threadIdx.x == 0)
+      acquired = atomicCAS(lock, 0u, 1u) == 0u;
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    if (blockIdx.x == 0) {
+      data[0] = 42;
+      count[0] += 100;
+    } else if (count[0] > 0) {
+      out[blockIdx.x] = data[0];
+    }
+    atomicExch(lock, 0u);
+  }
+}
