@@ -29,6 +29,27 @@ ValueTest comparisonTest(Comparison C, bool Unsigned, std::optional<int64_t> Oth
   return ValueTest::Bound;
 }
 
+/// The first word of an operation's name (lower case) that \p Is accepts,
+/// with an "atomic" prefix dropped: "atom.add.relaxed.gpu.u32",
+/// "__nv_atomic_fetch_add", "atomicXor". Empty for none.
+static StringRef operationWord(StringRef Name, function_ref<bool(StringRef)> Is) {
+  for (size_t I = 0; I < Name.size();) {
+    if (!isAlpha(Name[I])) {
+      ++I;
+      continue;
+    }
+    size_t End = I;
+    while (End < Name.size() && isAlpha(Name[End]))
+      ++End;
+    StringRef W = Name.slice(I, End);
+    I = End;
+    W.consume_front("atomic");
+    if (Is(W))
+      return W;
+  }
+  return StringRef();
+}
+
 bool countsArrivals(StringRef OperationName, std::optional<int64_t> Operand) {
   std::string Name = OperationName.lower();
   // An addition of nothing: the word's value stays, so the update is a read.
@@ -40,23 +61,11 @@ bool countsArrivals(StringRef OperationName, std::optional<int64_t> Operand) {
     StringRef Op = StringRef(Name).drop_front(At + strlen("operator")).trim();
     return Op == "++" || Op == "--" || ((Op == "+=" || Op == "-=") && !AddsNothing(Op));
   }
-  // The words of the name: "atom.add.relaxed.gpu.u32", "__nv_atomic_fetch_add".
-  for (size_t I = 0; I < Name.size();) {
-    if (!isAlpha(Name[I])) {
-      ++I;
-      continue;
-    }
-    size_t End = I;
-    while (End < Name.size() && isAlpha(Name[End]))
-      ++End;
-    StringRef W = StringRef(Name).slice(I, End);
-    I = End;
-    W.consume_front("atomic");
-    if (W == "add" || W == "sub" || W == "inc" || W == "dec" || W == "fadd" || W == "fsub" || W == "uinc" ||
-        W == "udec")
-      return !AddsNothing(W);
-  }
-  return false;
+  StringRef W = operationWord(Name, [](StringRef W) {
+    return W == "add" || W == "sub" || W == "inc" || W == "dec" || W == "fadd" || W == "fsub" || W == "uinc" ||
+           W == "udec";
+  });
+  return !W.empty() && !AddsNothing(W);
 }
 
 bool writesNothing(StringRef OperationName, std::optional<int64_t> Operand) {
@@ -69,23 +78,10 @@ bool writesNothing(StringRef OperationName, std::optional<int64_t> Operand) {
     StringRef Op = StringRef(Name).drop_front(At + strlen("operator")).trim();
     return ((Op == "+=" || Op == "-=" || Op == "|=" || Op == "^=") && Zero) || (Op == "&=" && Ones);
   }
-  for (size_t I = 0; I < Name.size();) {
-    if (!isAlpha(Name[I])) {
-      ++I;
-      continue;
-    }
-    size_t End = I;
-    while (End < Name.size() && isAlpha(Name[End]))
-      ++End;
-    StringRef W = StringRef(Name).slice(I, End);
-    I = End;
-    W.consume_front("atomic");
-    if (W == "add" || W == "sub" || W == "fadd" || W == "fsub" || W == "or" || W == "xor")
-      return Zero;
-    if (W == "and")
-      return Ones;
-  }
-  return false;
+  StringRef W = operationWord(Name, [](StringRef W) {
+    return W == "add" || W == "sub" || W == "fadd" || W == "fsub" || W == "or" || W == "xor" || W == "and";
+  });
+  return W == "and" ? Ones : !W.empty() && Zero;
 }
 
 StringRef strictnessName(Strictness S) { return S == Strictness::Wide ? "wide" : "evidence"; }
