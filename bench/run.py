@@ -19,6 +19,8 @@ USAGE: bench/run.py [--build build] [--runs 5] [--sizes 1000,2000,4000,8000] [--
    the same TUs as part 1, and the IR pass, with the layer and without it (the module copied where
    its header is not beside it; clang++ without -include), alternating runs; median wall and CPU
    time and peak memory of each.
+6. The command's cache (--cache): the same files run on an empty cache, again unchanged, and after
+   one file changed, beside a run without the cache; wall and CPU time and their ratios.
 Prints one table per part, figures and ratios side by side; --only runs some parts.
 """
 import argparse
@@ -292,6 +294,45 @@ def command_cost(build, runs):
           f"| {total[3]:.3f} | {total[3] / total[2]:.3f} | | |\n")
 
 
+def cache_cost(build, runs):
+    print("## The command's cache (--cache): a run on an empty cache, a second run on the same files, and a "
+          "run after one file changed")
+    print(f"(median of {runs} rounds, -j 1, every rule and the IR pass, the command's own Python included; "
+          "each round starts from an empty cache on fresh copies of the files; wall and CPU seconds)\n")
+    tus = sorted(glob.glob(os.path.join(ROOT, "bench", "corpus", "*.cu"))) + \
+        sorted(glob.glob(os.path.join(ROOT, "examples", "*.cu")))
+    rounds = {"empty cache": [], "unchanged": [], "one file changed": [], "no cache": []}
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as d:
+            copies = []
+            for src in tus:
+                copy = os.path.join(d, os.path.basename(src))
+                with open(src) as f, open(copy, "w") as g:
+                    g.write(f.read())
+                copies.append(copy)
+            command = [sys.executable, os.path.join(ROOT, "tools", "cuda-scope"),
+                       f"--module={os.path.join(build, 'plugin', 'libCudaScopeTidy.so')}",
+                       f"--clang-tidy={TOOLS}/clang-tidy", f"--clang={TOOLS}/clang++", "-j", "1", "-q",
+                       "--format=json", "-o", os.path.join(d, "report.json"), f"--cuda-path={CUDA}"]
+            files = copies + ["--", "-std=c++17", "-arch=sm_90"]
+            cached = command + [f"--cache={os.path.join(d, 'cache')}"]
+            rounds["no cache"].append(measure_cpu(command + files))
+            rounds["empty cache"].append(measure_cpu(cached + files))
+            rounds["unchanged"].append(measure_cpu(cached + files))
+            with open(copies[-1], "a") as g:
+                g.write("// changed\n")
+            rounds["one file changed"].append(measure_cpu(cached + files))
+    med = lambda xs, i: statistics.median(x[i] for x in xs)
+    base_wall, base_cpu = med(rounds["no cache"], 0), med(rounds["no cache"], 1)
+    print(f"{len(tus)} files ({', '.join(os.path.basename(t) for t in tus)})\n")
+    print("| run | wall s | CPU s | wall / no cache | CPU / no cache |")
+    print("| --- | --- | --- | --- | --- |")
+    for name, xs in rounds.items():
+        print(f"| {name} | {med(xs, 0):.3f} | {med(xs, 1):.3f} | {med(xs, 0) / base_wall:.3f} "
+              f"| {med(xs, 1) / base_cpu:.3f} |")
+    print()
+
+
 def generate_facts(folder, files, edges_per_file, threads=0, seed=7):
     """A generated project's facts (docs/facts.md): `files` files of 20 functions each; every
     function calls two functions of its own file and edges_per_file / 20 - 2 functions of other files
@@ -406,7 +447,7 @@ def merge_cost(file_counts, edges_per_file, runs, threads=(0, 10)):
     print()
 
 
-PARTS = ("overhead", "growth", "device-growth", "ir-pass", "compat", "command", "facts", "merge")
+PARTS = ("overhead", "growth", "device-growth", "ir-pass", "compat", "command", "cache", "facts", "merge")
 
 
 def main():
@@ -442,6 +483,8 @@ def main():
         compat_cost(a.build, a.runs)
     if "command" in parts:
         command_cost(a.build, a.runs)
+    if "cache" in parts:
+        cache_cost(a.build, a.runs)
     if "facts" in parts:
         facts_cost(a.build, a.runs)
     if "merge" in parts:

@@ -13,6 +13,7 @@ import tempfile
 
 from . import locate
 from .common import DEFAULT_ARCH, INTERNAL_ERROR, LLVM_MAJOR, MODULE_NAME, PASS_NAME, VERSION, Fatal, error, warn
+from .cache import Cache
 from .database import export_compile_commands, plan
 from .diagnostics import Diag, place_of, skipped_notes
 from . import facts
@@ -141,6 +142,11 @@ def _parse(argv, flags):
                     help="SARIF helpUri prefix for docs/checks/<name>.md (default: the pages on the web page of the "
                          "cuda-scope checkout the command runs from, or the base an install was configured "
                          "with, else the docs beside the command as file:// URIs)")
+    ap.add_argument("--cache", metavar="DIR", default=os.environ.get("CUDA_SCOPE_CACHE") or None,
+                    help="keep every run's result in DIR and replay it while the files it read, its flags and the "
+                         "analysers are unchanged (default: $CUDA_SCOPE_CACHE; none). Runs may share DIR")
+    ap.add_argument("--no-cache", dest="cache", action="store_const", const=None,
+                    help="neither read nor write a cache, whatever $CUDA_SCOPE_CACHE says")
     ap.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     ap.add_argument("--timeout", type=float, default=900, metavar="SECONDS",
                     help="stop one clang-tidy or IR-pass run after this long and report its file as failed "
@@ -294,6 +300,16 @@ def main(argv):
             error(p)
         return 2 if problems else 0
 
+    cache = None
+    if args.cache and not args.fix and not args.export_fixes:
+        clang = ir[0] if ir else find_clang(args.clang, tidy)
+        if not clang:
+            warn(f"--cache={args.cache}: nothing is cached: clang++-{LLVM_MAJOR}, which lists the files a run reads, "
+                 f"was not found (pass --clang=PATH)")
+        try:
+            cache = Cache(args.cache, [module, ir[1] if ir else None, tidy, clang], clang, locate.compat_flags(module))
+        except OSError as e:
+            raise Fatal(f"--cache={args.cache}: cannot keep a cache there: {e.strerror} (nothing was analysed)")
     progress = Progress(len(jobs), sys.stderr.isatty() and not args.quiet,
                         heartbeat=0 if args.quiet else args.heartbeat)
     stream = Stream(jobs, sys.stdout, args.format == "text" and not args.output and sys.stdout.isatty()
@@ -307,7 +323,7 @@ def main(argv):
     # the launches that are not cooperative).
     program = None
     later = [j for j in jobs if j.side == "pass"] if facts_dir else []
-    results, interrupted = run_all([j for j in jobs if j not in later], jobs_n, args.timeout, finished)
+    results, interrupted = run_all([j for j in jobs if j not in later], jobs_n, args.timeout, finished, cache)
     if facts_dir:
         program, facts_problems = facts.load((j.facts, j.t.file) for j, _, _, _ in results
                                              if j.facts and os.path.exists(j.facts))
@@ -318,7 +334,7 @@ def main(argv):
             out.write(facts.launches_file(program))
         for j in later:
             j.env = {"CUDA_SCOPE_LAUNCHES": launches}
-        more, interrupted = run_all(later, jobs_n, args.timeout, finished)
+        more, interrupted = run_all(later, jobs_n, args.timeout, finished, cache)
         order = {id(j): n for n, j in enumerate(jobs)}
         results = sorted(results + more, key=lambda r: order[id(r[0])])
     progress.finish()
@@ -433,6 +449,9 @@ def main(argv):
     # --fix: the findings whose fix-its were applied are fixed; the status is the rest's. With a
     # baseline, only new findings count.
     left = [d for d in new if (d.check, d.file, d.line) not in fixed]
+    if cache is not None and not args.quiet:
+        print(f"cuda-scope: cache: {cache.hits} of {cache.runs} runs replayed, {cache.stored} stored ({cache.root})",
+              file=sys.stderr)
     if baseline is not None and not args.quiet:
         print(f"cuda-scope: against the baseline: {len(new)} new, {len(found) - len(new)} unchanged, "
               f"{len(absent)} absent", file=sys.stderr)

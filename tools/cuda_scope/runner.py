@@ -26,6 +26,9 @@ class Job:
     facts: str = None                 # where the run writes its file's facts for the whole program
     env: dict = None                  # more environment (the IR pass: $CUDA_SCOPE_LAUNCHES)
     overlay: str = None               # the VFS overlay that serves rewritten copies (rewrite.py)
+    cache_key: str = None             # its key in the cache (cache.py), once looked up
+    cached: bool = False              # replayed from the cache, not run
+    depfile: str = None               # where the run lists the files it reads, for the cache
 
     @property
     def label(self):
@@ -41,19 +44,31 @@ RUNNING_LOCK = threading.Lock()
 STOPPING = threading.Event()
 
 
-def run_job(job, cwd, timeout=None):
-    """Runs one clang-tidy or clang++ job; rc is TIMED_OUT when it ran past timeout seconds."""
+def run_job(job, cwd, timeout=None, cache=None):
+    """Runs one clang-tidy or clang++ job; rc is TIMED_OUT when it ran past timeout seconds. With a
+    cache (cache.Cache), a stored run whose inputs are unchanged is replayed instead, and a new one
+    is stored."""
     if STOPPING.is_set():
         return job, None, "", ""
+    use = cache is not None and cache.cacheable(job)
+    argv = job.argv
+    if use:
+        stored = cache.replay(job)
+        if stored is not None:
+            job.cached = True
+            return (job,) + stored
+        argv = argv + cache.dependency_flags(job)
     try:
         env = None
         if job.facts or job.env:
             env = dict(os.environ, **(job.env or {}))
             if job.facts:
                 env["CUDA_SCOPE_FACTS"] = job.facts
-        p = subprocess.Popen(job.argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        p = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              errors="replace", env=env)
     except OSError as e:
+        if use:
+            cache.store(job, None, "", "")  # stores nothing; removes what the run was to write
         return job, 127, "", f"cannot run {job.argv[0]}: {e.strerror}"
     with RUNNING_LOCK:
         RUNNING.add(p)
@@ -67,6 +82,8 @@ def run_job(job, cwd, timeout=None):
     finally:
         with RUNNING_LOCK:
             RUNNING.discard(p)
+    if use:
+        cache.store(job, rc if not STOPPING.is_set() else None, out, err)
     return job, rc, out, err
 
 
@@ -81,14 +98,14 @@ def stop_running():
                 pass
 
 
-def run_all(jobs, workers, timeout, finished):
+def run_all(jobs, workers, timeout, finished, cache=None):
     """Runs the jobs, `workers` at once; finished(job, out, err) is called as each one ends. Returns
     ([(job, rc, out, err)] in the order of jobs, whether Ctrl-C stopped the run). On Ctrl-C nothing
     queued starts, the running analysers are killed, and what finished is still returned."""
     results, interrupted = [], False
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, workers))
     try:
-        futures = [pool.submit(run_job, j, j.t.directory, timeout) for j in jobs]
+        futures = [pool.submit(run_job, j, j.t.directory, timeout, cache) for j in jobs]
         for fut in concurrent.futures.as_completed(futures):
             job, rc, out, err = fut.result()
             if rc is None:

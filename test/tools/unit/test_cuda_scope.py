@@ -173,3 +173,21 @@ class ExportedFixes(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CacheInputs(unittest.TestCase):
+    def test_depfile(self):
+        from cuda_scope.cache import parse_depfile
+        text = "k.o: /src/k.cu /src/my\\ dir/a.h \\\n  /usr/include/stdio.h\\\n /src/b\\#c.h\n"
+        self.assertEqual(parse_depfile(text), ["/src/k.cu", "/src/my dir/a.h", "/usr/include/stdio.h", "/src/b#c.h"])
+
+    def test_key_leaves_out_temporary_paths(self):
+        from cuda_scope.cache import Cache
+        with tempfile.TemporaryDirectory() as d:
+            cache = Cache(os.path.join(d, "c"), [], None, [])
+            t = translate(["clang++", "-c", os.path.join(d, "k.cu")], file=os.path.join(d, "k.cu"), directory=d)
+            a = runner.Job(t, "pass", "sm_90", ["clang++", "-foptimization-record-file=/tmp/x/1.yaml", "k.cu"])
+            b = runner.Job(t, "pass", "sm_90", ["clang++", "-foptimization-record-file=/tmp/y/7.yaml", "k.cu"])
+            c = runner.Job(t, "pass", "sm_90", ["clang++", "-O1", "-foptimization-record-file=/tmp/y/7.yaml", "k.cu"])
+            self.assertEqual(cache.key(a), cache.key(b))
+            self.assertNotEqual(cache.key(a), cache.key(c))
