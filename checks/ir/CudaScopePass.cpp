@@ -11,6 +11,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <cstdlib>
 #include "llvm/Support/Path.h"
@@ -104,6 +105,25 @@ static LaunchFacts launchFacts() {
   return Out;
 }
 
+/// Where $CUDA_SCOPE_KERNELS names a file, the kernels of \p M, one symbol a
+/// line: the launch facts this run depends on are those of these kernels.
+/// The command's --merge replays a shard's run of the pass only where the
+/// whole program's facts say of them what the shard's said (docs/tools.md).
+static void writeKernels(const Module &M) {
+  const char *Path = std::getenv("CUDA_SCOPE_KERNELS");
+  if (!Path || !*Path)
+    return;
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
+  if (EC) {
+    errs() << "cuda-scope: cannot write the kernels file " << Path << ": " << EC.message() << "\n";
+    return;
+  }
+  for (const Function &F : M)
+    if (isKernel(F))
+      OS << F.getName() << "\n";
+}
+
 /// At -O0 every address sits behind a stack slot and every call is a call, so
 /// no access names its object. Analyse a copy instead, optimised as at -O2
 /// (inlining, SROA); debug locations survive, so remarks keep their lines.
@@ -138,6 +158,7 @@ CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManage
     Analysed = R.OptimizedCopy.get();
   }
   LaunchFacts Launches = launchFacts();
+  writeKernels(*Analysed);
   R.Records = std::make_unique<IrRecords>(*Analysed, Launches.OneBlock);
   EngineOptions Opts;
   Opts.Net = StrictnessOption;

@@ -10,9 +10,9 @@ An entry is found by a key and then checked against the files the run read:
   taken once when the entry is stored), each by the SHA-256 of its bytes. A header edited since then
   makes the entry stale, and the run is made again and stored anew.
 What is kept is what the run gave: its exit status, its output, and what it wrote besides (the
-host side's facts for the whole program, the IR pass's remarks). Runs that time out, are killed,
-read a rewritten copy of their file (the copy's temporary path is in their output) or apply fixes
-are never stored.
+host side's facts for the whole program, the IR pass's remarks and the kernels it analysed). Runs
+that time out or are killed, runs that read a rewritten copy of their file (through an overlay in a
+temporary folder, made anew each run) and runs that apply fixes are never stored.
 
 Two runs may share a cache: an entry is written to a temporary file and renamed into place, so a
 reader sees a whole entry or none, and an entry that cannot be read is a miss."""
@@ -105,6 +105,7 @@ class Cache:
                 break
             folder = parent
         h.update(b"facts" if job.facts else b"-")
+        h.update(b"kernels" if job.kernels else b"-")
         for name, value in sorted((job.env or {}).items()):
             # The environment names files (the launch facts): what they say decides the run.
             h.update(f"{name}={self.file_hash(value) if os.path.isfile(value) else value}".encode() + b"\0")
@@ -132,7 +133,7 @@ class Cache:
         for path, sha in entry.get("inputs", {}).items():
             if self.file_hash(path) != sha:
                 return None
-        for field, target in (("facts", job.facts), ("record", job.record)):
+        for field, target in (("facts", job.facts), ("record", job.record), ("kernels", job.kernels)):
             if target and entry.get(field) is not None:
                 with open(target, "w", encoding="utf-8") as f:
                     f.write(entry[field])
@@ -163,7 +164,7 @@ class Cache:
         if inputs is None:
             return
         entry = {"format": FORMAT, "rc": rc, "out": out, "err": err, "inputs": inputs}
-        for field, source in (("facts", job.facts), ("record", job.record)):
+        for field, source in (("facts", job.facts), ("record", job.record), ("kernels", job.kernels)):
             if source and os.path.exists(source):
                 with open(source, encoding="utf-8", errors="replace") as f:
                     entry[field] = f.read()

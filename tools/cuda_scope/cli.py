@@ -20,6 +20,7 @@ from . import facts
 from .locate import find_clang, find_clang_apply_replacements, find_clang_tidy, find_docs, find_module, find_pass
 from .merge import Merge
 from .rewrite import Rewrites, map_fixes
+from . import shards
 from .report import (Stream, absent_results, baseline_states, fixed_findings, load_baseline, print_text,
                      repository_root, to_json, to_sarif, write_fixes)
 from .rules import DEFAULT_CHECKS, OFF_BY_DEFAULT, check_globs, glob_selects, list_checks, pass_rules
@@ -57,6 +58,13 @@ def parse_args(argv):
         flags = None
     argv = run_clang_tidy_spellings(argv)
     args, flags = _parse(argv, flags)
+    if args.merge:
+        # --merge takes the reports (.json) that follow it; what follows them is the files to analyse.
+        n = next((i for i, a in enumerate(args.merge) if not a.endswith(".json")), len(args.merge))
+        args.files = args.merge[n:] + args.files
+        args.merge = args.merge[:n]
+        if not args.merge:
+            raise Fatal("--merge: give the shards' JSON reports (.json) after it")
     args.checks_given = args.checks is not None
     if args.checks is None:
         args.checks = DEFAULT_CHECKS
@@ -147,6 +155,14 @@ def _parse(argv, flags):
                          "analysers are unchanged (default: $CUDA_SCOPE_CACHE; none). Runs may share DIR")
     ap.add_argument("--no-cache", dest="cache", action="store_const", const=None,
                     help="neither read nor write a cache, whatever $CUDA_SCOPE_CACHE says")
+    ap.add_argument("--shard", metavar="K/N",
+                    help="analyse shard K of N of the files (a stable part, by name) and keep every run's result in "
+                         "the JSON report, for --merge; a CI matrix runs the N shards at once")
+    ap.add_argument("--merge", nargs="+", metavar="REPORT",
+                    help="the JSON reports (.json) of --shard 1/N ... N/N: report what one run over the whole database "
+                         "would have, whole-program findings included (give the same database and options as "
+                         "the shards; only an IR pass whose kernels are launched from another shard's files "
+                         "runs again)")
     ap.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     ap.add_argument("--timeout", type=float, default=900, metavar="SECONDS",
                     help="stop one clang-tidy or IR-pass run after this long and report its file as failed "
@@ -231,8 +247,19 @@ def main(argv):
         for c in sorted(set(checks) | (set(pass_rules(args)) if args.ir_pass else set())):
             print(c)
         return 0
+    shard = shards.parse_shard(args.shard) if args.shard else None
+    if shard and args.merge:
+        raise Fatal("give either --shard or --merge, not both")
+    if (shard or args.merge) and (args.fix or args.export_fixes or args.export_compile_commands):
+        raise Fatal(f"{'--shard' if shard else '--merge'} reports findings only: no --fix, --export-fixes or "
+                    f"--export-compile-commands with it")
+    if shard and args.format != "json":
+        raise Fatal("--shard writes the JSON report that --merge reads: add --format=json -o FILE")
+    recorded = shards.Recorded(args.merge) if args.merge else None
     warned = set()
     translations, problems = plan(args, flags, warned)
+    if shard:
+        translations = shards.select(translations, *shard)
     tidy = find_clang_tidy(args.clang_tidy)
     module, _ = find_module(args.module)
     check_globs(tidy, module, args.checks)
@@ -282,6 +309,8 @@ def main(argv):
         for n, j in enumerate(jobs):
             if j.side in ("host", "single"):
                 j.facts = os.path.join(facts_dir, f"{n}.json")
+            elif j.side == "pass" and (shard or recorded):
+                j.kernels = os.path.join(facts_dir, f"{n}.kernels")
     if args.fix and not apply:
         jobs_n = 1  # each clang-tidy then edits the files itself: one at a time, never the same header twice at once
     if args.export_compile_commands:
@@ -301,7 +330,14 @@ def main(argv):
         return 2 if problems else 0
 
     cache = None
-    if args.cache and not args.fix and not args.export_fixes:
+    unrecorded = []
+    if recorded:
+        # The merge makes no run a shard made: it replays them (an IR pass whose kernels' launches the
+        # shard did not see is the exception); a run no shard made is reported as not run.
+        cache = recorded
+        unrecorded = [j for j in jobs if not recorded.has(j)]
+        jobs = [j for j in jobs if recorded.has(j)]
+    elif args.cache and not args.fix and not args.export_fixes:
         clang = ir[0] if ir else find_clang(args.clang, tidy)
         if not clang:
             warn(f"--cache={args.cache}: nothing is cached: clang++-{LLVM_MAJOR}, which lists the files a run reads, "
@@ -324,14 +360,16 @@ def main(argv):
     program = None
     later = [j for j in jobs if j.side == "pass"] if facts_dir else []
     results, interrupted = run_all([j for j in jobs if j not in later], jobs_n, args.timeout, finished, cache)
+    launches_text = None
     if facts_dir:
         program, facts_problems = facts.load((j.facts, j.t.file) for j, _, _, _ in results
                                              if j.facts and os.path.exists(j.facts))
         problems += facts_problems
     if later and not interrupted:
         launches = os.path.join(facts_dir, "launches.txt")
+        launches_text = facts.launches_file(program)
         with open(launches, "w") as out:
-            out.write(facts.launches_file(program))
+            out.write(launches_text)
         for j in later:
             j.env = {"CUDA_SCOPE_LAUNCHES": launches}
         more, interrupted = run_all(later, jobs_n, args.timeout, finished, cache)
@@ -343,12 +381,16 @@ def main(argv):
     # The runs that never ran (Ctrl-C): their files were not analysed, and the reports say so.
     ran = {id(r[0]) for r in results}
     not_run = [(j.t.file, j.label, "not run: the command was interrupted") for j in jobs if id(j) not in ran]
-
+    not_run += [(j.t.file, j.label, "not run: no shard's report has this run (were the shards made from the same "
+                 "database and options?)") for j in unrecorded]
+    shard_doc = shards.record(results, shard[0], shard[1], launches_text) if shard else None
     merged = Merge(timeout=args.timeout, rewrites=rewrites)
     for job, rc, out, err in results:
         merged.add(job, rc, out, err)
     if facts_dir:
-        merged.add_whole_program(d for d in facts.findings(program) if glob_selects(args.checks, d.check))
+        # A shard's facts are part of the program's: the merge finds what crosses files.
+        if not shard:
+            merged.add_whole_program(d for d in facts.findings(program) if glob_selects(args.checks, d.check))
         shutil.rmtree(facts_dir, ignore_errors=True)
     findings, errors, failed, skipped = merged.findings, merged.errors, merged.failed, merged.skipped
     # -warnings-as-errors makes clang-tidy's findings errors; the pass's and the whole program's, which
@@ -422,6 +464,8 @@ def main(argv):
         else:
             doc = to_json(found, errs, files, incomplete, notes, skipped.values(), problems, interrupted, states,
                           absent)
+            if shard_doc:
+                doc["shard"] = shard_doc
         json.dump(doc, out, indent=2)
         out.write("\n")
     write_problem = None
@@ -438,6 +482,10 @@ def main(argv):
         # A timeout is an error of the report already, in the same words: said once.
         if not reason.startswith("timed out"):
             error(f"{f} ({s} side) {reason}; the other files were analysed")
+    for file in dict.fromkeys(j.t.file for j in unrecorded):
+        sides = ", ".join(j.label for j in unrecorded if j.t.file == file)
+        error(f"{file}: no shard's report given to --merge has its runs ({sides}); were the shards made from the "
+              f"same database and options?")
     if fix_problem:
         error(fix_problem)
     if write_problem:
@@ -449,7 +497,10 @@ def main(argv):
     # --fix: the findings whose fix-its were applied are fixed; the status is the rest's. With a
     # baseline, only new findings count.
     left = [d for d in new if (d.check, d.file, d.line) not in fixed]
-    if cache is not None and not args.quiet:
+    if recorded and not args.quiet:
+        print(f"cuda-scope: merged {len(recorded.shards)} shards: {recorded.hits} runs replayed, {recorded.rerun} IR "
+              f"pass runs made again with the whole program's launches", file=sys.stderr)
+    elif cache is not None and not args.quiet:
         print(f"cuda-scope: cache: {cache.hits} of {cache.runs} runs replayed, {cache.stored} stored ({cache.root})",
               file=sys.stderr)
     if baseline is not None and not args.quiet:
@@ -460,8 +511,10 @@ def main(argv):
         print(f"cuda-scope: applied the fix-its of {n} finding{'s' * (n != 1)}; {len(left)} left", file=sys.stderr)
     if interrupted:
         return 130
-    if problems or failed or fix_problem or write_problem:
+    if problems or failed or fix_problem or write_problem or unrecorded:
         return 2
+    if shard:
+        return 0  # the merge's status is the run's
     return args.findings_exit_code if left else 0
 
 

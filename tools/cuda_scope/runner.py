@@ -29,6 +29,7 @@ class Job:
     cache_key: str = None             # its key in the cache (cache.py), once looked up
     cached: bool = False              # replayed from the cache, not run
     depfile: str = None               # where the run lists the files it reads, for the cache
+    kernels: str = None               # where the IR pass lists the kernels it analysed (--shard)
 
     @property
     def label(self):
@@ -60,10 +61,12 @@ def run_job(job, cwd, timeout=None, cache=None):
         argv = argv + cache.dependency_flags(job)
     try:
         env = None
-        if job.facts or job.env:
+        if job.facts or job.env or job.kernels:
             env = dict(os.environ, **(job.env or {}))
             if job.facts:
                 env["CUDA_SCOPE_FACTS"] = job.facts
+            if job.kernels:
+                env["CUDA_SCOPE_KERNELS"] = job.kernels
         p = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              errors="replace", env=env)
     except OSError as e:
