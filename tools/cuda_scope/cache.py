@@ -133,6 +133,7 @@ class Cache:
         for path, sha in entry.get("inputs", {}).items():
             if self.file_hash(path) != sha:
                 return None
+        job.inputs = list(entry.get("inputs", {}))
         for field, target in (("facts", job.facts), ("record", job.record), ("kernels", job.kernels)):
             if target and entry.get(field) is not None:
                 with open(target, "w", encoding="utf-8") as f:
@@ -183,51 +184,62 @@ class Cache:
     def inputs(self, job, listed=None):
         """{path: sha} of every file the run's preprocessor opens, or None when clang++ cannot say.
         `listed` is the list the run wrote itself, if it did (-MD)."""
-        try:
-            if listed and os.path.getsize(listed) > 0:
-                with open(listed, encoding="utf-8", errors="replace") as f:
-                    files = parse_depfile(f.read())
-            else:
-                if not self.clang:
-                    return None
-                fd, deps = tempfile.mkstemp(prefix="cuda-scope-deps-", suffix=".d")
-                os.close(fd)
-                try:
-                    p = subprocess.run(self.dependency_command(job, deps), cwd=job.t.directory, capture_output=True)
-                    if p.returncode != 0:
-                        return None
-                    with open(deps, encoding="utf-8", errors="replace") as f:
-                        files = parse_depfile(f.read())
-                finally:
-                    os.unlink(deps)
-        except OSError:
+        files = files_read(job, self.clang, self.compat, listed)
+        if files is None:
             return None
         inputs = {}
-        for name in files:
-            path = os.path.normpath(os.path.join(job.t.directory, name))
+        for path in files:
             sha = self.file_hash(path)
             if sha is None:
                 return None
             inputs[path] = sha
+        job.inputs = list(inputs)
         return inputs
 
-    def dependency_command(self, job, deps):
-        """clang++ -M with the flags of the run: the files its preprocessor opens."""
-        if job.side == "pass":
-            argv, skip = [], False
-            for a in job.argv:
-                if skip:
-                    skip = False
-                elif a == "-o":
-                    skip = True
-                elif a in ("-S", "-emit-llvm", "-fsave-optimization-record") or \
-                        a.startswith(("-fpass-plugin=", "-foptimization-record", "-Rpass")):
-                    pass
-                else:
-                    argv.append(a)
-            return argv + ["-M", "-MF", deps]
-        cut = job.argv.index("--")
-        return [self.clang] + job.argv[cut + 1:] + self.compat + [job.argv[cut - 1], "-M", "-MF", deps]
+
+def files_read(job, clang, compat, listed=None):
+    """The files a run's preprocessor opens, as absolute paths: from the list the run wrote itself
+    (`listed`, -MD), else from clang++ -M with the run's flags; None when neither can say."""
+    try:
+        if listed and os.path.getsize(listed) > 0:
+            with open(listed, encoding="utf-8", errors="replace") as f:
+                files = parse_depfile(f.read())
+        else:
+            if not clang:
+                return None
+            fd, deps = tempfile.mkstemp(prefix="cuda-scope-deps-", suffix=".d")
+            os.close(fd)
+            try:
+                p = subprocess.run(dependency_command(job, clang, compat, deps), cwd=job.t.directory,
+                                   capture_output=True)
+                if p.returncode != 0:
+                    return None
+                with open(deps, encoding="utf-8", errors="replace") as f:
+                    files = parse_depfile(f.read())
+            finally:
+                os.unlink(deps)
+    except OSError:
+        return None
+    return [os.path.normpath(os.path.join(job.t.directory, name)) for name in files]
+
+
+def dependency_command(job, clang, compat, deps):
+    """clang++ -M with the flags of the run: the files its preprocessor opens."""
+    if job.side == "pass":
+        argv, skip = [], False
+        for a in job.argv:
+            if skip:
+                skip = False
+            elif a == "-o":
+                skip = True
+            elif a in ("-S", "-emit-llvm", "-fsave-optimization-record") or \
+                    a.startswith(("-fpass-plugin=", "-foptimization-record", "-Rpass")):
+                pass
+            else:
+                argv.append(a)
+        return argv + ["-M", "-MF", deps]
+    cut = job.argv.index("--")
+    return [clang] + job.argv[cut + 1:] + compat + [job.argv[cut - 1], "-M", "-MF", deps]
 
 
 def parse_depfile(text):

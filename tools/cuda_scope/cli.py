@@ -21,6 +21,7 @@ from .locate import find_clang, find_clang_apply_replacements, find_clang_tidy, 
 from .merge import Merge
 from .rewrite import Rewrites, map_fixes
 from . import shards
+from .sides import Sides
 from .report import (Stream, absent_results, baseline_states, fixed_findings, load_baseline, print_text,
                      repository_root, to_json, to_sarif, write_fixes)
 from .rules import DEFAULT_CHECKS, OFF_BY_DEFAULT, check_globs, glob_selects, list_checks, pass_rules
@@ -129,6 +130,10 @@ def _parse(argv, flags):
                     help="analyse the device side once per architecture a command builds for "
                          "(default: only the newest one)")
     ap.add_argument("--host-only", action="store_true", help="analyse only the host side of .cu files")
+    ap.add_argument("--sides", choices=("auto", "both"), default="auto",
+                    help="auto (default): run clang-tidy on a .cu file's device side only where it can differ from "
+                         "the host side (the host side did not parse, or a project file it reads tests __CUDA_ARCH__ "
+                         "or NV_IF_TARGET); both: always. The IR pass always runs on the device side")
     ap.add_argument("--header-filter", metavar="REGEX",
                     help="passed to clang-tidy: which headers to report findings from")
     ap.add_argument("--extra-arg", action="append", default=[], metavar="FLAG",
@@ -335,7 +340,8 @@ def main(argv):
         # The merge makes no run a shard made: it replays them (an IR pass whose kernels' launches the
         # shard did not see is the exception); a run no shard made is reported as not run.
         cache = recorded
-        unrecorded = [j for j in jobs if not recorded.has(j)]
+        # A device side that no shard ran is one the shard found could not differ (--sides=auto).
+        unrecorded = [j for j in jobs if not recorded.has(j) and j.side != "device"]
         jobs = [j for j in jobs if recorded.has(j)]
     elif args.cache and not args.fix and not args.export_fixes:
         clang = ir[0] if ir else find_clang(args.clang, tidy)
@@ -359,19 +365,43 @@ def main(argv):
     # the launches that are not cooperative).
     program = None
     later = [j for j in jobs if j.side == "pass"] if facts_dir else []
-    results, interrupted = run_all([j for j in jobs if j not in later], jobs_n, args.timeout, finished, cache)
+    # A device side runs after its host side, where the host side shows that the two can differ.
+    conditional = [j for j in jobs if j.side == "device"] if args.sides == "auto" and not recorded else []
+    results, interrupted = run_all([j for j in jobs if j not in later and j not in conditional], jobs_n,
+                                   args.timeout, finished, cache)
     launches_text = None
+    if conditional and not interrupted:
+        decide = Sides(find_clang(args.clang, tidy), locate.compat_flags(module),
+                       {a.split("=", 1)[1] for j in jobs for a in j.argv if a.startswith("--cuda-path=")})
+        host = {id(j.t): (j, rc, out) for j, rc, out, _ in results if j.side == "host"}
+        verdicts, dropped = {}, []
+        for j in conditional:
+            h = host.get(id(j.t))
+            if h is None:
+                continue
+            if id(j.t) not in verdicts:
+                verdicts[id(j.t)] = decide.device_needed(*h)
+            if verdicts[id(j.t)][0]:
+                later.append(j)
+            else:
+                dropped.append(j)
+        for j in dropped:
+            stream.dropped(j)
+            progress.total -= 1
+        jobs = [j for j in jobs if j not in dropped]
     if facts_dir:
         program, facts_problems = facts.load((j.facts, j.t.file) for j, _, _, _ in results
                                              if j.facts and os.path.exists(j.facts))
         problems += facts_problems
     if later and not interrupted:
-        launches = os.path.join(facts_dir, "launches.txt")
-        launches_text = facts.launches_file(program)
-        with open(launches, "w") as out:
-            out.write(launches_text)
-        for j in later:
-            j.env = {"CUDA_SCOPE_LAUNCHES": launches}
+        if facts_dir:
+            launches = os.path.join(facts_dir, "launches.txt")
+            launches_text = facts.launches_file(program)
+            with open(launches, "w") as out:
+                out.write(launches_text)
+            for j in later:
+                if j.side == "pass":
+                    j.env = {"CUDA_SCOPE_LAUNCHES": launches}
         more, interrupted = run_all(later, jobs_n, args.timeout, finished, cache)
         order = {id(j): n for n, j in enumerate(jobs)}
         results = sorted(results + more, key=lambda r: order[id(r[0])])

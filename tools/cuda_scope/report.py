@@ -231,10 +231,20 @@ class Stream:
             return
         self.done.setdefault(job.t.file, []).append((job, out, err))
         self.left[job.t.file] -= 1
-        if self.left[job.t.file]:
+        if not self.left[job.t.file]:
+            self._show(job.t.file)
+
+    def dropped(self, job):
+        """A run that was planned and is not made (a device side that cannot differ from the host's)."""
+        if not self.enabled:
             return
+        self.left[job.t.file] -= 1
+        if not self.left[job.t.file] and job.t.file in self.done:
+            self._show(job.t.file)
+
+    def _show(self, file):
         diags = []
-        for j, o, e in self.done.pop(job.t.file):
+        for j, o, e in self.done.pop(file):
             found = [d for d in pass_diagnostics(e, j.record)[0]] if j.side == "pass" else parse_output(o)
             map_diags(found, self.rewrites, j.t.directory, snippet)
             for d in found:

@@ -30,6 +30,7 @@ class Job:
     cached: bool = False              # replayed from the cache, not run
     depfile: str = None               # where the run lists the files it reads, for the cache
     kernels: str = None               # where the IR pass lists the kernels it analysed (--shard)
+    inputs: list = None               # the files it read, when the cache listed them
 
     @property
     def label(self):
