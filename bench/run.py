@@ -21,6 +21,9 @@ USAGE: bench/run.py [--build build] [--runs 5] [--sizes 1000,2000,4000,8000] [--
    time and peak memory of each.
 6. The command's cache (--cache): the same files run on an empty cache, again unchanged, and after
    one file changed, beside a run without the cache; wall and CPU time and their ratios.
+7. Real projects (--only projects, not run by default: it needs the corpus, bench/realcode): the
+   command on files of real projects against the projects' own nvcc build of the same files, with
+   the device side everywhere and only where it can differ, and the CMake launcher route.
 Prints one table per part, figures and ratios side by side; --only runs some parts.
 """
 import argparse
@@ -333,6 +336,69 @@ def cache_cost(build, runs):
     print()
 
 
+def project_cost(build, specs, corpus_src):
+    """The command on real projects' files, against the projects' own nvcc build of the same files:
+    CPU seconds of nvcc (each file's command as the project runs it, one at a time), of the command
+    (-j 1, every rule) with the device side on every file (--sides=both, as before) and where it can
+    differ (--sides=auto, the default), and of the CMake launcher route (cuda-scope --launch -- nvcc
+    ..., per file), with their ratios to nvcc; and whether the two sides settings found the same."""
+    sys.path.insert(0, os.path.join(ROOT, "bench", "realcode"))
+    import run as realcode  # noqa: E402  (bench/realcode/run.py: the corpus's nvcc commands)
+    with open(os.path.join(ROOT, "bench", "realcode", "corpus.json"), encoding="utf-8") as fh:
+        corpus = {p["name"]: p for p in json.load(fh)["projects"]}
+    print("## Real projects: the command against the projects' own nvcc build of the same files")
+    print(f"(one run each, -j 1, the command's own Python included; CPU seconds, user + system, of the process "
+          f"and its children; the corpus at {corpus_src})\n")
+    print("| project | files | nvcc s | both sides s | ratio | auto s | ratio | launcher route s | ratio | "
+          "device runs (auto) | same findings |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    tool = [sys.executable, os.path.join(ROOT, "tools", "cuda-scope"),
+            f"--module={os.path.join(build, 'plugin', 'libCudaScopeTidy.so')}",
+            f"--clang-tidy={TOOLS}/clang-tidy", f"--clang={TOOLS}/clang++", f"--cuda-path={CUDA}", "-j", "1"]
+    for spec in specs:
+        name, _, count = spec.partition(":")
+        project = corpus[name]
+        root = os.path.join(corpus_src, project.get("extract", name))
+        if not os.path.isdir(root):
+            sys.exit(f"bench: {root} is missing (bench/realcode/README.md says how to fetch the corpus)")
+        files = sorted(f for _, f, _, _ in realcode.tu_entries(project))[:int(count or 6)]
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "build")
+            os.makedirs(out)
+            realcode.generate(project, root, out)
+            realcode.write_database(project, root, corpus_src, out, d, lambda _, f: f in files)
+            with open(os.path.join(d, "compile_commands.json"), encoding="utf-8") as fh:
+                entries = json.load(fh)
+            nvcc = launcher = 0.0
+            for n, e in enumerate(entries):
+                words = list(e["arguments"])
+                words[words.index("-o") + 1] = os.path.join(d, f"{n}.o")
+                words[0] = os.path.join(CUDA, "bin", "nvcc")
+                os.chdir(e["directory"])
+                nvcc += measure_cpu(words)[1]
+                launcher += measure_cpu(tool + ["-q", "--launch", "--"] + words)[1]
+            os.chdir(ROOT)
+            reports = {}
+            cpu = {}
+            for sides in ("both", "auto"):
+                reports[sides] = os.path.join(d, f"{sides}.json")
+                cpu[sides] = measure_cpu(tool + ["-q", f"--sides={sides}", "-p", d, "--format=json", "-o",
+                                                 reports[sides]])[1]
+            found = {}
+            for sides, path in reports.items():
+                with open(path, encoding="utf-8") as fh:
+                    doc = json.load(fh)
+                found[sides] = sorted((f["file"], f["line"], f["column"], f["check"], f["message"])
+                                      for f in doc["findings"])
+                if sides == "auto":
+                    device = sum(1 for f in doc["findings"] for s in f["sides"] if s.startswith("device"))
+        same = "yes" if found["both"] == found["auto"] else f"no ({len(found['both'])} against {len(found['auto'])})"
+        print(f"| {name} | {len(entries)} | {nvcc:.1f} | {cpu['both']:.1f} | {cpu['both'] / nvcc:.2f} | "
+              f"{cpu['auto']:.1f} | {cpu['auto'] / nvcc:.2f} | {launcher:.1f} | {launcher / nvcc:.2f} | "
+              f"{device} findings seen there | {same} |")
+    print()
+
+
 def generate_facts(folder, files, edges_per_file, threads=0, seed=7):
     """A generated project's facts (docs/facts.md): `files` files of 20 functions each; every
     function calls two functions of its own file and edges_per_file / 20 - 2 functions of other files
@@ -447,7 +513,8 @@ def merge_cost(file_counts, edges_per_file, runs, threads=(0, 10)):
     print()
 
 
-PARTS = ("overhead", "growth", "device-growth", "ir-pass", "compat", "command", "cache", "facts", "merge")
+PARTS = ("overhead", "growth", "device-growth", "ir-pass", "compat", "command", "cache", "projects", "facts",
+         "merge")
 
 
 def main():
@@ -461,7 +528,11 @@ def main():
     ap.add_argument("--device-messages", default="512,1024,2048,4096")
     ap.add_argument("--merge-files", default="1250,2500,5000")
     ap.add_argument("--merge-edges-per-file", type=int, default=200)
-    ap.add_argument("--only", default=",".join(PARTS), help=f"the parts to run, of {','.join(PARTS)} (default: all)")
+    ap.add_argument("--projects", default="gunrock:6,ginkgo:6",
+                    help="the real projects of part 7 and how many of their files (bench/realcode/corpus.json)")
+    ap.add_argument("--corpus-src", default=os.environ.get("CUDA_SCOPE_CORPUS", "/work/corpus-src"),
+                    help="where the corpus's projects are extracted (bench/realcode/README.md)")
+    ap.add_argument("--only", default=",".join(p for p in PARTS if p != "projects"), help=f"the parts to run, of {','.join(PARTS)} (default: all but projects)")
     a = ap.parse_args()
     parts = set(a.only.split(","))
     if parts - set(PARTS):
@@ -485,6 +556,8 @@ def main():
         command_cost(a.build, a.runs)
     if "cache" in parts:
         cache_cost(a.build, a.runs)
+    if "projects" in parts:
+        project_cost(a.build, a.projects.split(","), a.corpus_src)
     if "facts" in parts:
         facts_cost(a.build, a.runs)
     if "merge" in parts:

@@ -370,6 +370,7 @@ def main(argv):
     results, interrupted = run_all([j for j in jobs if j not in later and j not in conditional], jobs_n,
                                    args.timeout, finished, cache)
     launches_text = None
+    device_sides = []   # where --sides=auto ran the device side, and why
     if conditional and not interrupted:
         decide = Sides(find_clang(args.clang, tidy), locate.compat_flags(module),
                        {a.split("=", 1)[1] for j in jobs for a in j.argv if a.startswith("--cuda-path=")})
@@ -381,6 +382,7 @@ def main(argv):
                 continue
             if id(j.t) not in verdicts:
                 verdicts[id(j.t)] = decide.device_needed(*h)
+                device_sides.append({"file": j.t.file, "run": verdicts[id(j.t)][0], "why": verdicts[id(j.t)][1]})
             if verdicts[id(j.t)][0]:
                 later.append(j)
             else:
@@ -413,7 +415,9 @@ def main(argv):
     not_run = [(j.t.file, j.label, "not run: the command was interrupted") for j in jobs if id(j) not in ran]
     not_run += [(j.t.file, j.label, "not run: no shard's report has this run (were the shards made from the same "
                  "database and options?)") for j in unrecorded]
-    shard_doc = shards.record(results, shard[0], shard[1], launches_text) if shard else None
+    shard_doc = shards.record(results, shard[0], shard[1], launches_text, device_sides) if shard else None
+    if recorded:
+        device_sides = [recorded.device_sides[t.file] for t in translations if t.file in recorded.device_sides]
     merged = Merge(timeout=args.timeout, rewrites=rewrites)
     for job, rc, out, err in results:
         merged.add(job, rc, out, err)
@@ -494,6 +498,8 @@ def main(argv):
         else:
             doc = to_json(found, errs, files, incomplete, notes, skipped.values(), problems, interrupted, states,
                           absent)
+            if args.sides == "auto":
+                doc["device_sides"] = device_sides
             if shard_doc:
                 doc["shard"] = shard_doc
         json.dump(doc, out, indent=2)

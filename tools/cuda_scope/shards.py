@@ -50,15 +50,17 @@ def _read(path):
     return None
 
 
-def record(results, k, n, launches):
-    """The shard section of a shard's JSON report: every finished run's result."""
+def record(results, k, n, launches, device_sides):
+    """The shard section of a shard's JSON report: every finished run's result, and where
+    --sides=auto ran the device side."""
     runs = []
     for job, rc, out, err in results:
         kernels = _read(job.kernels)
         runs.append({"id": identity(job), "file": job.t.file, "side": job.side, "arch": job.arch,
                      "rc": rc, "out": out, "err": err, "facts": _read(job.facts), "record": _read(job.record),
                      "kernels": kernels.split() if kernels is not None else None})
-    return {"format": FORMAT, "version": VERSION, "index": k, "count": n, "launches": launches, "runs": runs}
+    return {"format": FORMAT, "version": VERSION, "index": k, "count": n, "launches": launches, "runs": runs,
+            "device_sides": device_sides}
 
 
 def relevant(launches, kernels):
@@ -78,6 +80,7 @@ class Recorded:
 
     def __init__(self, paths):
         self.runs, self.shards, self.launches = {}, {}, {}
+        self.device_sides = {}   # file -> where --sides=auto ran its device side, and why
         self.rerun = self.hits = self.runs_seen = 0
         count = None
         for path in paths:
@@ -100,6 +103,8 @@ class Recorded:
             if k in self.shards:
                 raise Fatal(f"--merge {path}: shard {k} of {n} is given twice ({self.shards[k]})")
             self.shards[k] = path
+            for side in shard.get("device_sides") or ():
+                self.device_sides[side["file"]] = side
             for run in shard["runs"]:
                 self.runs[run["id"]] = run
                 self.launches[run["id"]] = shard.get("launches")
