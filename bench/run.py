@@ -341,7 +341,8 @@ def project_cost(build, specs, corpus_src):
     CPU seconds of nvcc (each file's command as the project runs it, one at a time), of the command
     (-j 1, every rule) with the device side on every file (--sides=both, as before) and where it can
     differ (--sides=auto, the default), and of the CMake launcher route (cuda-scope --launch -- nvcc
-    ..., per file), with their ratios to nvcc; and whether the two sides settings found the same."""
+    ..., per file: CPU and wall time, the compile running while the file is analysed), with their ratios
+    to nvcc; and whether the two sides settings found the same."""
     sys.path.insert(0, os.path.join(ROOT, "bench", "realcode"))
     import run as realcode  # noqa: E402  (bench/realcode/run.py: the corpus's nvcc commands)
     with open(os.path.join(ROOT, "bench", "realcode", "corpus.json"), encoding="utf-8") as fh:
@@ -349,9 +350,9 @@ def project_cost(build, specs, corpus_src):
     print("## Real projects: the command against the projects' own nvcc build of the same files")
     print(f"(one run each, -j 1, the command's own Python included; CPU seconds, user + system, of the process "
           f"and its children; the corpus at {corpus_src})\n")
-    print("| project | files | nvcc s | both sides s | ratio | auto s | ratio | launcher route s | ratio | "
-          "device runs (auto) | same findings |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| project | files | nvcc CPU s | both sides CPU s | ratio | auto CPU s | ratio | launcher route CPU s | "
+          "ratio | nvcc wall s | launcher route wall s | ratio | device sides run (auto) | same findings |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     tool = [sys.executable, os.path.join(ROOT, "tools", "cuda-scope"),
             f"--module={os.path.join(build, 'plugin', 'libCudaScopeTidy.so')}",
             f"--clang-tidy={TOOLS}/clang-tidy", f"--clang={TOOLS}/clang++", f"--cuda-path={CUDA}", "-j", "1"]
@@ -369,33 +370,35 @@ def project_cost(build, specs, corpus_src):
             realcode.write_database(project, root, corpus_src, out, d, lambda _, f: f in files)
             with open(os.path.join(d, "compile_commands.json"), encoding="utf-8") as fh:
                 entries = json.load(fh)
-            nvcc = launcher = 0.0
+            nvcc = [0.0, 0.0]
+            launcher = [0.0, 0.0]
             for n, e in enumerate(entries):
                 words = list(e["arguments"])
                 words[words.index("-o") + 1] = os.path.join(d, f"{n}.o")
                 words[0] = os.path.join(CUDA, "bin", "nvcc")
                 os.chdir(e["directory"])
-                nvcc += measure_cpu(words)[1]
-                launcher += measure_cpu(tool + ["-q", "--launch", "--"] + words)[1]
+                if subprocess.run(words, capture_output=True).returncode != 0:
+                    sys.exit(f"bench: nvcc fails on {e['file']} of {name} here ({' '.join(words)}): choose another project")
+                for total, cmd in ((nvcc, words), (launcher, tool + ["-q", "--launch", "--"] + words)):
+                    wall, cpu, _ = measure_cpu(cmd)
+                    total[0] += wall
+                    total[1] += cpu
             os.chdir(ROOT)
-            reports = {}
-            cpu = {}
+            cpu, found = {}, {}
             for sides in ("both", "auto"):
-                reports[sides] = os.path.join(d, f"{sides}.json")
-                cpu[sides] = measure_cpu(tool + ["-q", f"--sides={sides}", "-p", d, "--format=json", "-o",
-                                                 reports[sides]])[1]
-            found = {}
-            for sides, path in reports.items():
-                with open(path, encoding="utf-8") as fh:
+                report = os.path.join(d, f"{sides}.json")
+                cpu[sides] = measure_cpu(tool + ["-q", f"--sides={sides}", "-p", d, "--format=json", "-o", report])[1]
+                with open(report, encoding="utf-8") as fh:
                     doc = json.load(fh)
                 found[sides] = sorted((f["file"], f["line"], f["column"], f["check"], f["message"])
                                       for f in doc["findings"])
                 if sides == "auto":
-                    device = sum(1 for f in doc["findings"] for s in f["sides"] if s.startswith("device"))
+                    ran = sum(1 for s in doc.get("device_sides", ()) if s["run"])
+                    decided = len(doc.get("device_sides", ()))
         same = "yes" if found["both"] == found["auto"] else f"no ({len(found['both'])} against {len(found['auto'])})"
-        print(f"| {name} | {len(entries)} | {nvcc:.1f} | {cpu['both']:.1f} | {cpu['both'] / nvcc:.2f} | "
-              f"{cpu['auto']:.1f} | {cpu['auto'] / nvcc:.2f} | {launcher:.1f} | {launcher / nvcc:.2f} | "
-              f"{device} findings seen there | {same} |")
+        print(f"| {name} | {len(entries)} | {nvcc[1]:.1f} | {cpu['both']:.1f} | {cpu['both'] / nvcc[1]:.2f} | "
+              f"{cpu['auto']:.1f} | {cpu['auto'] / nvcc[1]:.2f} | {launcher[1]:.1f} | {launcher[1] / nvcc[1]:.2f} | "
+              f"{nvcc[0]:.1f} | {launcher[0]:.1f} | {launcher[0] / nvcc[0]:.2f} | {ran} of {decided} | {same} |")
     print()
 
 
@@ -528,7 +531,7 @@ def main():
     ap.add_argument("--device-messages", default="512,1024,2048,4096")
     ap.add_argument("--merge-files", default="1250,2500,5000")
     ap.add_argument("--merge-edges-per-file", type=int, default=200)
-    ap.add_argument("--projects", default="gunrock:6,ginkgo:6",
+    ap.add_argument("--projects", default="cuda_hgemm:4,CUDALibrarySamples:4,gunrock:2",
                     help="the real projects of part 7 and how many of their files (bench/realcode/corpus.json)")
     ap.add_argument("--corpus-src", default=os.environ.get("CUDA_SCOPE_CORPUS", "/work/corpus-src"),
                     help="where the corpus's projects are extracted (bench/realcode/README.md)")

@@ -94,7 +94,7 @@ def _parse(argv, flags):
                     help="write the checks' fix-its to this YAML file, as run-clang-tidy does, without applying them")
     ap.add_argument("--launch", action="store_true",
                     help="be a compiler launcher (CMake's <LANG>_COMPILER_LAUNCHER): analyse the source of the "
-                         "compile command after --, print the findings, then run the command and exit with its "
+                         "compile command after --, run the command while it does, print the findings and exit with its "
                          "status (or --findings-exit-code when it succeeds and there are findings)")
     ap.add_argument("--export-compile-commands", metavar="FILE",
                     help="write a compile database of clang commands (the nvcc ones translated, the toolkit and "
@@ -205,13 +205,19 @@ def launch(argv):
         raise Fatal("--launch: no compile command after --")
     sources = [a for a in command[1:] if a.endswith(SOURCE_EXTS) and os.path.isfile(a)]
     status = 0
+    # The compile runs while the file is analysed: the build waits for the longer of the two, not
+    # their sum.
+    try:
+        compile_ = subprocess.Popen(command)
+    except OSError as e:
+        raise Fatal(f"--launch: cannot run {command[0]}: {e.strerror}")
     if sources:
         try:
             status = main(options + ["--quiet", sources[-1], "--"] + command)
         except Fatal as e:
             error(str(e))
             status = 2
-    compiled = subprocess.call(command)
+    compiled = compile_.wait()
     if compiled != 0:
         return compiled
     # The findings' status (--findings-exit-code: 0 shows them and lets the build go on); a file
