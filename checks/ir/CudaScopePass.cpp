@@ -1,5 +1,6 @@
 //===- CudaScopePass.cpp - the device-IR analysis and its reporting passes ===//
 #include "CudaScopePass.h"
+#include "model/Wording.h"
 #include <set>
 #include <tuple>
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -273,13 +274,20 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
   case Finding::NarrowFence: {
     std::string Flag = describeObject(Rec.irOp(F.Flag).Object);
     std::string Data = describeObject(Rec.irOp(F.Data).Object);
+    // The advice, as clang-tidy gives it (model/Wording): the flag's form
+    // is what its access takes, an order or none.
+    const IROp &FlagOp = Rec.irOp(F.Flag);
+    bool Publish = F.What == Finding::NoRelease;
+    FlagForm Form = !isStrong(FlagOp.Ord) || FlagOp.Ord == Order::Volatile ? FlagForm::Plain
+                    : parseDeviceBuiltin(FlagOp.Spelling)                  ? FlagForm::NoOrder
+                                                                           : FlagForm::Ordered;
+    std::string Consider = messageAdvice(Publish, Form, FlagOp.What, F.Needed);
     if (F.What == Finding::NoRelease && F.Via >= 0)
       R << ore::NV("Flag", Flag) << " is published here (" << ore::NV("Access", At.Spelling) << ", "
         << orderName(At.Ord) << ") after " << ore::NV("Via", describeObject(Rec.irOp(F.Via).Object))
         << " was received at " << ore::NV("ViaLocation", Loc(F.Via)) << ", which carries " << ore::NV("Data", Data)
         << " (written at " << ore::NV("OtherLocation", Loc(F.Data))
-        << "), with no release between them; a consumer can see the flag before the data; consider a release "
-           "store, or __threadfence() before it";
+        << "), with no release between them; a consumer can see the flag before the data; consider " << Consider;
     else if (F.What == Finding::NoRelease)
       R << ore::NV("Flag", Flag) << " is published here (" << ore::NV("Access", At.Spelling) << ", "
         << orderName(At.Ord) << ") after " << orderName(Rec.irOp(F.Data).Ord) << " writes to "
@@ -287,26 +295,28 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
         << ore::NV("OtherLocation", Loc(F.Data)) << " with no release between them, and kernel "
         << ore::NV("Kernel", Kernel)
         << (F.WriteWrite ? " waits on it and then writes the same; that later write can be overwritten by this "
-                           "earlier one (the two writes race); consider a release store, or __threadfence() before it"
-                         : " waits on it; a consumer can see the flag before the data; consider a release store, or "
-                           "__threadfence() before it");
+                           "earlier one (the two writes race); consider "
+                         : " waits on it; a consumer can see the flag before the data; consider ")
+        << Consider;
     else if (F.What == Finding::NoAcquire && F.WriteWrite)
       R << ore::NV("Flag", Flag) << " is received here (" << ore::NV("Access", At.Spelling) << ", "
         << orderName(At.Ord) << ") and " << ore::NV("Data", Data) << " is written after it at "
         << ore::NV("OtherLocation", Loc(F.Data))
         << " with no acquire between them; the write can be ordered before one made before the flag was published, "
-           "which then overwrites it (the two writes race); consider an acquire load, or __threadfence() after it";
+           "which then overwrites it (the two writes race); consider "
+        << Consider;
     else if (F.What == Finding::NoAcquire)
       R << ore::NV("Flag", Flag) << " is received here (" << ore::NV("Access", At.Spelling) << ", "
         << orderName(At.Ord) << ") and " << ore::NV("Data", Data) << " is read after it at "
-        << ore::NV("OtherLocation", Loc(F.Data))
-        << " with no acquire between them; the read can return stale data; consider an acquire load, or "
-           "__threadfence() after it";
+        << ore::NV("OtherLocation", Loc(F.Data)) << " with no acquire between them; the read can return stale data; "
+        << "consider " << Consider;
     else
       R << "the " << ore::NV("Scope", scopeWord(AtOp)) << "-scope fence (" << ore::NV("Access", At.Spelling)
         << ") orders the message through " << ore::NV("Flag", Flag) << " (at " << ore::NV("OtherLocation", Loc(F.Flag))
         << ") and " << ore::NV("Data", Data) << ", but the other side may be in another block; consider "
-        << "__threadfence() (device scope)";
+        // __threadfence_block() is llvm.nvvm.membar.cta once clang has lowered it.
+        << widerFenceAdvice(F.Needed, parseDeviceBuiltin(At.Spelling) ||
+                                          StringRef(At.Spelling).starts_with("llvm.nvvm.membar"));
     return;
   }
   case Finding::ClusterWait:

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "ReleaseAcquireCheck.h"
 #include "CheckUtils.h"
+#include "model/Wording.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 #include <set>
@@ -94,12 +95,6 @@ StringRef otherSide(Scope S) {
   }
 }
 
-/// "'__threadfence()'" for device scope.
-std::string fenceFor(Scope S) {
-  std::optional<std::string> Name = deviceBuiltinName("__threadfence", S);
-  return Name ? "'" + *Name + "()'" : "cuda::atomic_thread_fence with " + libcuName(S).str();
-}
-
 /// "relaxed store", "volatile load", "plain store".
 std::string howAccessed(const ScopedAccess &A) {
   return (orderName(A.Ord) + " " + opKindName(A.What)).str();
@@ -117,7 +112,7 @@ void ReleaseAcquireCheck::report(const Finding &F) {
 
   if (F.What == Finding::NarrowFence) {
     const ScopedAccess &Fence = Records->accessAt(F.Fence);
-    std::string Consider = Fence.How == ScopedAccess::DeviceBuiltin ? fenceFor(F.Needed) : libcuName(F.Needed).str();
+    std::string Consider = widerFenceAdvice(F.Needed, Fence.How == ScopedAccess::DeviceBuiltin);
     diag(Fence.Loc, "'%0' orders the message through %1 and %2 with %3, but %4 is on the other side; a fence's "
                     "scope must include the threads it synchronizes with; consider %5")
         << Fence.Name << FlagName << DataName << libcuName(Fence.S) << otherSide(F.Needed) << Consider;
@@ -140,15 +135,12 @@ void ReleaseAcquireCheck::report(const Finding &F) {
     else if (Text == "relaxed")
       Fix = FixItHint::CreateReplacement(Range, Wanted);
   }
-  // What else would order it: the order (where the form takes one), or a fence.
-  std::string Consider;
-  if (Fix)
-    Consider = "memory_order_" + Wanted.str() + ", or ";
-  else if (Flag.How == ScopedAccess::Plain)
-    Consider = "a cuda::atomic_ref " + Wanted.str() + " " + opKindName(Flag.What).str() + ", or ";
-  else if (Flag.How != ScopedAccess::DeviceBuiltin) // atomicAdd and the like take no order
-    Consider = (Publish ? "a " : "an ") + Wanted.str() + " " + opKindName(Flag.What).str() + ", or ";
-  Consider += fenceFor(F.Needed) + (Publish ? " before it" : " after it");
+  // What else would order it: the order (where the form takes one), or a
+  // fence; worded as the IR pass words it (model/Wording).
+  FlagForm Form = Flag.How == ScopedAccess::Plain           ? FlagForm::Plain
+                  : Flag.How == ScopedAccess::DeviceBuiltin ? FlagForm::NoOrder
+                                                            : FlagForm::Ordered;
+  std::string Consider = messageAdvice(Publish, Form, Flag.What, F.Needed);
 
   const ScopedAccess *Via = Records->access(F.Via);
   if (Publish && Via) {

@@ -14,14 +14,14 @@ __global__ void storeAndLoad(int *Data, int *Flag, int *Out) {
   if (blockIdx.x == 0) {
     Data[threadIdx.x] = 42;
     DeviceRef(*Flag).store(1, cuda::memory_order_relaxed);
-    // CHECK: :[[@LINE-1]]:22: warning: 'Flag' is published here with a relaxed store after plain writes to 'Data', with no release between them; a thread in another block that sees the flag may still read the old data; consider memory_order_release, or '__threadfence()' before it [cuda-scope-release-acquire]
+    // CHECK: :[[@LINE-1]]:22: warning: 'Flag' is published here with a relaxed store after plain writes to 'Data', with no release between them; a thread in another block that sees the flag may still read the old data; consider a release store, or '__threadfence()' before it [cuda-scope-release-acquire]
     // CHECK: :[[@LINE-2]]:37: note: FIX-IT applied suggested code changes
     // CHECK: :[[@LINE-4]]:23: note: 'Data' is written here
     // CHECK: :[[@LINE+3]]:29: note: kernel 'storeAndLoad' receives 'Flag' here
     // FIXED: {{^ *}}DeviceRef(*Flag).store(1, cuda::memory_order_release);
   } else {
     while (DeviceRef(*Flag).load(cuda::std::memory_order_relaxed) == 0) {
-    // CHECK: :[[@LINE-1]]:29: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider memory_order_acquire, or '__threadfence()' after it [cuda-scope-release-acquire]
+    // CHECK: :[[@LINE-1]]:29: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider an acquire load, or '__threadfence()' after it [cuda-scope-release-acquire]
     // CHECK: :[[@LINE-2]]:45: note: FIX-IT applied suggested code changes
     // CHECK: :[[@LINE+4]]:23: note: 'Data' is read here
     // CHECK: :[[@LINE-11]]:22: note: kernel 'storeAndLoad' publishes 'Flag' here
@@ -37,14 +37,14 @@ __global__ void atomicObject(int *Out) {
   if (blockIdx.x == 0) {
     Value = 42;
     Ready.store(1, cuda::memory_order_relaxed);
-    // CHECK: :[[@LINE-1]]:11: warning: 'Ready' is published here with a relaxed store after plain writes to 'Value', with no release between them; a thread in another block that sees the flag may still read the old data; consider memory_order_release, or '__threadfence()' before it [cuda-scope-release-acquire]
+    // CHECK: :[[@LINE-1]]:11: warning: 'Ready' is published here with a relaxed store after plain writes to 'Value', with no release between them; a thread in another block that sees the flag may still read the old data; consider a release store, or '__threadfence()' before it [cuda-scope-release-acquire]
     // CHECK: :[[@LINE-2]]:26: note: FIX-IT applied suggested code changes
     // CHECK: :[[@LINE-4]]:11: note: 'Value' is written here
     // CHECK: :[[@LINE+3]]:18: note: kernel 'atomicObject' receives 'Ready' here
     // FIXED: {{^ *}}Ready.store(1, cuda::memory_order_release);
   } else {
     while (Ready.load(cuda::memory_order_relaxed) == 0) {
-    // CHECK: :[[@LINE-1]]:18: warning: 'Ready' is received here with a relaxed load and 'Value' is read after it, with no acquire between them; the read may return data older than the flag; consider memory_order_acquire, or '__threadfence()' after it [cuda-scope-release-acquire]
+    // CHECK: :[[@LINE-1]]:18: warning: 'Ready' is received here with a relaxed load and 'Value' is read after it, with no acquire between them; the read may return data older than the flag; consider an acquire load, or '__threadfence()' after it [cuda-scope-release-acquire]
     // CHECK: :[[@LINE-2]]:29: note: FIX-IT applied suggested code changes
     // CHECK: :[[@LINE+4]]:12: note: 'Value' is read here
     // CHECK: :[[@LINE-11]]:11: note: kernel 'atomicObject' publishes 'Ready' here

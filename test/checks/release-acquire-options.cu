@@ -37,18 +37,18 @@ __global__ void opaqueFences(int *Data, int *Flag, int *Out) {
     Data[threadIdx.x] = 42;
     fullFence();
     DeviceRef(*Flag).store(1, cuda::memory_order_relaxed);
-    // DEFAULT: :[[@LINE-1]]:22: warning: 'Flag' is published here with a relaxed store after plain writes to 'Data', with no release between them; a thread in another block that sees the flag may still read the old data; consider memory_order_release, or '__threadfence()' before it [cuda-scope-release-acquire]
+    // DEFAULT: :[[@LINE-1]]:22: warning: 'Flag' is published here with a relaxed store after plain writes to 'Data', with no release between them; a thread in another block that sees the flag may still read the old data; consider a release store, or '__threadfence()' before it [cuda-scope-release-acquire]
     // DEFAULT: :[[@LINE-4]]:23: note: 'Data' is written here
     // DEFAULT: :[[@LINE+5]]:29: note: kernel 'opaqueFences' receives 'Flag' here
-    // ACROSS: :[[@LINE-4]]:22: warning: 'Flag' is published here with a relaxed store after plain writes to 'Data', with no release between them; a thread in another block that sees the flag may still read the old data; consider memory_order_release, or '__threadfence()' before it [cuda-scope-release-acquire]
+    // ACROSS: :[[@LINE-4]]:22: warning: 'Flag' is published here with a relaxed store after plain writes to 'Data', with no release between them; a thread in another block that sees the flag may still read the old data; consider a release store, or '__threadfence()' before it [cuda-scope-release-acquire]
     // ACROSS: :[[@LINE-7]]:23: note: 'Data' is written here
     // ACROSS: :[[@LINE+2]]:29: note: kernel 'opaqueFences' receives 'Flag' here
   } else {
     while (DeviceRef(*Flag).load(cuda::memory_order_relaxed) == 0) {
-    // DEFAULT: :[[@LINE-1]]:29: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider memory_order_acquire, or '__threadfence()' after it [cuda-scope-release-acquire]
+    // DEFAULT: :[[@LINE-1]]:29: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider an acquire load, or '__threadfence()' after it [cuda-scope-release-acquire]
     // DEFAULT: :[[@LINE+7]]:23: note: 'Data' is read here
     // DEFAULT: :[[@LINE-11]]:22: note: kernel 'opaqueFences' publishes 'Flag' here
-    // ACROSS: :[[@LINE-4]]:29: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider memory_order_acquire, or '__threadfence()' after it [cuda-scope-release-acquire]
+    // ACROSS: :[[@LINE-4]]:29: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider an acquire load, or '__threadfence()' after it [cuda-scope-release-acquire]
     // ACROSS: :[[@LINE+4]]:23: note: 'Data' is read here
     // ACROSS: :[[@LINE-14]]:22: note: kernel 'opaqueFences' publishes 'Flag' here
     }
@@ -60,13 +60,13 @@ __global__ void opaqueFences(int *Data, int *Flag, int *Out) {
 __global__ void producer(int *Data, int *Flag) {
   Data[0] = 42;
   DeviceRef(*Flag).store(1, cuda::memory_order_relaxed);
-  // ACROSS: :[[@LINE-1]]:20: warning: 'Flag' is published here with a relaxed store after plain writes to 'Data', with no release between them; a thread in another block that sees the flag may still read the old data; consider memory_order_release, or '__threadfence()' before it [cuda-scope-release-acquire]
+  // ACROSS: :[[@LINE-1]]:20: warning: 'Flag' is published here with a relaxed store after plain writes to 'Data', with no release between them; a thread in another block that sees the flag may still read the old data; consider a release store, or '__threadfence()' before it [cuda-scope-release-acquire]
   // ACROSS: :[[@LINE-3]]:11: note: 'Data' is written here
   // ACROSS: :[[@LINE+3]]:27: note: kernel 'consumer' receives 'Flag' here
 }
 __global__ void consumer(int *Data, int *Flag, int *Out) {
   while (DeviceRef(*Flag).load(cuda::memory_order_relaxed) == 0) {
-  // ACROSS: :[[@LINE-1]]:27: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider memory_order_acquire, or '__threadfence()' after it [cuda-scope-release-acquire]
+  // ACROSS: :[[@LINE-1]]:27: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider an acquire load, or '__threadfence()' after it [cuda-scope-release-acquire]
   // ACROSS: :[[@LINE+3]]:10: note: 'Data' is read here
   // ACROSS: :[[@LINE-9]]:20: note: kernel 'producer' publishes 'Flag' here
   }

@@ -15,13 +15,13 @@ __global__ void relaxedMessage(int *X, int *F) {
     *X = 42;
     cuda::atomic_ref<int, cuda::thread_scope_device> flag(*F);
     flag.store(1, cuda::std::memory_order_relaxed);
-    // CHECK: :[[@LINE-1]]:10: warning: 'F' is published here with a relaxed store after plain writes to 'X', with no release between them; a thread in another block that sees the flag may still read the old data; consider memory_order_release, or '__threadfence()' before it [cuda-scope-release-acquire]
+    // CHECK: :[[@LINE-1]]:10: warning: 'F' is published here with a relaxed store after plain writes to 'X', with no release between them; a thread in another block that sees the flag may still read the old data; consider a release store, or '__threadfence()' before it [cuda-scope-release-acquire]
     // CHECK: :[[@LINE-4]]:8: note: 'X' is written here
     // CHECK: :[[@LINE+3]]:17: note: kernel 'relaxedMessage' receives 'F' here
   } else if (blockIdx.x == 1) {
     cuda::atomic_ref<int, cuda::thread_scope_device> flag(*F);
     while (flag.load(cuda::memory_order_relaxed) != 1) {
-    // CHECK: :[[@LINE-1]]:17: warning: 'F' is received here with a relaxed load and 'X' is read after it, with no acquire between them; the read may return data older than the flag; consider memory_order_acquire, or '__threadfence()' after it [cuda-scope-release-acquire]
+    // CHECK: :[[@LINE-1]]:17: warning: 'F' is received here with a relaxed load and 'X' is read after it, with no acquire between them; the read may return data older than the flag; consider an acquire load, or '__threadfence()' after it [cuda-scope-release-acquire]
     // CHECK: :[[@LINE+3]]:12: note: 'X' is read here
     // CHECK: :[[@LINE-9]]:10: note: kernel 'relaxedMessage' publishes 'F' here
     }

@@ -15,12 +15,12 @@ __global__ void relaxedBoth(int *Data, int *Flag, int *Out) {
   if (blockIdx.x == 0) {
     Data[threadIdx.x] = 42;
     DeviceRef(*Flag).store(1, cuda::memory_order_relaxed);
-    // CHECK: :[[@LINE-1]]:22: warning: 'Flag' is published here with a relaxed store after plain writes to 'Data', with no release between them; a thread in another block that sees the flag may still read the old data; consider memory_order_release, or '__threadfence()' before it [cuda-scope-release-acquire]
+    // CHECK: :[[@LINE-1]]:22: warning: 'Flag' is published here with a relaxed store after plain writes to 'Data', with no release between them; a thread in another block that sees the flag may still read the old data; consider a release store, or '__threadfence()' before it [cuda-scope-release-acquire]
     // CHECK: :[[@LINE-3]]:23: note: 'Data' is written here
     // CHECK: :[[@LINE+2]]:29: note: kernel 'relaxedBoth' receives 'Flag' here
   } else {
     while (DeviceRef(*Flag).load(cuda::memory_order_relaxed) == 0) {
-    // CHECK: :[[@LINE-1]]:29: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider memory_order_acquire, or '__threadfence()' after it [cuda-scope-release-acquire]
+    // CHECK: :[[@LINE-1]]:29: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider an acquire load, or '__threadfence()' after it [cuda-scope-release-acquire]
     // CHECK: :[[@LINE+3]]:23: note: 'Data' is read here
     // CHECK: :[[@LINE-8]]:22: note: kernel 'relaxedBoth' publishes 'Flag' here
     }
@@ -85,7 +85,7 @@ __global__ void plainSpin(int *Data, int *Flag, int *Out) {
 // A test instead of a wait; the value kept in a variable; a wait() with relaxed order.
 __global__ void tested(int *Data, int *Flag, int *Out) {
   if (DeviceRef(*Flag).load(cuda::memory_order_relaxed) == 1)
-  // CHECK: :[[@LINE-1]]:24: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider memory_order_acquire, or '__threadfence()' after it [cuda-scope-release-acquire]
+  // CHECK: :[[@LINE-1]]:24: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider an acquire load, or '__threadfence()' after it [cuda-scope-release-acquire]
   // CHECK: :[[@LINE+2]]:14: note: 'Data' is read here
   // CHECK: :[[@LINE+3]]:20: note: kernel 'tested' publishes 'Flag' here
     Out[0] = Data[0];
@@ -96,7 +96,7 @@ __global__ void relayed(int *Data, int *Flag, int *Out) {
   int Seen;
   do {
     Seen = DeviceRef(*Flag).load(cuda::memory_order_relaxed);
-    // CHECK: :[[@LINE-1]]:29: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider memory_order_acquire, or '__threadfence()' after it [cuda-scope-release-acquire]
+    // CHECK: :[[@LINE-1]]:29: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider an acquire load, or '__threadfence()' after it [cuda-scope-release-acquire]
     // CHECK: :[[@LINE+3]]:12: note: 'Data' is read here
     // CHECK: :[[@LINE+4]]:20: note: kernel 'relayed' publishes 'Flag' here
   } while (Seen == 0);
@@ -106,7 +106,7 @@ __global__ void relayed(int *Data, int *Flag, int *Out) {
 }
 __global__ void waited(int *Data, int *Flag, int *Out) {
   DeviceRef(*Flag).wait(0, cuda::memory_order_relaxed);
-  // CHECK: :[[@LINE-1]]:20: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider memory_order_acquire, or '__threadfence()' after it [cuda-scope-release-acquire]
+  // CHECK: :[[@LINE-1]]:20: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider an acquire load, or '__threadfence()' after it [cuda-scope-release-acquire]
   // CHECK: :[[@LINE+2]]:12: note: 'Data' is read here
   // CHECK: :[[@LINE+3]]:20: note: kernel 'waited' publishes 'Flag' here
   Out[0] = Data[0];
@@ -183,7 +183,7 @@ __global__ void gridBarrier(int *Data, int *Out) {
     __threadfence();
     atomicAdd(&Arrived, 1u);
     while (cuda::atomic_ref<unsigned, cuda::thread_scope_device>(Arrived).load(cuda::memory_order_relaxed) <
-    // CHECK: :[[@LINE-1]]:75: warning: 'Arrived' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider memory_order_acquire, or '__threadfence()' after it [cuda-scope-release-acquire]
+    // CHECK: :[[@LINE-1]]:75: warning: 'Arrived' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider an acquire load, or '__threadfence()' after it [cuda-scope-release-acquire]
     // CHECK: :[[@LINE+6]]:21: note: 'Data' is read here
     // CHECK: :[[@LINE-4]]:5: note: kernel 'gridBarrier' publishes 'Arrived' here
            gridDim.x) {
@@ -215,12 +215,12 @@ __global__ void spinLock(int V) {
 __device__ void publish(int *Data, int *Flag, int V) {
   Data[0] = V;
   DeviceRef(*Flag).store(1, cuda::memory_order_relaxed);
-  // CHECK: :[[@LINE-1]]:20: warning: 'Flag' is published here with a relaxed store after plain writes to 'Data', with no release between them; a thread in another block that sees the flag may still read the old data; consider memory_order_release, or '__threadfence()' before it [cuda-scope-release-acquire]
+  // CHECK: :[[@LINE-1]]:20: warning: 'Flag' is published here with a relaxed store after plain writes to 'Data', with no release between them; a thread in another block that sees the flag may still read the old data; consider a release store, or '__threadfence()' before it [cuda-scope-release-acquire]
   // CHECK: :[[@LINE-3]]:11: note: 'Data' is written here
   // CHECK: :[[@LINE+2]]:60: note: kernel 'helpers' receives 'Flag' here
 }
 __device__ bool ready(int *Flag) { return DeviceRef(*Flag).load(cuda::memory_order_relaxed) != 0; }
-// CHECK: :[[@LINE-1]]:60: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider memory_order_acquire, or '__threadfence()' after it [cuda-scope-release-acquire]
+// CHECK: :[[@LINE-1]]:60: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider an acquire load, or '__threadfence()' after it [cuda-scope-release-acquire]
 // CHECK: :[[@LINE+8]]:12: note: 'Data' is read here
 // CHECK: :[[@LINE-8]]:20: note: kernel 'helpers' publishes 'Flag' here
 __global__ void helpers(int *Data, int *Flag, int *Out) {
@@ -238,7 +238,7 @@ __global__ void perBlock(int *Data, int *Flags, int *Out) {
   if (threadIdx.x == 0) {
     Data[blockIdx.x] = 42;
     DeviceRef(Flags[blockIdx.x]).store(1, cuda::memory_order_relaxed);
-    // CHECK: :[[@LINE-1]]:34: warning: 'Flags' is published here with a relaxed store after plain writes to 'Data', with no release between them; another thread of the block that sees the flag may still read the old data; consider memory_order_release, or '__threadfence_block()' before it [cuda-scope-release-acquire]
+    // CHECK: :[[@LINE-1]]:34: warning: 'Flags' is published here with a relaxed store after plain writes to 'Data', with no release between them; another thread of the block that sees the flag may still read the old data; consider a release store, or '__threadfence_block()' before it [cuda-scope-release-acquire]
     // CHECK: :[[@LINE-3]]:22: note: 'Data' is written here
     // CHECK: :[[@LINE+2]]:41: note: kernel 'perBlock' receives 'Flags' here
   } else if (threadIdx.x == 32) {

@@ -5,9 +5,9 @@
 ; then these RUN and CHECK lines put back on top.
 ; RUN: %opt -load-pass-plugin=%cuda_scope_pass -passes=cuda-scope -pass-remarks-analysis=cuda-scope \
 ; RUN:   -disable-output %s 2>&1 | FileCheck %s --implicit-check-not=remark:
-; CHECK: remark: Inputs/release-acquire.cu:14:60: 'flag' is published here (st.relaxed.gpu.b32, relaxed) after plain writes to 'data' at Inputs/release-acquire.cu:13:23 with no release between them, and kernel relaxedBoth(int*) waits on it; a consumer can see the flag before the data; consider a release store, or __threadfence() before it
-; CHECK: remark: Inputs/release-acquire.cu:16:67: 'flag' is received here (ld.relaxed.gpu.b32, relaxed) and 'data' is read after it at Inputs/release-acquire.cu:18:23 with no acquire between them; the read can return stale data; consider an acquire load, or __threadfence() after it
-; CHECK: remark: Inputs/release-acquire.cu:26:5: the block-scope fence (llvm.nvvm.membar.cta) orders the message through 'flag' (at Inputs/release-acquire.cu:27:60) and 'data', but the other side may be in another block; consider __threadfence() (device scope)
+; CHECK: remark: Inputs/release-acquire.cu:14:60: 'flag' is published here (st.relaxed.gpu.b32, relaxed) after plain writes to 'data' at Inputs/release-acquire.cu:13:23 with no release between them, and kernel relaxedBoth(int*) waits on it; a consumer can see the flag before the data; consider a release store, or '__threadfence()' before it
+; CHECK: remark: Inputs/release-acquire.cu:16:67: 'flag' is received here (ld.relaxed.gpu.b32, relaxed) and 'data' is read after it at Inputs/release-acquire.cu:18:23 with no acquire between them; the read can return stale data; consider an acquire load, or '__threadfence()' after it
+; CHECK: remark: Inputs/release-acquire.cu:26:5: the block-scope fence (llvm.nvvm.membar.cta) orders the message through 'flag' (at Inputs/release-acquire.cu:27:60) and 'data', but the other side may be in another block; consider '__threadfence()'
 ; CHECK: remark: Inputs/release-acquire.cu:31:5: the block-scope fence (llvm.nvvm.membar.cta) orders the message through 'flag' (at Inputs/release-acquire.cu:29:67) and 'data', but the other side may be in another block
 ; atomicAdd is relaxed at device scope in CUDA, though clang lowers it to a seq_cst atomicrmw:
 ; CHECK: remark: Inputs/release-acquire.cu:41:12: 'ticket' is published here (atomicAdd, relaxed) after plain writes to 'partial' at Inputs/release-acquire.cu:39:23

@@ -1,0 +1,29 @@
+//===- Wording.cpp - The advice both front ends give ----------------------===//
+#include "Wording.h"
+
+namespace cuda_scope {
+
+std::string fenceFor(Scope Needed) {
+  std::optional<std::string> Name = deviceBuiltinName("__threadfence", Needed);
+  return Name ? "'" + *Name + "()'" : "cuda::atomic_thread_fence with " + libcuName(Needed).str();
+}
+
+std::string messageAdvice(bool Publish, FlagForm Form, OpKind What, Scope Needed) {
+  std::string Order = Publish ? "release" : "acquire";
+  std::string Fence = fenceFor(Needed) + (Publish ? " before it" : " after it");
+  switch (Form) {
+  case FlagForm::NoOrder:
+    return Fence;
+  case FlagForm::Plain:
+    return "a cuda::atomic_ref " + Order + " " + opKindName(What).str() + ", or " + Fence;
+  case FlagForm::Ordered:
+    break;
+  }
+  return (Publish ? "a " : "an ") + Order + " " + opKindName(What).str() + ", or " + Fence;
+}
+
+std::string widerFenceAdvice(Scope Needed, bool BuiltinFence) {
+  return BuiltinFence ? fenceFor(Needed) : libcuName(Needed).str();
+}
+
+} // namespace cuda_scope
