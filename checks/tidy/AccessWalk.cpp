@@ -295,11 +295,8 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
     return;
   }
   if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
-    unsigned Index = 0;
     const int64_t Saved = OnlyBlock, SavedBelow = ThreadBelow;
     for (const Stmt *Child : CS->body()) {
-      Blocks.push_back({CS, Index++});
-      Enclosing.push_back(Child);
       if (isa<Expr>(Child)) {
         ValueUse Dropped;
         Dropped.Discarded = true;
@@ -307,8 +304,6 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
       } else {
         walk(Child, Fr);
       }
-      Enclosing.pop_back();
-      Blocks.pop_back();
       // if (blockIdx.x != C) return; what follows runs in block C alone.
       if (const auto *If = dyn_cast<IfStmt>(Child); If && !If->getElse() && returns(If->getThen())) {
         if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/false))
@@ -778,26 +773,10 @@ void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Fram
   A.Root = Root;
   A.RootIs = Kind;
   A.Seq = Seq++;
-  // The call chain (for notes) and enclosing statements (for pairing fences)
-  // serve the atomic rules; plain accesses, many more, keep neither.
-  if (!PlainList) {
+  // The call chain (for notes) serves the atomic rules; plain accesses, many
+  // more, keep none.
+  if (!PlainList)
     A.CallChain.assign(Chain.begin(), Chain.end());
-    A.Enclosing.assign(Enclosing.begin(), Enclosing.end());
-  }
-  if (!A.isMemoryAccess() && !Blocks.empty()) {
-    // The statement is the fence itself (not a larger expression holding it).
-    const BlockPos &B = Blocks.back();
-    const Stmt *Here = B.CS->body_begin()[B.Index];
-    if (const auto *E = dyn_cast<Expr>(Here))
-      Here = E->IgnoreImplicit();
-    const Stmt *Bare = isa<Expr>(Site) ? cast<Expr>(Site)->IgnoreImplicit() : Site;
-    if (Here == Site || Here == Bare) {
-      if (B.Index > 0)
-        A.Before = B.CS->body_begin()[B.Index - 1];
-      if (B.Index + 1 < B.CS->size())
-        A.After = B.CS->body_begin()[B.Index + 1];
-    }
-  }
   A.Arms.assign(Arms.begin(), Arms.end());
   A.GridLoop = GridLoops > 0;
   A.ThreadBelow = ThreadBelow;

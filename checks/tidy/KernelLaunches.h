@@ -44,7 +44,6 @@ public:
     /// Every launch, <<<...>>> or through an API of CudaApi.def's LAUNCH_API
     /// rows, in the file's order.
     llvm::SmallVector<Site, 1> Sites;
-    bool runsOneBlock() const { return Launches && OneBlock == Launches && !Escapes; }
   };
 
   /// The launches of \p Ctx's translation unit, found once and shared.

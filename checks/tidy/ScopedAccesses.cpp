@@ -29,7 +29,6 @@ std::shared_ptr<ScopedAccesses> ScopedAccesses::get(ASTContext &Ctx) { return sh
 ScopedAccesses::ScopedAccesses(ASTContext &Ctx) : Ctx(Ctx) {}
 ScopedAccesses::~ScopedAccesses() = default;
 
-bool ScopedAccess::encloses(const Stmt *S) const { return S && is_contained(Enclosing, S); }
 
 std::string ObjectRef::key() const {
   std::string K;

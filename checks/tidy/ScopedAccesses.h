@@ -160,19 +160,11 @@ struct ScopedAccess {
   clang::SourceRange ScopeSpelling;
   llvm::StringRef BuiltinOperation; ///< "atomicAdd" for atomicAdd_block
 
-  /// For a fence or barrier statement: the statements just before and after
-  /// it in its block, for rules that pair it with the accesses it orders.
-  const clang::Stmt *Before = nullptr, *After = nullptr;
-  /// The statements of blocks ({...}) that enclose the access, outermost
-  /// first, through the calls from Root.
-  /// (A vector, not inline storage: plain accesses, the many, leave it empty.)
-  std::vector<const clang::Stmt *> Enclosing;
 
   bool isPlain() const { return How == Plain; }
   bool isMemoryAccess() const {
     return What == OpKind::Load || What == OpKind::Store || What == OpKind::RMW;
   }
-  bool encloses(const clang::Stmt *S) const;
 };
 
 /// Marks an arm (ScopedAccess::Arms) that ends in a return.

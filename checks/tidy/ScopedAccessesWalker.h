@@ -111,8 +111,6 @@ public:
     Kind = K;
     Seq = 0;
     Budget = impl::WalkBudget;
-    Enclosing.clear();
-    Blocks.clear();
     OnlyBlock = -1;
     Chain.clear();
     Arms.clear();
@@ -141,11 +139,6 @@ public:
   std::optional<ObjectRef> pointee(const clang::Expr *E, const Frame *Fr, unsigned Steps = 0);
 
 private:
-  struct BlockPos {
-    const clang::CompoundStmt *CS;
-    unsigned Index;
-  };
-
   void walkBody(const clang::FunctionDecl *F, const Frame *Fr) {
     if (Kind != ScopedAccess::Host)
       Reached.insert(F);
@@ -238,8 +231,6 @@ private:
   unsigned Seq = 0, Budget = 0;
   /// The walk met code with errors (a missing header, an unknown name).
   bool Broken = false;
-  llvm::SmallVector<const clang::Stmt *, 16> Enclosing;
-  llvm::SmallVector<BlockPos, 16> Blocks;
   llvm::SmallVector<const clang::Expr *, 4> Chain;
   llvm::SmallVector<std::pair<const clang::Stmt *, unsigned>, 8> Arms;
   /// How many of the loops being walked are over the grid's blocks.
