@@ -10,6 +10,8 @@
 #include "tidy/GridSyncCheck.h"
 #include "tidy/WarpRaceCheck.h"
 #include "tidy/InsufficientCheck.h"
+#include "tidy/WideScopeCheck.h"
+#include "model/Wording.h"
 #include "tidy/MismatchCheck.h"
 #include "tidy/ReleaseAcquireCheck.h"
 #include "tidy/WarpMaskCheck.h"
@@ -45,6 +47,7 @@ public:
     Factories.registerCheck<MismatchCheck>("cuda-scope-mismatch");
     Factories.registerCheck<ReleaseAcquireCheck>("cuda-scope-release-acquire");
     Factories.registerCheck<WarpMaskCheck>(WarpMaskCheckName);
+    Factories.registerCheck<WideScopeCheck>(WideScopeCheckName);
   }
 
   // Every file clang-tidy analyses with the module loaded is compiled with the nvcc-compatibility

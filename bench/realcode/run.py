@@ -255,9 +255,11 @@ def pass_side(job, cwd, paths, plugin, tidy_module, clangxx, tmp, timeout):
     yaml_path = os.path.join(tmp, f"remarks-{threading.get_ident()}-{time.monotonic_ns()}.yaml")
     # The nvcc-compatibility layer that the module gives clang-tidy, given to clang++ as the user
     # guide says (-include the header beside the module).
-    # As the command compiles for the pass (common.PASS_COMPILE_FLAGS; the optimizer only).
+    # As the command compiles for the pass (common.PASS_COMPILE_FLAGS; the optimizer only), with
+    # every rule on, as clang-tidy runs with cuda-scope-* (the off-by-default wide-scope rule too).
     argv = [clangxx] + locate.compat_flags(tidy_module) + flags + common.PASS_COMPILE_FLAGS + [
-        "-O2", f"-fpass-plugin={plugin}", "-Rpass-analysis=cuda-scope", "-fsave-optimization-record",
+        "-O2", f"-fpass-plugin={plugin}", "-Rpass-analysis=cuda-scope", "-mllvm", "-cuda-scope-wide-scope",
+        "-fsave-optimization-record",
         f"-foptimization-record-file={yaml_path}", "-foptimization-record-passes=cuda-scope", "-S", "-emit-llvm",
         "-o", os.devnull, job.t.file]
     rc, out, err, secs = run(argv, cwd, timeout)

@@ -34,6 +34,11 @@ static cl::opt<bool> AcrossKernelsOption("cuda-scope-across-kernels",
                                          cl::desc("Accesses of different kernels may run at once"),
                                          cl::init(false));
 
+static cl::opt<bool> WideScopeOption("cuda-scope-wide-scope",
+                                     cl::desc("Also report fences and ordering atomics at a scope wider than "
+                                              "every thread that can see their memory (a cost; off by default)"),
+                                     cl::init(false));
+
 static cl::opt<std::string> LaunchesOption(
     "cuda-scope-launches",
     cl::desc("A file of what the host side's facts say of the program's launches (the cuda-scope "
@@ -164,6 +169,8 @@ CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManage
   EngineOptions Opts;
   Opts.Net = StrictnessOption;
   Opts.AcrossKernels = AcrossKernelsOption;
+  if (WideScopeOption)
+    Opts.Rules |= EngineOptions::Wide;
   R.Findings = analyse(R.Records->ops(), *R.Records, Opts);
   // The grid sync rule: a kernel's first grid barrier, when the facts show a
   // launch of it under which the barrier cannot complete.
@@ -338,6 +345,15 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
       << ore::NV("Object", describeObject(Access.Object)) << " at " << ore::NV("OtherLocation", Loc(F.Other))
       << ", but every block reaches it; a fence's scope must include the threads it synchronizes with; consider "
       << shortName(F.Needed) << " scope";
+    return;
+  }
+  case Finding::ScopeWider: {
+    const bool Fence = At.What == OpKind::Fence;
+    const bool Builtin = parseDeviceBuiltin(At.Spelling) || StringRef(At.Spelling).starts_with("llvm.nvvm.membar");
+    R << "the " << ore::NV("Scope", scopeWord(AtOp)) << "-scope " << (Fence ? "fence" : opKindName(At.What)) << " ("
+      << ore::NV("Access", At.Spelling) << ") " << (Fence ? "orders memory" : "orders shared memory")
+      << ", wider than needed: " << wideScopeReason(Fence, *AtOp.S, F.Needed) << "; consider "
+      << (Fence && Builtin ? fenceFor(F.Needed) : libcuName(F.Needed).str());
     return;
   }
   case Finding::ScopeMismatch:

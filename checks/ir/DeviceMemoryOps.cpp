@@ -16,6 +16,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/Support/NVPTXAddrSpace.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
 
@@ -43,16 +44,16 @@ const IntrinsicRow *lookupIntrinsic(Intrinsic::ID ID) {
   return nullptr;
 }
 
-// NVPTX address spaces.
+// NVPTX address spaces, as LLVM names them.
 MemorySpace spaceOf(unsigned AS) {
   switch (AS) {
-  case 0: return MemorySpace::Generic;
-  case 1: return MemorySpace::Global;
-  case 3: return MemorySpace::Shared;
-  case 4: return MemorySpace::Constant;
-  case 5: return MemorySpace::Local;
-  case 7: return MemorySpace::SharedCluster;
-  case 101: return MemorySpace::Param;
+  case NVPTXAS::ADDRESS_SPACE_GENERIC: return MemorySpace::Generic;
+  case NVPTXAS::ADDRESS_SPACE_GLOBAL: return MemorySpace::Global;
+  case NVPTXAS::ADDRESS_SPACE_SHARED: return MemorySpace::Shared;
+  case NVPTXAS::ADDRESS_SPACE_CONST: return MemorySpace::Constant;
+  case NVPTXAS::ADDRESS_SPACE_LOCAL: return MemorySpace::Local;
+  case NVPTXAS::ADDRESS_SPACE_SHARED_CLUSTER: return MemorySpace::SharedCluster;
+  case NVPTXAS::ADDRESS_SPACE_PARAM: return MemorySpace::Param;
   }
   return MemorySpace::Unknown;
 }
@@ -377,10 +378,17 @@ void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const 
         Op.What = OpKind::WarpBarrier;
         Op.Ord = Order::AcqRel;
         Op.Spelling = Callee->getName().str();
-      } else {
-        if (!Callee->isDeclaration())
-          Callees.insert(Callee);
+      } else if (!Callee->isDeclaration()) {
+        Callees.insert(Callee);
         continue;
+      } else if (Callee->isIntrinsic() || Callee->doesNotAccessMemory() || Callee->getName() == "vprintf" ||
+                 Callee->getName().starts_with("__nv_")) {
+        continue; // printf's argument buffer is the thread's own; libdevice's math touches nothing
+      } else {
+        // A function of another unit (-rdc): what it does to memory is not shown.
+        Op.What = OpKind::Call;
+        Op.Opaque = true;
+        Op.Spelling = Callee->getName().str();
       }
     } else {
       continue;
@@ -527,7 +535,7 @@ private:
     if (const auto *A = dyn_cast<Argument>(Holder))
       K = isKernel(*A->getParent()) ? PointerKeeper::KernelParameter : PointerKeeper::Other;
     else if (const auto *GV = dyn_cast<GlobalVariable>(Holder))
-      K = GV->getAddressSpace() == 3 ? PointerKeeper::SharedVariable : PointerKeeper::DeviceVariable;
+      K = GV->getAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED ? PointerKeeper::SharedVariable : PointerKeeper::DeviceVariable;
     else if (isa<LoadInst>(Holder))
       // Kept in memory a kept pointer points to: device memory if that is.
       K = pointeeHome(keeper(Holder)) == ObjectHome::Global ? keeper(Holder) : PointerKeeper::Other;
@@ -572,7 +580,7 @@ std::string describeObject(const Value *Object) {
   if (!Object)
     return "an unknown object";
   if (const auto *GV = dyn_cast<GlobalVariable>(Object))
-    return (GV->getAddressSpace() == 3 ? "shared variable '" : "'") + demangle(GV->getName().str()) + "'";
+    return (GV->getAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED ? "shared variable '" : "'") + demangle(GV->getName().str()) + "'";
   if (const auto *A = dyn_cast<Argument>(Object))
     return A->hasName() ? "kernel argument '" + A->getName().str() + "'"
                         : "kernel argument " + std::to_string(A->getArgNo());

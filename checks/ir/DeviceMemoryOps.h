@@ -40,6 +40,8 @@ struct IROp {
   const llvm::Instruction *Test = nullptr;
   /// Its value is compared with the grid's size (MemOp::AgainstGrid).
   bool AgainstGrid = false;
+  /// A call whose callee's memory effects are not shown (MemOp::Opaque).
+  bool Opaque = false;
 
   bool isAccess() const { return isAccessKind(What); }
   bool isStrongAccess() const { return isAccess() && isStrong(Ord); }

@@ -1,6 +1,7 @@
 //===- IrRecords.cpp - a module's device operations as the engine's records ===//
 #include "IrRecords.h"
 #include "model/Hierarchy.h"
+#include "model/Wording.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -750,6 +751,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
       R.ValueUnused = Op.What == OpKind::RMW && Op.I->use_empty();
       R.WritesNothing = Op.What == OpKind::RMW && writesNothing(Op.Spelling, Op.Operand);
       R.AgainstGrid = Op.AgainstGrid;
+      R.Opaque = Op.Opaque;
       R.Spins = Op.Test && exitsLoopOf(Op.Test, Op.I, orderOf(Fn).loops());
       R.GridLoop = inLoopOverGrid(Op.I, orderOf(Fn).loops());
       if (R.isAccess())
@@ -829,6 +831,7 @@ bool IrRecords::inCommonLoop(unsigned A, unsigned B) const {
 StringRef checkName(Finding::Kind K) {
   switch (K) {
   case Finding::ScopeMismatch: return "cuda-scope-mismatch";
+  case Finding::ScopeWider: return WideScopeCheckName;
   case Finding::ScopeInsufficient:
   case Finding::FenceTooNarrow: return "cuda-scope-insufficient";
   case Finding::NoRelease:

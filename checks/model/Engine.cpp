@@ -249,6 +249,8 @@ std::vector<Finding> analyse(ArrayRef<MemOp> Ops, const ProgramOrder &PO, const 
   }
   if (Opts.Rules & EngineOptions::Async)
     engine::asyncRules(St, Out);
+  if (Opts.Rules & EngineOptions::Wide)
+    engine::wideScopeRule(St, Out);
   llvm::stable_sort(Out, [](const Finding &A, const Finding &B) { return A.At < B.At; });
   return Out;
 }

@@ -177,6 +177,9 @@ struct MemOp {
   bool FixedAddress = false;
   /// For Call: the callee is a fence by the user's word (an option).
   bool FenceCall = false;
+  /// For Call: what the callee does to memory is not shown (a function
+  /// defined in another unit, an external declaration): it may touch any.
+  bool Opaque = false;
 
   bool isAccess() const { return What == OpKind::Load || What == OpKind::Store || What == OpKind::RMW; }
   bool isStrongAccess() const { return isAccess() && isStrong(Ord); }
@@ -221,7 +224,8 @@ struct EngineOptions {
   bool AcrossKernels = false;
   Strictness Net = Strictness::Evidence;
   /// Which rules to apply.
-  enum RuleSet : uint8_t { Scopes = 1, Fences = 2, Messages = 4, Async = 8, AllRules = 15 };
+  /// Wide (scopes wider than needed, a cost, not a bug) runs only when asked.
+  enum RuleSet : uint8_t { Scopes = 1, Fences = 2, Messages = 4, Async = 8, AllRules = 15, Wide = 16 };
   uint8_t Rules = AllRules;
 };
 
@@ -236,6 +240,7 @@ struct Finding {
     NarrowFence,       ///< At is the widest fence between Flag and Data, too narrow for Needed
     ProxyFence,        ///< At reads shared memory through the async proxy after write Other
     ClusterWait,       ///< At reads another block's shared memory after arrive Other, before the wait
+    ScopeWider,        ///< At orders at a scope wider than every thread that can see its memory: Needed is enough
   } What;
   unsigned At = 0;
   /// The other operation: the wider access (mismatch), the access on the

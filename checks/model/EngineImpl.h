@@ -155,6 +155,7 @@ void scopeRules(State &St, std::vector<Finding> &Out);
 void fenceRule(State &St, const llvm::DenseMap<unsigned, bool> &MessageFences, std::vector<Finding> &Out);
 void messageRules(State &St, std::vector<Finding> &Out, llvm::DenseMap<unsigned, bool> &MessageFences);
 void asyncRules(State &St, std::vector<Finding> &Out);
+void wideScopeRule(State &St, std::vector<Finding> &Out);
 
 } // namespace engine
 } // namespace cuda_scope

@@ -160,5 +160,38 @@ void fenceRule(State &St, const DenseMap<unsigned, bool> &MessageFences, std::ve
   }
 }
 
+void wideScopeRule(State &St, std::vector<Finding> &Out) {
+  // Shared memory is one block's (PTX: the state space of a CTA), unless the
+  // code reaches another block's through its cluster (shared::cluster, the
+  // cluster barrier): a scope wider than the block orders it for no thread
+  // that could see it. What the wider scope costs is its ordering: a relaxed
+  // atomic costs the same at every scope (Scopes.def), so only an access
+  // that orders (acquire, release) and a fence are reported.
+  DenseSet<int> Cluster, Beyond;
+  for (const MemOp &Op : St.Ops) {
+    if (Op.Space == MemorySpace::SharedCluster || Op.What == OpKind::ClusterArrive ||
+        Op.What == OpKind::ClusterWait || (Op.S && *Op.S == Scope::Cluster))
+      Cluster.insert(Op.Context);
+    // A context whose memory is not all its block's own: an access to any
+    // other memory, or to memory not known, a call whose callee is not
+    // shown, a launch.
+    if ((Op.isAccess() && (Op.Object < 0 || (Op.Home != ObjectHome::Shared && Op.Home != ObjectHome::Local))) ||
+        (Op.What == OpKind::Call && Op.Opaque) || Op.What == OpKind::ChildLaunch || Op.What == OpKind::GridBarrier)
+      Beyond.insert(Op.Context);
+  }
+  for (unsigned I = 0; I < St.Ops.size(); ++I) {
+    const MemOp &Op = St.op(I);
+    if (Op.RunBy != Runner::Kernel || !Op.S || *Op.S <= Scope::Block || Cluster.count(Op.Context))
+      continue;
+    bool Ordering = hasAcquire(Op.Ord) || hasRelease(Op.Ord);
+    // An ordering access of shared memory.
+    if (Op.isAccess() && Ordering && Op.Object >= 0 && Op.Home == ObjectHome::Shared)
+      Out.push_back(finding(Finding::ScopeWider, I, -1, Scope::Block));
+    // A fence in code that touches its block's shared memory and nothing else.
+    else if (Op.What == OpKind::Fence && !Beyond.count(Op.Context))
+      Out.push_back(finding(Finding::ScopeWider, I, -1, Scope::Block));
+  }
+}
+
 } // namespace engine
 } // namespace cuda_scope

@@ -14,10 +14,11 @@ struct ScopeRow {
   Scope S;
   StringRef Libcu, Ptx, SyncScope, BuiltinSuffix, NvName, ClangName;
   int64_t LibcuValue, NvValue, ClangValue;
+  int FenceCycles, OrderedAtomicCycles;
 };
 constexpr ScopeRow Rows[] = {
-#define CUDA_SCOPE(Name, Libcu, Ptx, Sync, Suffix, NvName, ClangName, LV, NV, CV)                   \
-  {Scope::Name, Libcu, Ptx, Sync, Suffix, NvName, ClangName, LV, NV, CV},
+#define CUDA_SCOPE(Name, Libcu, Ptx, Sync, Suffix, NvName, ClangName, LV, NV, CV, Fence, Atomic)    \
+  {Scope::Name, Libcu, Ptx, Sync, Suffix, NvName, ClangName, LV, NV, CV, Fence, Atomic},
 #include "Scopes.def"
 };
 
@@ -151,6 +152,11 @@ std::optional<DeviceBuiltin> parseDeviceBuiltin(StringRef Name) {
   if (!Kind)
     return std::nullopt;
   return DeviceBuiltin{*Kind, S, Op};
+}
+
+std::optional<unsigned> measuredCycles(Scope S, bool Fence) {
+  int C = Fence ? row(S).FenceCycles : row(S).OrderedAtomicCycles;
+  return C >= 0 ? std::optional<unsigned>(C) : std::nullopt;
 }
 
 std::optional<std::string> deviceBuiltinName(StringRef Operation, Scope S) {

@@ -81,6 +81,10 @@ std::optional<DeviceBuiltin> parseDeviceBuiltin(llvm::StringRef Name);
 /// the scopes every toolkit does not spell (thread; cluster is CUDA 12.8+).
 std::optional<std::string> deviceBuiltinName(llvm::StringRef Operation, Scope S);
 
+/// What an H100 took, in cycles, for a store and a fence.acq_rel at scope \p S
+/// (\p Fence), or for an acq_rel atomic (Scopes.def); none where not measured.
+std::optional<unsigned> measuredCycles(Scope S, bool Fence);
+
 /// The names through which device code reads the block index: the builtin
 /// variable ("blockIdx", as in blockIdx.x) and the NVVM builtins that read the
 /// %ctaid registers ("__nvvm_read_ptx_sreg_ctaid_x").

@@ -26,4 +26,17 @@ std::string widerFenceAdvice(Scope Needed, bool BuiltinFence) {
   return BuiltinFence ? fenceFor(Needed) : libcuName(Needed).str();
 }
 
+std::string wideScopeReason(bool Fence, Scope Used, Scope Enough) {
+  std::string Out = (Fence ? "only threads of one block can reach the memory it orders (its block's shared memory, "
+                             "no cluster), so "
+                           : "only threads of one block can reach this shared memory (no cluster), so ") +
+                    shortName(Enough).str() + " scope is enough";
+  std::optional<unsigned> Wide = measuredCycles(Used, Fence), Narrow = measuredCycles(Enough, Fence);
+  if (Wide && Narrow)
+    Out += "; an H100 took " + std::to_string(*Wide) + " cycles for " +
+           (Fence ? "a store and a fence" : "an acq_rel atomic") + " at " + shortName(Used).str() + " scope, " +
+           std::to_string(*Narrow) + " at " + shortName(Enough).str() + " scope";
+  return Out;
+}
+
 } // namespace cuda_scope

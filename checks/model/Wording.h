@@ -14,6 +14,9 @@
 
 namespace cuda_scope {
 
+/// The rule of scopes wider than needed: a cost, off by default.
+inline constexpr const char *WideScopeCheckName = "cuda-scope-wide-scope";
+
 /// How the flag's access of a message is written, as far as the advice goes.
 enum class FlagForm : uint8_t {
   Plain,   ///< a plain or volatile load or store: it takes no order
@@ -35,6 +38,12 @@ std::string messageAdvice(bool Publish, FlagForm Form, OpKind What, Scope Needed
 /// What a fence too narrow for a message should be: the builtin of the
 /// needed scope for a builtin fence, else the scope's libcu++ name.
 std::string widerFenceAdvice(Scope Needed, bool BuiltinFence);
+
+/// Why a fence or an ordering access at \p Used is wider than its code
+/// needs and what that costs: "only threads of one block can reach the memory
+/// it orders (shared memory, no cluster), so block scope is enough; an H100
+/// took 661 cycles for a store and a fence at device scope, 21 at block scope".
+std::string wideScopeReason(bool Fence, Scope Used, Scope Enough);
 
 } // namespace cuda_scope
 

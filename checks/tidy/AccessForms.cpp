@@ -177,10 +177,18 @@ bool ScopedAccesses::Walker::recordCall(const CallExpr *CE, const Frame *Fr) {
       }
       break;
     }
-    case DeviceBuiltin::Fence:
+    case DeviceBuiltin::Fence: {
       A.What = OpKind::Fence;
       A.Ord = Order::SeqCst;
+      // The name as written, for a fix that changes the fence's scope.
+      A.BuiltinOperation = B->Operation;
+      const auto *Callee = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts());
+      if (Callee && Callee->getLocation().isFileID() && !inSystemHeader(Callee->getLocation())) {
+        A.Widen = ScopedAccess::BuiltinName;
+        A.ScopeSpelling = SourceRange(Callee->getLocation(), Callee->getLocation());
+      }
       break;
+    }
     case DeviceBuiltin::BlockBarrier:
       A.What = OpKind::BlockBarrier;
       A.Ord = Order::AcqRel;

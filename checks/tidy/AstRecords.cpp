@@ -201,6 +201,10 @@ void AstRecords::build() {
       Op.Ord = cuda_scope::Order::AcqRel;
       Op.S = B->S;
     }
+    // A callee with no body in the unit and no builtin meaning (a function
+    // another unit defines) may touch any memory; one with a body was walked,
+    // or is a system header's, whose accesses the IR sees once inlined.
+    Op.Opaque = Op.What == OpKind::Call && C.Callee && !C.Callee->isDefined() && C.Callee->getBuiltinID() == 0;
     Op.Context = Root(C.Root);
     Op.Thread = Op.Context;
     Op.Seq = C.Seq;

@@ -513,3 +513,65 @@ TEST(Engine, UpdatesThatChangeNothingAreReads) {
   EXPECT_EQ(Fs[0].At, 1u);
   EXPECT_EQ(Fs[1].At, 2u);
 }
+
+namespace {
+/// The wide-scope rule alone.
+std::vector<Finding> wide(const Program &P) {
+  EngineOptions Opts;
+  Opts.Rules = EngineOptions::Wide;
+  return P.run(Opts);
+}
+MemOp shared(MemOp Op) {
+  Op.Home = ObjectHome::Shared;
+  return Op;
+}
+} // namespace
+
+TEST(Engine, OrderingSharedAtomicsNeedOnlyBlockScope) {
+  Program P;
+  P.add(shared(plainStore(Data)));
+  P.add(shared(store(Flag, Order::Release, Scope::Device)));
+  P.add(shared(load(Flag, Order::Acquire, Scope::System)));
+  P.add(shared(store(Flag, Order::Release, Scope::Block)));  // already block scope
+  P.add(shared(store(Flag, Order::Relaxed, Scope::System))); // relaxed: no cost to save
+  std::vector<Finding> Fs = wide(P);
+  ASSERT_EQ(Fs.size(), 2u);
+  EXPECT_EQ(Fs[0].What, Finding::ScopeWider);
+  EXPECT_EQ(Fs[0].At, 1u);
+  EXPECT_EQ(Fs[0].Needed, Scope::Block);
+  EXPECT_EQ(Fs[1].At, 2u);
+  // Global memory: other blocks see it.
+  Program G;
+  G.add(store(Flag, Order::Release, Scope::Device));
+  EXPECT_TRUE(wide(G).empty());
+  // Not asked for: nothing.
+  EXPECT_TRUE(P.run().empty());
+}
+
+TEST(Engine, AFenceNeedsOnlyBlockScopeWhereAllMemoryIsShared) {
+  Program P;
+  P.add(shared(plainStore(Data)));
+  P.add(fence(Scope::Device));
+  P.add(shared(store(Flag, Order::Relaxed, Scope::Block)));
+  EXPECT_EQ(kinds(wide(P)), std::vector<Finding::Kind>{Finding::ScopeWider});
+  // Global memory anywhere in the code: the fence orders it too.
+  Program G = P;
+  G.add(plainStore(2));
+  EXPECT_TRUE(wide(G).empty());
+  // A call whose callee is not shown may touch any memory; one that is shown adds nothing.
+  MemOp Call;
+  Call.What = OpKind::Call;
+  Program Shown = P;
+  Shown.add(Call);
+  EXPECT_EQ(wide(Shown).size(), 1u);
+  Call.Opaque = true;
+  Program Hidden = P;
+  Hidden.add(Call);
+  EXPECT_TRUE(wide(Hidden).empty());
+  // A cluster can reach the block's shared memory.
+  MemOp Arrive;
+  Arrive.What = OpKind::ClusterArrive;
+  Program Cluster = P;
+  Cluster.add(Arrive);
+  EXPECT_TRUE(wide(Cluster).empty());
+}

@@ -252,6 +252,8 @@ def build_jobs(args, translations, tidy, module, toolkit_opt, ir=None, rewrites=
                                   PASS_COMPILE_FLAGS +
                                   ["--cuda-device-only", f"--cuda-gpu-arch={a}", "-O2", f"-fpass-plugin={plugin}",
                                    "-Rpass-analysis=cuda-scope", "-fsave-optimization-record",
+                                   *(["-mllvm", "-cuda-scope-wide-scope"]
+                                     if glob_selects(t.checks, "cuda-scope-wide-scope") else []),
                                    f"-foptimization-record-file={record}", "-foptimization-record-passes=cuda-scope",
                                    # The pass runs at the end of the optimizer: the NVPTX back end has
                                    # nothing to add (and cannot select some intrinsics that code
