@@ -375,7 +375,6 @@ def main(argv):
     conditional = [j for j in jobs if j.side == "device"] if args.sides == "auto" and not recorded else []
     results, interrupted = run_all([j for j in jobs if j not in later and j not in conditional], jobs_n,
                                    args.timeout, finished, cache)
-    launches_text = None
     device_sides = []   # where --sides=auto ran the device side, and why
     if conditional and not interrupted:
         decide = Sides(find_clang(args.clang, tidy), locate.compat_flags(module),
@@ -403,13 +402,19 @@ def main(argv):
         problems += facts_problems
     if later and not interrupted:
         if facts_dir:
-            launches = os.path.join(facts_dir, "launches.txt")
-            launches_text = facts.launches_file(program)
-            with open(launches, "w") as out:
-                out.write(launches_text)
+            # Each file's pass gets the launch facts of its own program (facts.launches_of): one
+            # file per distinct text.
+            written = {}
             for j in later:
-                if j.side == "pass":
-                    j.env = {"CUDA_SCOPE_LAUNCHES": launches}
+                if j.side != "pass":
+                    continue
+                text = facts.launches_file(facts.launches_of(program, os.path.normpath(
+                    os.path.join(j.t.directory, j.t.file))))
+                if text not in written:
+                    written[text] = os.path.join(facts_dir, f"launches-{len(written)}.txt")
+                    with open(written[text], "w") as out:
+                        out.write(text)
+                j.env = {"CUDA_SCOPE_LAUNCHES": written[text]}
         more, interrupted = run_all(later, jobs_n, args.timeout, finished, cache)
         order = {id(j): n for n, j in enumerate(jobs)}
         results = sorted(results + more, key=lambda r: order[id(r[0])])
@@ -421,7 +426,7 @@ def main(argv):
     not_run = [(j.t.file, j.label, "not run: the command was interrupted") for j in jobs if id(j) not in ran]
     not_run += [(j.t.file, j.label, "not run: no shard's report has this run (were the shards made from the same "
                  "database and options?)") for j in unrecorded]
-    shard_doc = shards.record(results, shard[0], shard[1], launches_text, device_sides) if shard else None
+    shard_doc = shards.record(results, shard[0], shard[1], device_sides) if shard else None
     if recorded:
         device_sides = [recorded.device_sides[t.file] for t in translations if t.file in recorded.device_sides]
     merged = Merge(timeout=args.timeout, rewrites=rewrites)

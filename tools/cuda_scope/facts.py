@@ -51,6 +51,7 @@ class Program:
     # launch that is not cooperative, on a grid the host code computes from the input
     not_cooperative: dict = field(default_factory=dict)  # kernel symbol -> (name, how, where), the first
     threads: list = field(default_factory=list)     # the places where threads start
+    launch_facts: list = field(default_factory=list)  # (file, a kernel's launches in that file)
     files: int = 0
     targets: dict = field(default_factory=dict)     # (callee, virtual) -> what the call may run
 
@@ -109,15 +110,21 @@ def add(program, doc):
         program.regions.setdefault(r["in"], []).append(placed(r))
     program.threads += [placed(t) for t in doc.get("threads", ())]
     for k in doc.get("launches", ()):
-        have = program.launches.setdefault(k["kernel"], [0, 0, False])
-        have[0] += k["launches"]
-        have[1] += k["one_block"]
-        have[2] = have[2] or k["escapes"]
-        for launch in k.get("not_cooperative", ()):
-            program.not_cooperative.setdefault(k["kernel"], (k["name"], launch["how"], launch["where"]))
-            if launch.get("grid") == "input":
-                program.grid_grows.setdefault(k["kernel"], (k["name"], launch["how"], launch["where"],
-                                                            launch.get("grows_with") or "the input"))
+        add_launches(program, k)
+        program.launch_facts.append((file, k))
+
+
+def add_launches(program, k):
+    """Adds one file's launches of one kernel to the program's."""
+    have = program.launches.setdefault(k["kernel"], [0, 0, False])
+    have[0] += k["launches"]
+    have[1] += k["one_block"]
+    have[2] = have[2] or k["escapes"]
+    for launch in k.get("not_cooperative", ()):
+        program.not_cooperative.setdefault(k["kernel"], (k["name"], launch["how"], launch["where"]))
+        if launch.get("grid") == "input":
+            program.grid_grows.setdefault(k["kernel"], (k["name"], launch["how"], launch["where"],
+                                                        launch.get("grows_with") or "the input"))
 
 
 def targets(program, callee, virtual):
@@ -552,6 +559,40 @@ def one_block_kernels(program):
     these (-cuda-scope-launches, $CUDA_SCOPE_LAUNCHES) and treats such a kernel as the clang-tidy
     checks do one every launch of which in its file runs one block."""
     return sorted(k for k, (n, one, escapes) in program.launches.items() if n and one == n and not escapes)
+
+
+def programs(program):
+    """In a project of several programs (each file with a main is one: tests, examples, samples), the
+    files of each: those defining what its main reaches. None with one main or none (a library)."""
+    if not hasattr(program, "_programs"):
+        mains = [f for fid, f in program.functions.items() if fid.startswith("main:")]
+        program._programs = None
+        if len(mains) > 1:
+            program._programs = []
+            for m in mains:
+                ctx = Context("the calling thread")
+                reach(program, ctx, [m])
+                files = set()
+                for fid in ctx.reached:
+                    files |= program.functions[fid].files
+                program._programs.append(files)
+    return program._programs
+
+
+def launches_of(program, file):
+    """The launch facts that hold for a file's kernels: the whole project's, or, in a project of
+    several programs, those of the programs the file is part of. Two programs that each define a
+    kernel of one name (each sample's `kernel`) have two kernels, each launched only by its own."""
+    every = programs(program)
+    mine = [p for p in every or () if file in p]
+    if not mine:
+        return program   # one program, or a file no main reaches (a library every program may link)
+    files = set().union(*mine)
+    out = Program()
+    for f, k in program.launch_facts:
+        if f in files:
+            add_launches(out, k)
+    return out
 
 
 def launches_file(program):

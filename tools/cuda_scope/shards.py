@@ -50,16 +50,17 @@ def _read(path):
     return None
 
 
-def record(results, k, n, launches, device_sides):
-    """The shard section of a shard's JSON report: every finished run's result, and where
-    --sides=auto ran the device side."""
+def record(results, k, n, device_sides):
+    """The shard section of a shard's JSON report: every finished run's result (for the IR pass, with
+    the launch facts it was given), and where --sides=auto ran the device side."""
     runs = []
     for job, rc, out, err in results:
         kernels = _read(job.kernels)
         runs.append({"id": identity(job), "file": job.t.file, "side": job.side, "arch": job.arch,
                      "rc": rc, "out": out, "err": err, "facts": _read(job.facts), "record": _read(job.record),
-                     "kernels": kernels.split() if kernels is not None else None})
-    return {"format": FORMAT, "version": VERSION, "index": k, "count": n, "launches": launches, "runs": runs,
+                     "kernels": kernels.split() if kernels is not None else None,
+                     "launches": _read((job.env or {}).get("CUDA_SCOPE_LAUNCHES"))})
+    return {"format": FORMAT, "version": VERSION, "index": k, "count": n, "runs": runs,
             "device_sides": device_sides}
 
 
@@ -79,7 +80,7 @@ class Recorded:
     replays its entries (runner.run_job)."""
 
     def __init__(self, paths):
-        self.runs, self.shards, self.launches = {}, {}, {}
+        self.runs, self.shards = {}, {}
         self.device_sides = {}   # file -> where --sides=auto ran its device side, and why
         self.rerun = self.hits = self.runs_seen = 0
         count = None
@@ -107,7 +108,6 @@ class Recorded:
                 self.device_sides[side["file"]] = side
             for run in shard["runs"]:
                 self.runs[run["id"]] = run
-                self.launches[run["id"]] = shard.get("launches")
         missing = sorted(set(range(1, (count or 0) + 1)) - set(self.shards))
         if missing:
             raise Fatal(f"--merge: shard{'s' * (len(missing) > 1)} {', '.join(map(str, missing))} of {count} "
@@ -136,7 +136,7 @@ class Recorded:
         if job.side == "pass" and run.get("kernels") is not None:
             whole = _read((job.env or {}).get("CUDA_SCOPE_LAUNCHES"))
             kernels = set(run["kernels"])
-            if relevant(whole, kernels) != relevant(self.launches[identity(job)], kernels):
+            if relevant(whole, kernels) != relevant(run.get("launches"), kernels):
                 self.rerun += 1
                 return None
         for field, target in (("facts", job.facts), ("record", job.record), ("kernels", job.kernels)):
