@@ -782,8 +782,44 @@ std::pair<const Instruction *, ValueTest> IrRecords::testedAt(unsigned First, un
   // it after __syncthreads()), at the load of the relay that decides a branch.
   SmallVector<std::pair<const Value *, ValueTest>, 2> Relays;
   const Instruction *Guard = nullptr;
-  if (std::optional<ValueTest> T = testOf(Op.I, &Relays, &Guard, AgainstGrid))
+  if (std::optional<ValueTest> T = testOf(Op.I, &Relays, &Guard, AgainstGrid)) {
+    // A decision whose one effect is to set a relay (if (now == mine)
+    // haveLock = true;, then every thread tests haveLock after a barrier):
+    // what the relay's test decides, the value decides, as the AST front end
+    // follows the variable the arm assigns.
+    if (const auto *Br = dyn_cast_or_null<BranchInst>(Guard); Br && Br->isConditional())
+      for (const BasicBlock *Arm : Br->successors()) {
+        if (Arm->getSinglePredecessor() != Br->getParent())
+          continue;
+        const StoreInst *Set = nullptr;
+        bool Else = false;
+        for (const Instruction &I : *Arm) {
+          if (const auto *S = dyn_cast<StoreInst>(&I); S && !Set && isa<Constant>(S->getValueOperand()))
+            Set = S;
+          else if (I.mayReadOrWriteMemory() || (I.isTerminator() && !isa<BranchInst>(I)))
+            Else = true;
+        }
+        if (!Set || Else)
+          continue;
+        const Value *Relay = nullptr;
+        for (unsigned I = First; I < Last && !Relay; ++I)
+          if (IROps[I].I == Set)
+            Relay = IROps[I].Object;
+        if (!Relay)
+          continue;
+        const FunctionOrder &Order = orderOf(Set->getFunction());
+        for (unsigned I = First; I < Last; ++I) {
+          const IROp &L = IROps[I];
+          if (L.What != OpKind::Load || L.Object != Relay || L.I->getFunction() != Set->getFunction() ||
+              !Order.mayPrecede(Set, L.I))
+            continue;
+          const Instruction *RelayGuard = nullptr;
+          if (testOf(L.I, nullptr, &RelayGuard, AgainstGrid) && RelayGuard)
+            return {RelayGuard, *T};
+        }
+      }
     return {Guard, *T};
+  }
   for (auto [Relay, Compare] : Relays)
     for (unsigned I = First; I < Last; ++I) {
       const IROp &L = IROps[I];

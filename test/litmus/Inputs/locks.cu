@@ -301,3 +301,67 @@ __global__ void semaphoreRelaxed(unsigned *sem, int *data, int *out) {
     atomicExch(lock, 0u);
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// HeteroSync's fetch-and-add mutex: a ticket drawn by the block's master, the turn polled with
+// atomicXor(turn, 0) and relayed to the block through a __shared__ bool that only the turn's arm
+// sets, the turn handed on by atomicInc; no fence: the next holder can read stale data.
+__global__ void ticketMutexRelayed(unsigned *ticket, unsigned *turn, int *data, int *out) {
+  const bool master = threadIdx.x == 0;
+  __shared__ unsigned mine;
+  __shared__ bool haveLock;
+  if (master) {
+    mine = atomicInc(ticket, 1000000000u);
+    haveLock = false;
+  }
+  __syncthreads();
+  while (!haveLock) {
+    if (master) {
+      unsigned now = atomicXor(turn, 0u);
+      if (now == mine) {
+        haveLock = true;
+      }
+    }
+    __syncthreads();
+  }
+  if (master) {
+    out[blockIdx.x] = data[0];
+    data[0] = blockIdx.x;
+  }
+  __syncthreads();
+  if (master)
+    atomicInc(turn, 1000000000u);
+  __syncthreads();
+}
+
+// LITMUS: forbidden
+// The same mutex with a fence after the lock is taken and before it is handed on.
+__global__ void ticketMutexRelayedFenced(unsigned *ticket, unsigned *turn, int *data, int *out) {
+  const bool master = threadIdx.x == 0;
+  __shared__ unsigned mine;
+  __shared__ bool haveLock;
+  if (master) {
+    mine = atomicInc(ticket, 1000000000u);
+    haveLock = false;
+  }
+  __syncthreads();
+  while (!haveLock) {
+    if (master) {
+      unsigned now = atomicXor(turn, 0u);
+      if (now == mine) {
+        haveLock = true;
+      }
+    }
+    __syncthreads();
+  }
+  if (master) {
+    __threadfence();
+    out[blockIdx.x] = data[0];
+    data[0] = blockIdx.x;
+    __threadfence();
+  }
+  __syncthreads();
+  if (master)
+    atomicInc(turn, 1000000000u);
+  __syncthreads();
+}
