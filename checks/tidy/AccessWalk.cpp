@@ -654,6 +654,42 @@ void ScopedAccesses::Walker::resolveRelays() {
   }
 }
 
+void ScopedAccesses::Walker::resolveSetters(size_t FirstAll, size_t FirstPlain) {
+  // A decision whose one effect is to set a variable (if (atomicCAS(m, 0, 1)
+  // == 0) done = 1;, then the block tests done after a barrier): what the
+  // variable's later test decides, the value decides, as the IR front end
+  // reads it (IrRecords::testedAt).
+  auto SetVar = [&](const Stmt *Arm) -> const VarDecl * {
+    if (const auto *CS = dyn_cast_or_null<CompoundStmt>(Arm))
+      Arm = CS->size() == 1 ? CS->body_front() : nullptr;
+    const auto *BO = dyn_cast_or_null<BinaryOperator>(Arm);
+    if (!BO || BO->getOpcode() != BO_Assign || !constantInt(BO->getRHS(), Ctx))
+      return nullptr;
+    const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+    return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  };
+  auto Resolve = [&](ScopedAccess &A) {
+    const auto *If = dyn_cast_or_null<IfStmt>(A.TestGuard);
+    if (!A.TestSeq || !If)
+      return;
+    for (const Stmt *Arm : {If->getThen(), If->getElse()}) {
+      const VarDecl *VD = SetVar(Arm);
+      if (!VD)
+        continue;
+      for (const VarFlow &F : VarFlows)
+        if (F.From == VD && !F.To && F.Seq > A.Seq && F.Guard && F.Guard != If) {
+          A.TestSeq = F.Seq;
+          A.TestGuard = F.Guard;
+          return;
+        }
+    }
+  };
+  for (size_t I = FirstAll; I < Owner.All.size(); ++I)
+    Resolve(Owner.All[I]);
+  for (size_t I = FirstPlain; I < Owner.Plain.size(); ++I)
+    Resolve(Owner.Plain[I]);
+}
+
 void ScopedAccesses::Walker::resolveGuards(size_t FirstAll, size_t FirstPlain) {
   // What a test guards ends with its statement, or never: after a loop (the
   // spin's exit) and after an if whose arm leaves (return, break, continue).

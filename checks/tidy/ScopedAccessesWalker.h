@@ -126,6 +126,7 @@ public:
     walkBody(F, &Top);
     Active.erase(F);
     resolveRelays();
+    resolveSetters(FirstAll, FirstPlain);
     resolveGuards(FirstAll, FirstPlain);
     if (Broken)
       Owner.Unanalysed.insert(F);
@@ -178,6 +179,7 @@ private:
   void walkWith(const clang::Stmt *S, const Frame *Fr, ValueUse U);
   void walkArm(const clang::Stmt *S, const Frame *Fr, const clang::Stmt *Owner, unsigned Arm);
   void resolveRelays();
+  void resolveSetters(size_t FirstAll, size_t FirstPlain);
   void resolveGuards(size_t FirstAll, size_t FirstPlain);
   /// The Seq at the end of each statement that guards a test.
   /// Where each walk of a guarding statement ends, in walk order: a device

@@ -365,3 +365,48 @@ __global__ void ticketMutexRelayedFenced(unsigned *ticket, unsigned *turn, int *
     atomicInc(turn, 1000000000u);
   __syncthreads();
 }
+
+// HeteroSync's spin mutex: the master's atomicCAS tested in an if whose one effect is to set a
+// __shared__ int that the block's loop tests (macros, so that each kernel's lines hold its code).
+#define RELAYED_LOCK(m)                                                                            \
+  {                                                                                                \
+    __shared__ int done;                                                                           \
+    if (threadIdx.x == 0)                                                                          \
+      done = 0;                                                                                    \
+    __syncthreads();                                                                               \
+    while (!done) {                                                                                \
+      __syncthreads();                                                                             \
+      if (threadIdx.x == 0) {                                                                      \
+        if (atomicCAS(m, 0u, 1u) == 0u)                                                            \
+          done = 1;                                                                                \
+      }                                                                                            \
+      __syncthreads();                                                                             \
+    }                                                                                              \
+  }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// No fence: the next holder can read the old value of storage[0].
+__global__ void spinMutexRelayed(unsigned *m, float *storage) {
+  RELAYED_LOCK(m)
+  if (threadIdx.x == 0)
+    storage[0] = storage[0] + 1;
+  __syncthreads();
+  if (threadIdx.x == 0)
+    atomicExch(m, 0u);
+  __syncthreads();
+}
+
+// LITMUS: forbidden
+// A fence after taking the lock and before handing it on.
+__global__ void spinMutexRelayedFenced(unsigned *m, float *storage) {
+  RELAYED_LOCK(m)
+  if (threadIdx.x == 0) {
+    __threadfence();
+    storage[0] = storage[0] + 1;
+    __threadfence();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+    atomicExch(m, 0u);
+  __syncthreads();
+}
