@@ -44,6 +44,16 @@ void WideScopeCheck::check(const MatchFinder::MatchResult &Result) {
 void WideScopeCheck::onEndOfTranslationUnit() {
   if (!Records)
     return;
+  // Most units have nothing the rule could report: no fence and no ordering
+  // access wider than a block. Those skip the engine.
+  if (none_of(Records->ops(), [](const MemOp &Op) {
+        return Op.S && *Op.S > Scope::Block &&
+               (Op.What == OpKind::Fence || (Op.isAccess() && (hasAcquire(Op.Ord) || hasRelease(Op.Ord)) &&
+                                             Op.Home == ObjectHome::Shared));
+      })) {
+    Records.reset();
+    return;
+  }
   EngineOptions Opts;
   Opts.Rules = EngineOptions::Wide;
   std::vector<Finding> Found;
