@@ -268,6 +268,13 @@ namespace {
 /// "block", "device"; "no" for a plain access.
 StringRef scopeWord(const MemOp &Op) { return Op.S ? shortName(*Op.S) : StringRef("no"); }
 
+/// A fence the user wrote as a CUDA builtin (__threadfence_block(), which
+/// is llvm.nvvm.membar.cta once clang has lowered it): advice names the
+/// builtin of the needed scope, as clang-tidy's does (model/Wording).
+bool builtinFence(const IROp &Op) {
+  return parseDeviceBuiltin(Op.Spelling).has_value() || StringRef(Op.Spelling).starts_with("llvm.nvvm.membar");
+}
+
 /// Words \p F as the remark for \p R.
 void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R) {
   const IROp &At = Rec.irOp(F.At);
@@ -321,9 +328,7 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
       R << "the " << ore::NV("Scope", scopeWord(AtOp)) << "-scope fence (" << ore::NV("Access", At.Spelling)
         << ") orders the message through " << ore::NV("Flag", Flag) << " (at " << ore::NV("OtherLocation", Loc(F.Flag))
         << ") and " << ore::NV("Data", Data) << ", but the other side may be in another block; consider "
-        // __threadfence_block() is llvm.nvvm.membar.cta once clang has lowered it.
-        << widerFenceAdvice(F.Needed, parseDeviceBuiltin(At.Spelling) ||
-                                          StringRef(At.Spelling).starts_with("llvm.nvvm.membar"));
+        << widerFenceAdvice(F.Needed, builtinFence(At));
     return;
   }
   case Finding::ClusterWait:
@@ -344,12 +349,12 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
       << ") orders the relaxed " << opKindName(Access.What) << " of "
       << ore::NV("Object", describeObject(Access.Object)) << " at " << ore::NV("OtherLocation", Loc(F.Other))
       << ", but every block reaches it; a fence's scope must include the threads it synchronizes with; consider "
-      << shortName(F.Needed) << " scope";
+      << widerFenceAdvice(F.Needed, builtinFence(At));
     return;
   }
   case Finding::ScopeWider: {
     const bool Fence = At.What == OpKind::Fence;
-    const bool Builtin = parseDeviceBuiltin(At.Spelling) || StringRef(At.Spelling).starts_with("llvm.nvvm.membar");
+    const bool Builtin = builtinFence(At);
     R << "the " << ore::NV("Scope", scopeWord(AtOp)) << "-scope " << (Fence ? "fence" : opKindName(At.What)) << " ("
       << ore::NV("Access", At.Spelling) << ") " << (Fence ? "orders memory" : "orders shared memory")
       << ", wider than needed: " << wideScopeReason(Fence, *AtOp.S, F.Needed) << "; consider "

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "InsufficientCheck.h"
 #include "CheckUtils.h"
+#include "model/Wording.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include <set>
 
@@ -83,10 +84,7 @@ void InsufficientCheck::reportFence(const Finding &F) {
   std::string Object = ScopedAccesses::describe(*A.Object);
   std::string Who = F.WithHost ? "host threads access " + Object + " too"
                                : "every block that runs " + describeRoot(A) + " accesses it";
-  std::string Consider = libcuName(F.Needed).str();
-  if (Fence.How == ScopedAccess::DeviceBuiltin)
-    if (std::optional<std::string> Name = deviceBuiltinName("__threadfence", F.Needed))
-      Consider = "'" + *Name + "'";
+  std::string Consider = widerFenceAdvice(F.Needed, Fence.How == ScopedAccess::DeviceBuiltin);
   diag(Fence.Loc, "'%0' orders the relaxed %1 of %2 with %3, but %4; a fence's scope must include the "
                   "threads it synchronizes with; consider %5")
       << Fence.Name << opKindName(A.What) << Object << libcuName(Fence.S) << Who << Consider;

@@ -18,7 +18,7 @@
 __global__ void publish(int *Data, int *Flag) {
   Data[blockIdx.x] = 42;
   __threadfence_block();
-  // CHECK: :[[@LINE-1]]:3: warning: '__threadfence_block' orders the relaxed store of 'Flag' with thread_scope_block, but every block that runs kernel 'publish' accesses it; a fence's scope must include the threads it synchronizes with; consider '__threadfence' [cuda-scope-insufficient]
+  // CHECK: :[[@LINE-1]]:3: warning: '__threadfence_block' orders the relaxed store of 'Flag' with thread_scope_block, but every block that runs kernel 'publish' accesses it; a fence's scope must include the threads it synchronizes with; consider '__threadfence()' [cuda-scope-insufficient]
   // CHECK: :[[@LINE+1]]:59: note: the relaxed store is here
   cuda::atomic_ref<int, cuda::thread_scope_device>(*Flag).store(1, cuda::memory_order_relaxed);
   if (blockIdx.x == 0)
