@@ -332,18 +332,23 @@ void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const 
       Op.ScopeQual = S->isAtomic() ? scopeOf(I, S->getSyncScopeID())
                                    : (S->isVolatile() ? std::optional<Scope>(Scope::System) : std::nullopt);
       setAddress(Op, S->getPointerOperand());
+      Op.Stored = constantOperand(S->getValueOperand());
     } else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
       Op.What = OpKind::RMW;
       Op.Ord = orderOf(RMW->getOrdering());
       Op.ScopeQual = scopeOf(I, RMW->getSyncScopeID());
       setAddress(Op, RMW->getPointerOperand());
       Op.Operand = constantOperand(RMW->getValOperand());
+      if (RMW->getOperation() == AtomicRMWInst::Xchg)
+        Op.Stored = Op.Operand;
       refineFromBuiltin(Op);
     } else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
       Op.What = OpKind::RMW;
       Op.Ord = orderOf(CX->getSuccessOrdering());
       Op.ScopeQual = scopeOf(I, CX->getSyncScopeID());
       setAddress(Op, CX->getPointerOperand());
+      Op.Stored = constantOperand(CX->getNewValOperand());
+      Op.Expected = constantOperand(CX->getCompareOperand());
       refineFromBuiltin(Op);
     } else if (const auto *Fe = dyn_cast<FenceInst>(&I)) {
       Op.What = OpKind::Fence;

@@ -35,6 +35,9 @@ struct IROp {
   /// For a read-modify-write: its value operand, when it is a constant
   /// (countsArrivals: adding 0 counts nothing).
   std::optional<int64_t> Operand;
+  /// For a write: the value it leaves, when constant (MemOp::Stored); for a
+  /// compare-and-swap also the value it expects.
+  std::optional<int64_t> Stored, Expected;
   /// For a read: the branch (or select) its value decides, directly or
   /// through a variable it was relayed through; null when none.
   const llvm::Instruction *Test = nullptr;

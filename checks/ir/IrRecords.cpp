@@ -449,6 +449,66 @@ bool exitsLoopOf(const Instruction *Guard, const Instruction *I, const LoopInfo 
   return false;
 }
 
+/// The condition on the value \p Op reads under which the loop it spins in
+/// is left (MemOp::PassWhen): the branch its value decides is the loop's one
+/// exiting branch, and its condition is one equality comparison of the value
+/// (through casts) with a constant, or a compare-and-swap's success bit (the
+/// value equals what it expects), under any number of negations. As the AST
+/// front end reads a loop's test or an if that breaks out (spinExit).
+std::optional<ValueCondition> spinExit(const IROp &Op, const LoopInfo &LI) {
+  using namespace PatternMatch;
+  const auto *Br = dyn_cast_or_null<BranchInst>(Op.Test);
+  if (!Br || !Br->isConditional())
+    return std::nullopt;
+  const Loop *L = LI.getLoopFor(Op.I->getParent());
+  while (L && !(L->contains(Br->getParent()) && L->isLoopExiting(Br->getParent())))
+    L = L->getParentLoop();
+  if (!L || L->getExitingBlock() != Br->getParent())
+    return std::nullopt;
+  const bool FirstLeaves = !L->contains(Br->getSuccessor(0)), SecondLeaves = !L->contains(Br->getSuccessor(1));
+  if (FirstLeaves == SecondLeaves)
+    return std::nullopt;
+  Value *C = Br->getCondition();
+  bool Negated = false;
+  for (Value *X; match(C, m_Not(m_Value(X)));) {
+    C = X;
+    Negated = !Negated;
+  }
+  auto IsRead = [&](const Value *V) {
+    while (isa<ZExtInst, SExtInst, TruncInst>(V))
+      V = cast<CastInst>(V)->getOperand(0);
+    if (const auto *EV = dyn_cast<ExtractValueInst>(V); EV && isa<AtomicCmpXchgInst>(EV->getAggregateOperand()) &&
+                                                         EV->getIndices().size() == 1 && EV->getIndices()[0] == 0)
+      V = EV->getAggregateOperand();
+    return V == Op.I;
+  };
+  ValueCondition VC;
+  if (const auto *Cmp = dyn_cast<ICmpInst>(C); Cmp && Cmp->isEquality()) {
+    const Value *X = Cmp->getOperand(0);
+    const auto *K = dyn_cast<ConstantInt>(Cmp->getOperand(1));
+    if (!K) {
+      X = Cmp->getOperand(1);
+      K = dyn_cast<ConstantInt>(Cmp->getOperand(0));
+    }
+    if (!K || K->getBitWidth() > 64 || !IsRead(X))
+      return std::nullopt;
+    VC = {Cmp->getPredicate() == CmpInst::ICMP_EQ ? Comparison::EQ : Comparison::NE, K->getSExtValue()};
+  } else if (const auto *EV = dyn_cast<ExtractValueInst>(C);
+             EV && EV->getAggregateOperand() == Op.I && isa<AtomicCmpXchgInst>(Op.I) && EV->getIndices().size() == 1 &&
+             EV->getIndices()[0] == 1 && Op.Expected) {
+    VC = {Comparison::EQ, *Op.Expected};
+  } else if (IsRead(C)) {
+    VC = {Comparison::NE, 0}; // a truth test of a bool read (trunc to i1)
+  } else {
+    return std::nullopt;
+  }
+  // The branch leaves when its condition holds (first successor outside)
+  // or fails.
+  if (FirstLeaves == Negated)
+    VC.Op = VC.Op == Comparison::EQ ? Comparison::NE : Comparison::EQ;
+  return VC;
+}
+
 /// \p I sits in a loop over the grid's blocks: one of its exits compares
 /// with the grid's size (MemOp::GridLoop).
 bool inLoopOverGrid(const Instruction *I, const LoopInfo &LI) {
@@ -753,6 +813,10 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
       R.AgainstGrid = Op.AgainstGrid;
       R.Opaque = Op.Opaque;
       R.Spins = Op.Test && exitsLoopOf(Op.Test, Op.I, orderOf(Fn).loops());
+      if (R.Spins)
+        R.PassWhen = spinExit(Op, orderOf(Fn).loops());
+      if (R.writes())
+        R.Stored = Op.Stored;
       R.GridLoop = inLoopOverGrid(Op.I, orderOf(Fn).loops());
       if (R.isAccess())
         if (std::optional<LaneAddress> K = laneOffsetOf(Op.Address, M.getDataLayout())) {

@@ -84,6 +84,27 @@ bool writesNothing(StringRef OperationName, std::optional<int64_t> Operand) {
   return W == "and" ? Ones : !W.empty() && Zero;
 }
 
+UpdateForm updateForm(StringRef OperationName) {
+  std::string Name = OperationName.lower();
+  StringRef W = operationWord(Name, [](StringRef W) {
+    return W == "cas" || W == "cmpxchg" || W == "compare" || W == "exch" || W == "xchg" || W == "exchange" ||
+           W == "add" || W == "sub" || W == "and" || W == "or" || W == "xor" || W == "min" || W == "max" ||
+           W == "inc" || W == "dec" || W == "fadd" || W == "fsub";
+  });
+  if (W == "cas" || W == "cmpxchg" || W == "compare")
+    return UpdateForm::ComparesAndSwaps;
+  if (W == "exch" || W == "xchg" || W == "exchange")
+    return UpdateForm::Exchanges;
+  return UpdateForm::Combines;
+}
+
+bool sameValue(int64_t A, int64_t B) {
+  if (A == B)
+    return true;
+  auto Is32 = [](int64_t V) { return (V >> 32) == 0 || (V >> 32) == -1; };
+  return Is32(A) && Is32(B) && static_cast<uint32_t>(A) == static_cast<uint32_t>(B);
+}
+
 StringRef strictnessName(Strictness S) { return S == Strictness::Wide ? "wide" : "evidence"; }
 
 namespace engine {
@@ -220,6 +241,10 @@ static void dumpOps(ArrayRef<MemOp> Ops) {
       OS << " tested=" << unsigned(O.Test);
     if (O.Spins)
       OS << " spins";
+    if (O.PassWhen)
+      OS << " pass" << (O.PassWhen->Op == Comparison::EQ ? "==" : "!=") << O.PassWhen->C;
+    if (O.Stored)
+      OS << " stores=" << *O.Stored;
     if (O.Counts)
       OS << " counts";
     if (O.ThreadPrivate)

@@ -94,6 +94,27 @@ bool countsArrivals(llvm::StringRef OperationName, std::optional<int64_t> Operan
 /// write that hands anything on.
 bool writesNothing(llvm::StringRef OperationName, std::optional<int64_t> Operand);
 
+/// How an update chooses the value it writes: from the old value and its
+/// operand (add, or, max, inc), as its operand (exchange: "atomicExch",
+/// "exchange", "atomicrmw xchg", "atom.exch"), or as its new value only
+/// when the old one equals what it expects (compare-and-swap: "atomicCAS",
+/// "compare_exchange_strong", "cmpxchg", "atom.cas"), writing nothing
+/// otherwise.
+enum class UpdateForm : uint8_t { Combines, Exchanges, ComparesAndSwaps };
+UpdateForm updateForm(llvm::StringRef OperationName);
+
+/// Two constants that front ends read at different widths name the same
+/// value: equal, or equal in their low 32 bits where each is a 32-bit value
+/// read signed or unsigned (0xffffffffu and -1).
+bool sameValue(int64_t A, int64_t B);
+
+/// A value read compared with a constant: value == C or value != C.
+struct ValueCondition {
+  Comparison Op = Comparison::EQ; ///< EQ or NE
+  int64_t C = 0;
+  bool holdsFor(int64_t V) const { return (Op == Comparison::EQ) == sameValue(V, C); }
+};
+
 /// MemOp::ThreadBelow when a condition on the thread's index that no bound
 /// reads decides the operation.
 inline constexpr int UnknownThreadGuard = -2;
@@ -175,6 +196,15 @@ struct MemOp {
   /// threads share: p->count), so different Elements of one Object with
   /// this set are different locations for every thread.
   bool FixedAddress = false;
+  /// For a write: the value it leaves, where the front end knows it and it
+  /// does not depend on what was there: a store's or an exchange's constant,
+  /// a compare-and-swap's new value (the only value it ever writes).
+  std::optional<int64_t> Stored;
+  /// For a read that Spins: the thread leaves the loop, and runs what
+  /// follows it, only when the value read meets this condition (while
+  /// (atomicCAS(l, 0, 1) != 0) {} leaves on == 0). None where the loop has
+  /// another way out or the test is not one comparison with a constant.
+  std::optional<ValueCondition> PassWhen;
   /// For Call: the callee is a fence by the user's word (an option).
   bool FenceCall = false;
   /// For Call: what the callee does to memory is not shown (a function

@@ -181,28 +181,45 @@ private:
         return A;
     return -1;
   }
+  /// The write \p P can let the receive \p R go on. A thread that spins
+  /// leaves its loop only on a value its test accepts; a write of any other
+  /// value is observed, if at all, by a thread that stays in the loop and
+  /// reads none of what follows it. So a lock taken by a compare-and-swap
+  /// that stores 1, where every waiter leaves on 0, hands nothing on: the
+  /// write that stores 0 does (PTX: a release pattern synchronizes only with
+  /// an acquire pattern that observes it, and only what follows that
+  /// acquire in the observer's program order sees the data).
+  bool mayPass(unsigned P, unsigned R) const {
+    const MemOp &W = St.op(P), &Rd = St.op(R);
+    // P may be R's own instruction: another thread runs it and reads P's value.
+    return !W.Stored || !Rd.PassWhen || Rd.PassWhen->holdsFor(*W.Stored);
+  }
   /// Evidence of the receiving side: some receive of \p F is followed, after
-  /// its test, by a read of \p Data that is not the reader's own write.
-  bool someoneReads(const Flag &F, int Data) const {
+  /// its test, by a read of \p Data that is not the reader's own write; with
+  /// a publish \p P, a receive that \p P's value can let go on (mayPass).
+  bool someoneReads(const Flag &F, int Data, int P = -1) const {
     // The wide net takes a read's word for it; an only-written object is
     // data only where both sides are shown (it is so defined).
     if (St.Opts.Net == Strictness::Wide &&
         none_of(G.OnlyWrites, [&](unsigned W) { return St.op(W).Object == Data; }))
       return true;
+    auto ReadAfter = [&](unsigned R) {
+      return any_of(G.DataUses, [&](unsigned L) {
+        return St.op(L).Object == Data && St.afterTest(R, L) && !readsOwnWrite(L);
+      });
+    };
+    if (P >= 0 && any_of(F.Receives, [&](unsigned R) { return !mayPass(P, R); }))
+      return any_of(F.Receives, [&](unsigned R) { return mayPass(P, R) && ReadAfter(R); });
     auto [It, New] = Reads.try_emplace({F.Object, Data}, false);
     if (New)
-      It->second = any_of(F.Receives, [&](unsigned R) {
-        return any_of(G.DataUses, [&](unsigned L) {
-          return St.op(L).Object == Data && St.afterTest(R, L) && !readsOwnWrite(L);
-        });
-      });
+      It->second = any_of(F.Receives, ReadAfter);
     return It->second;
   }
   /// Evidence of the publishing side for the read \p L: some publish of \p F
   /// (not a reset) follows a write of its data; or comes before a write of it
   /// in a branch the reader does not take (a slot claimed, then filled: the
   /// reader can see the claim before the data).
-  bool someoneWrote(const Flag &F, unsigned L) const {
+  bool someoneWrote(const Flag &F, unsigned L, int R = -1) const {
     // For a write after the receive (an only-written object), the other
     // side's write is one made before publishing (a holder's before it hands
     // the lock on); a claim then a fill is a read's hazard, not a write's.
@@ -211,7 +228,8 @@ private:
       return true;
     auto Stores = G.StoresOf.find(St.op(L).Object);
     return Stores != G.StoresOf.end() && any_of(F.Publishes, [&](unsigned P) {
-             return !is_contained(F.Resets, P) && any_of(Stores->second, [&](unsigned D) {
+             return !is_contained(F.Resets, P) && (R < 0 || mayPass(P, R)) &&
+                    any_of(Stores->second, [&](unsigned D) {
                       return !ownElement(D, L) &&
                              (St.before(D, P) ||
                               (!Write && St.before(P, D) && !St.before(D, L) && !St.before(L, D)));
@@ -466,7 +484,7 @@ void Messages::publishes(const Flag &F, std::vector<Finding> &Out) {
         continue;
       int Fence = -1;
       if (fenced(D, P, /*Release=*/true, F.Needed, Fence) || releasePattern(F, D, P) ||
-          barrierBeforeReceives(F, D) || !someoneReads(F, St.op(D).Object) ||
+          barrierBeforeReceives(F, D) || !someoneReads(F, St.op(D).Object, P) ||
           (St.Opts.Net == Strictness::Evidence && publishCovered(F, D)))
         continue;
       Finding Fd = finding(Fence >= 0 ? Finding::NarrowFence : Finding::NoRelease, Fence >= 0 ? unsigned(Fence) : P,
@@ -492,7 +510,7 @@ void Messages::publishes(const Flag &F, std::vector<Finding> &Out) {
         for (unsigned L : G.DataLoads) {
           const int Data = St.op(L).Object;
           if (Data == F.Object || Data == X.Object || !carries(X.Object, Data) ||
-              none_of(F.Receives, [&](unsigned R) { return St.afterTest(R, L); }))
+              none_of(F.Receives, [&](unsigned R) { return mayPass(P, R) && St.afterTest(R, L); }))
             continue;
           const SmallVector<unsigned, 4> &Stores = G.StoresOf.find(Data)->second;
           auto D = find_if(Stores, [&](unsigned S) {
@@ -525,7 +543,7 @@ void Messages::receives(const Flag &F, std::vector<Finding> &Out) {
         continue;
       int Fence = -1;
       if (fenced(Rc, L, /*Release=*/false, F.Needed, Fence) || acquirePattern(F, Rc, L) ||
-          acquiredElsewhere(F, Rc, L) || barrierAfterWrites(F, L) || !someoneWrote(F, L) ||
+          acquiredElsewhere(F, Rc, L) || barrierAfterWrites(F, L) || !someoneWrote(F, L, Rc) ||
           (St.Opts.Net == Strictness::Evidence && receiveCovered(F, Rc, L)))
         continue;
       Finding Fd = finding(Fence >= 0 ? Finding::NarrowFence : Finding::NoAcquire, Fence >= 0 ? unsigned(Fence) : Rc,

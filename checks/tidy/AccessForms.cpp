@@ -89,12 +89,19 @@ bool ScopedAccesses::Walker::libcuMember(const CallExpr *CE, const CXXMethodDecl
   }
   // The value an update applies: its first argument that is not the object
   // (an operator's first) or an order.
-  if (A.What == OpKind::RMW)
-    for (const Expr *Arg : llvm::drop_begin(CE->arguments(), isa<CXXOperatorCallExpr>(CE) ? 1 : 0))
-      if (!isMemoryOrderType(Arg->getType())) {
-        A.Operand = constantInt(Arg, Ctx);
-        break;
-      }
+  // What it leaves: a store's or an exchange's value, a compare-and-swap's
+  // new value (its second argument that is not an order).
+  SmallVector<const Expr *, 2> Values;
+  for (const Expr *Arg : llvm::drop_begin(CE->arguments(), isa<CXXOperatorCallExpr>(CE) ? 1 : 0))
+    if (!isMemoryOrderType(Arg->getType()) && Values.size() < 2)
+      Values.push_back(Arg);
+  if (A.What == OpKind::RMW && !Values.empty())
+    A.Operand = constantInt(Values[0], Ctx);
+  const UpdateForm Form = A.What == OpKind::RMW ? updateForm(Member) : UpdateForm::Combines;
+  if ((A.What == OpKind::Store || Form == UpdateForm::Exchanges) && !isa<CXXOperatorCallExpr>(CE) && !Values.empty())
+    A.Stored = constantInt(Values[0], Ctx);
+  else if (Form == UpdateForm::ComparesAndSwaps && Values.size() == 2)
+    A.Stored = constantInt(Values[1], Ctx);
   for (const Expr *Arg : CE->arguments())
     if (isMemoryOrderType(Arg->getType())) {
       if (std::optional<int64_t> V = constantInt(Arg, Ctx))
@@ -169,6 +176,10 @@ bool ScopedAccesses::Walker::recordCall(const CallExpr *CE, const Frame *Fr) {
       A.Ord = Order::Relaxed;
       A.Object = pointee(Arg(0), Fr);
       A.Operand = constantInt(Arg(1), Ctx);
+      if (B->What == DeviceBuiltin::AtomicExchange)
+        A.Stored = A.Operand;
+      else if (B->What == DeviceBuiltin::AtomicCAS)
+        A.Stored = constantInt(Arg(2), Ctx);
       A.BuiltinOperation = B->Operation;
       const auto *Callee = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts());
       if (Callee && Callee->getLocation().isFileID() && !inSystemHeader(Callee->getLocation())) {

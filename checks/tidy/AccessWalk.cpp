@@ -744,6 +744,8 @@ void ScopedAccesses::Walker::plainAccess(const Expr *E, OpKind K, const Stmt *Si
   A.Name = A.Ord == Order::Volatile ? "volatile " : "";
   A.Name += K == OpKind::Load ? "load" : "store";
   A.Loc = Loc;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Site); K == OpKind::Store && BO && BO->getOpcode() == BO_Assign)
+    A.Stored = constantInt(BO->getRHS(), Ctx);
   record(std::move(A), Site, Fr, /*PlainList=*/true);
 }
 

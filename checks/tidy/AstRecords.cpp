@@ -2,8 +2,10 @@
 #include "AstRecords.h"
 #include "CheckUtils.h"
 #include "PerTU.h"
+#include "ScopedAccessesWalker.h"
 #include "clang/AST/Attr.h"
 #include "llvm/ADT/StringMap.h"
+#include <functional>
 
 using namespace clang;
 using namespace llvm;
@@ -125,6 +127,220 @@ bool spins(const ScopedAccess &A) {
   return InLoop && If && (endsInBreak(If->getThen()) || endsInBreak(If->getElse()));
 }
 
+/// Ways out of a loop other than its test, in \p S, a part of its body: a
+/// break of the loop itself (not of a loop or switch inside it), a return,
+/// a goto. Counted, so that an if whose arm breaks can be the one way out.
+unsigned exitsOf(const Stmt *S, bool Nested = false) {
+  if (!S)
+    return 0;
+  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, CXXThrowExpr>(S))
+    return 2;
+  if (isa<BreakStmt>(S))
+    return Nested ? 0 : 1;
+  const bool Inner = Nested || isa<WhileStmt, DoStmt, ForStmt, CXXForRangeStmt, SwitchStmt>(S);
+  unsigned N = 0;
+  for (const Stmt *C : S->children())
+    N += exitsOf(C, Inner);
+  return N;
+}
+
+/// \p X is the value the access \p A reads: its own expression; a call of
+/// a function whose body returns it (a try-lock helper); or a variable that
+/// the loop \p Loop writes once, with it (do rv = atomicCAS(...); while (rv)).
+bool isValueOf(const Expr *X, const ScopedAccess &A, const Stmt *Loop) {
+  const auto *Site = dyn_cast_or_null<Expr>(A.Site);
+  if (!X || !Site)
+    return false;
+  X = X->IgnoreParenCasts();
+  const Expr *Read = Site->IgnoreParenImpCasts();
+  if (X == Read)
+    return true;
+  if (const auto *CE = dyn_cast<CallExpr>(X)) {
+    if (!is_contained(A.CallChain, CE) || A.CallChain.back() != CE)
+      return false;
+    const FunctionDecl *F = CE->getDirectCallee() ? CE->getDirectCallee()->getDefinition() : nullptr;
+    const auto *Body = F ? dyn_cast_or_null<CompoundStmt>(F->getBody()) : nullptr;
+    const auto *Ret = Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
+    return Ret && Ret->getRetValue() && Ret->getRetValue()->IgnoreParenCasts() == Read;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(X);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage() || V->getType()->isReferenceType())
+    return false;
+  unsigned Writes = 0;
+  bool FromRead = false;
+  auto IsV = [&](const Expr *E) {
+    const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return R && R->getDecl() == V;
+  };
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && IsV(BO->getLHS())) {
+      ++Writes;
+      FromRead |= BO->getOpcode() == BO_Assign && BO->getRHS()->IgnoreParenCasts() == Read;
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+               UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) && IsV(UO->getSubExpr())) {
+      Writes += 2;
+    }
+    for (const Stmt *C : S->children())
+      Visit(C);
+  };
+  Visit(Loop);
+  return Writes == 1 && FromRead;
+}
+
+/// The value a compare-exchange member call \p CE expects, where it is one
+/// constant at every call in its loop: the variable's initial value, set
+/// again by a statement of the loop's \p Body (the call writes what it read
+/// into it when it fails), and written nowhere else.
+std::optional<int64_t> expectedConstant(const CallExpr *CE, const Stmt *Body, const ASTContext &Ctx) {
+  const Expr *Arg = nullptr;
+  for (const Expr *E : CE->arguments())
+    if (!impl::isMemoryOrderType(E->getType())) {
+      Arg = E;
+      break;
+    }
+  const auto *DRE = Arg ? dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts()) : nullptr;
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage() || !V->getInit())
+    return std::nullopt;
+  std::optional<int64_t> K = impl::constantInt(V->getInit(), Ctx);
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(Body);
+  if (!K || !Block)
+    return std::nullopt;
+  bool Reset = false;
+  for (const Stmt *S : Block->body())
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+      if (const auto *L = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()); L && L->getDecl() == V) {
+        std::optional<int64_t> R = impl::constantInt(BO->getRHS(), Ctx);
+        if (!R || !sameValue(*R, *K))
+          return std::nullopt;
+        Reset = true;
+      }
+  // Anywhere else in the loop, only the same constant.
+  bool Other = false;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || Other)
+      return;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+      if (const auto *L = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()); L && L->getDecl() == V) {
+        std::optional<int64_t> R = impl::constantInt(BO->getRHS(), Ctx);
+        Other |= BO->getOpcode() != BO_Assign || !R || !sameValue(*R, *K);
+      }
+    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp())
+      if (const auto *L = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts()); L && L->getDecl() == V)
+        Other = true;
+    for (const Stmt *C : S->children())
+      Visit(C);
+  };
+  Visit(Body);
+  return Reset && !Other ? K : std::nullopt;
+}
+
+/// The condition on the value a spinning read returns under which its loop
+/// is left (MemOp::PassWhen): the loop's test, or an if whose arm breaks out
+/// of a loop with no test of its own, is its one way out, and is one
+/// comparison of the value with a constant (or a truth test of it) under
+/// any number of !. The IR front end reads the same from the loop's one
+/// exiting branch (IrRecords' spinExit).
+std::optional<ValueCondition> spinExit(const ScopedAccess &A, const ASTContext &Ctx) {
+  if (A.Waits || !A.TestGuard)
+    return std::nullopt;
+  const Stmt *Loop = A.TestGuard, *Body = nullptr;
+  const Expr *Cond = nullptr;
+  bool ExitWhenTrue = false;
+  unsigned Allowed = 0;
+  if (const auto *W = dyn_cast<WhileStmt>(Loop)) {
+    Cond = W->getCond();
+    Body = W->getBody();
+  } else if (const auto *D = dyn_cast<DoStmt>(Loop)) {
+    Cond = D->getCond();
+    Body = D->getBody();
+  } else if (const auto *F = dyn_cast<ForStmt>(Loop)) {
+    Cond = F->getCond();
+    Body = F->getBody();
+  } else if (const auto *If = dyn_cast<IfStmt>(Loop)) {
+    // for (;;) { ... if (atomicCAS(l, 0, 1) == 0) break; }
+    const Stmt *Enclosing = nullptr;
+    for (const auto &[Owner, Arm] : A.Arms)
+      if (Arm & ArmLoop)
+        Enclosing = Owner;
+    if (!Enclosing)
+      return std::nullopt;
+    const Expr *LoopCond = nullptr;
+    if (const auto *W = dyn_cast<WhileStmt>(Enclosing))
+      LoopCond = W->getCond(), Body = W->getBody();
+    else if (const auto *F = dyn_cast<ForStmt>(Enclosing))
+      LoopCond = F->getCond(), Body = F->getBody();
+    else
+      return std::nullopt;
+    if (LoopCond) {
+      std::optional<int64_t> K = impl::constantInt(LoopCond, Ctx);
+      if (!K && LoopCond->getType()->isBooleanType()) {
+        bool B;
+        if (LoopCond->EvaluateAsBooleanCondition(B, Ctx) && B)
+          K = 1;
+      }
+      if (!K || *K == 0)
+        return std::nullopt;
+    }
+    const bool Then = exitsOf(If->getThen()) == 1;
+    const bool Else = exitsOf(If->getElse()) == 1;
+    if (Then == Else)
+      return std::nullopt;
+    ExitWhenTrue = Then;
+    Cond = If->getCond();
+    Loop = Enclosing;
+    Allowed = 1; // the if's own break
+  } else {
+    return std::nullopt;
+  }
+  if (!Cond || exitsOf(Body) != Allowed)
+    return std::nullopt;
+  bool Negated = false;
+  const Expr *E = Cond->IgnoreParenImpCasts();
+  while (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    if (U->getOpcode() != UO_LNot)
+      break;
+    Negated = !Negated;
+    E = U->getSubExpr()->IgnoreParenImpCasts();
+  }
+  ValueCondition VC{Comparison::NE, 0}; // a truth test
+  const Expr *X = E;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() != BO_EQ && BO->getOpcode() != BO_NE)
+      return std::nullopt;
+    VC.Op = BO->getOpcode() == BO_EQ ? Comparison::EQ : Comparison::NE;
+    if (std::optional<int64_t> K = impl::constantInt(BO->getRHS(), Ctx))
+      X = BO->getLHS(), VC.C = *K;
+    else if (std::optional<int64_t> K = impl::constantInt(BO->getLHS(), Ctx))
+      X = BO->getRHS(), VC.C = *K;
+    else
+      return std::nullopt;
+  }
+  if (!isValueOf(X, A, Loop))
+    return std::nullopt;
+  // compare_exchange_strong(expected, 1) returns whether it swapped: whether
+  // the value read equals expected, known where the variable holds one
+  // constant at every call (set to it before the loop and again in it).
+  if (const auto *CE = dyn_cast<CallExpr>(X->IgnoreParenCasts());
+      CE && CE->getType()->isBooleanType() && A.What == OpKind::RMW &&
+      updateForm(A.Name) == UpdateForm::ComparesAndSwaps) {
+    if (X != E)
+      return std::nullopt;
+    std::optional<int64_t> K = expectedConstant(CE, Body, Ctx);
+    if (!K)
+      return std::nullopt;
+    VC = {Comparison::EQ, *K};
+  }
+  // The condition, with its negations, leaves the loop when it holds (an
+  // if's break) or when it fails (the loop's own test).
+  if (ExitWhenTrue == Negated)
+    VC.Op = VC.Op == Comparison::EQ ? Comparison::NE : Comparison::EQ;
+  return VC;
+}
+
 Runner runnerOf(ScopedAccess::RootKind K) {
   return K == ScopedAccess::Host ? Runner::Host : K == ScopedAccess::Kernel ? Runner::Kernel : Runner::DeviceFunction;
 }
@@ -167,6 +383,10 @@ void AstRecords::build() {
     Op.Tested = A.TestSeq.has_value();
     Op.Test = A.Test;
     Op.Spins = spins(A);
+    if (Op.Spins && (A.What == OpKind::Load || A.What == OpKind::RMW))
+      Op.PassWhen = spinExit(A, Accesses->context());
+    if (A.What == OpKind::Store || A.What == OpKind::RMW)
+      Op.Stored = A.Stored;
     Op.AgainstGrid = A.AgainstGrid;
     Op.GridLoop = A.GridLoop;
     Op.ThreadBelow = A.ThreadBelow > INT32_MAX ? -1 : static_cast<int>(A.ThreadBelow);

@@ -105,6 +105,8 @@ struct ScopedAccess {
   /// For a read-modify-write: the value it applies, when it is a constant
   /// (countsArrivals: adding 0 counts nothing).
   std::optional<int64_t> Operand;
+  /// For a write: the value it leaves, when constant (MemOp::Stored).
+  std::optional<int64_t> Stored;
   const clang::Stmt *Site = nullptr; ///< the call, operator call or asm statement
   clang::SourceLocation Loc;         ///< where to report it
 

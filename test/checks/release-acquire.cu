@@ -92,6 +92,31 @@ __global__ void tested(int *Data, int *Flag, int *Out) {
   Data[1] = 0;
   DeviceRef(*Flag).store(1, cuda::memory_order_release);
 }
+// A node written before a spin lock is taken, read by the next holder under it.
+__global__ void lockTakenAfterWrite(unsigned *Lock, int *Nodes, int *Head, int *Out) {
+  Nodes[blockIdx.x] = 1;
+  // no-warning: the CAS that takes the lock stores 1, and a waiter leaves its spin only on 0, so it
+  // publishes nothing; the exchange that stores 0, after a fence, hands the node on.
+  while (atomicCAS(Lock, 0u, 1u) != 0u) {
+  }
+  __threadfence();
+  Out[blockIdx.x] = Nodes[*Head];
+  *Head = blockIdx.x;
+  __threadfence();
+  atomicExch(Lock, 0u);
+}
+__global__ void lockHandedOnUnfenced(unsigned *Lock, int *Nodes, int *Head, int *Out) {
+  Nodes[blockIdx.x] = 1;
+  while (atomicCAS(Lock, 0u, 1u) != 0u) {
+  }
+  __threadfence();
+  Out[blockIdx.x] = Nodes[*Head];
+  *Head = blockIdx.x;
+  atomicExch(Lock, 0u);
+  // CHECK: :[[@LINE-1]]:3: warning: 'Lock' is published here with a relaxed read-modify-write after plain writes to 'Head', with no release between them; a thread in another block that sees the flag may still read the old data; consider '__threadfence()' before it [cuda-scope-release-acquire]
+  // CHECK: :[[@LINE-3]]:9: note: 'Head' is written here
+  // CHECK: :[[@LINE-8]]:10: note: kernel 'lockHandedOnUnfenced' receives 'Lock' here
+}
 __global__ void relayed(int *Data, int *Flag, int *Out) {
   int Seen;
   do {
@@ -102,7 +127,7 @@ __global__ void relayed(int *Data, int *Flag, int *Out) {
   } while (Seen == 0);
   Out[0] = Data[0];
   Data[1] = 0; // the kernel writes Data too: it is a message, not only input
-  DeviceRef(*Flag).store(0, cuda::memory_order_release);
+  DeviceRef(*Flag).store(1, cuda::memory_order_release); // a value the wait leaves on
 }
 __global__ void waited(int *Data, int *Flag, int *Out) {
   DeviceRef(*Flag).wait(0, cuda::memory_order_relaxed);

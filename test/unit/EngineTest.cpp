@@ -575,3 +575,48 @@ TEST(Engine, AFenceNeedsOnlyBlockScopeWhereAllMemoryIsShared) {
   Cluster.add(Arrive);
   EXPECT_TRUE(wide(Cluster).empty());
 }
+
+TEST(Engine, UpdateFormsAndValues) {
+  EXPECT_EQ(updateForm("atomicCAS"), UpdateForm::ComparesAndSwaps);
+  EXPECT_EQ(updateForm("cmpxchg"), UpdateForm::ComparesAndSwaps);
+  EXPECT_EQ(updateForm("atom.cas.b32"), UpdateForm::ComparesAndSwaps);
+  EXPECT_EQ(updateForm("atomic_ref::compare_exchange_strong"), UpdateForm::ComparesAndSwaps);
+  EXPECT_EQ(updateForm("atomicExch"), UpdateForm::Exchanges);
+  EXPECT_EQ(updateForm("atomicrmw xchg"), UpdateForm::Exchanges);
+  EXPECT_EQ(updateForm("atomic_ref::exchange"), UpdateForm::Exchanges);
+  EXPECT_EQ(updateForm("atomicAdd"), UpdateForm::Combines);
+  EXPECT_EQ(updateForm("operator++"), UpdateForm::Combines);
+  // One 32-bit value read signed by one front end and unsigned by the other.
+  EXPECT_TRUE(sameValue(-1, 0xffffffffLL));
+  EXPECT_FALSE(sameValue(1, 0x100000001LL));
+  EXPECT_TRUE((ValueCondition{Comparison::EQ, 0}).holdsFor(0));
+  EXPECT_FALSE((ValueCondition{Comparison::EQ, 0}).holdsFor(1));
+  EXPECT_TRUE((ValueCondition{Comparison::NE, 0}).holdsFor(1));
+}
+
+TEST(Engine, AWriteIsHeardOnlyByWaitersItsValueLetsGo) {
+  // Data written, then a lock taken by a CAS that stores `Stores`; the waiter
+  // (the same CAS in another thread) leaves its spin on 0, then reads the data.
+  auto Lock = [](std::optional<int64_t> Stores, std::optional<ValueCondition> Leaves) {
+    Program P;
+    P.add(plainStore(Data), 1);
+    MemOp Take = access(OpKind::RMW, Flag, Order::Relaxed);
+    Take.Tested = true;
+    Take.Test = ValueTest::Equality;
+    Take.Spins = true;
+    Take.PassWhen = Leaves;
+    Take.Stored = Stores;
+    P.add(Take);
+    P.add(fence(Scope::Device), 2);
+    P.add(plainLoad(Data), 2);
+    return P.run();
+  };
+  const ValueCondition OnFree{Comparison::EQ, 0};
+  // The CAS's 1 lets no waiter go: it publishes nothing.
+  EXPECT_TRUE(Lock(1, OnFree).empty());
+  // A value the front end does not know, or a spin it cannot read: any write may be heard.
+  EXPECT_EQ(kinds(Lock(std::nullopt, OnFree)), (std::vector<Finding::Kind>{Finding::NoRelease}));
+  EXPECT_EQ(kinds(Lock(1, std::nullopt)), (std::vector<Finding::Kind>{Finding::NoRelease}));
+  // A waiter that leaves on 1 hears it.
+  EXPECT_EQ(kinds(Lock(1, ValueCondition{Comparison::NE, 0})), (std::vector<Finding::Kind>{Finding::NoRelease}));
+}

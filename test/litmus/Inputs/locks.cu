@@ -410,3 +410,98 @@ __global__ void spinMutexRelayedFenced(unsigned *m, float *storage) {
     atomicExch(m, 0u);
   __syncthreads();
 }
+
+// A lock word's values: a waiter leaves its spin only on reading 0 (free), so the compare-and-swap
+// that stores 1 (taken) lets no waiter through; the exchange that stores 0 hands the lock on.
+
+// LITMUS: forbidden
+// A node prepared before the lock is taken, linked under it, and released after a fence: the CAS
+// that takes the lock stores 1, which no waiter leaves its spin on; the fenced exchange publishes
+// the node with the link.
+__global__ void lockAfterPrepare(unsigned *lock, int *nodes, int *head, int *out) {
+  if (threadIdx.x == 0) {
+    nodes[blockIdx.x] = blockIdx.x + 1;
+    while (atomicCAS(lock, 0u, 1u) != 0u) {
+    }
+    __threadfence();
+    out[blockIdx.x] = nodes[*head];
+    *head = blockIdx.x;
+    __threadfence();
+    atomicExch(lock, 0u);
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The same without the fence before the exchange: the exchange's 0 lets the next holder in, and it
+// can read the node before its value.
+__global__ void lockAfterPrepareNoRelease(unsigned *lock, int *nodes, int *head, int *out) {
+  if (threadIdx.x == 0) {
+    nodes[blockIdx.x] = blockIdx.x + 1;
+    while (atomicCAS(lock, 0u, 1u) != 0u) {
+    }
+    __threadfence();
+    out[blockIdx.x] = nodes[*head];
+    *head = blockIdx.x;
+    atomicExch(lock, 0u);
+  }
+}
+
+// LITMUS: forbidden
+// HeteroSync's __gpuLock form: the CAS's value kept in a variable the loop tests, and a lock taken
+// by a loop that breaks out when its CAS succeeds.
+__global__ void lockAfterPrepareRelayed(unsigned *lock, int *nodes, int *head, int *out) {
+  if (threadIdx.x == 0) {
+    nodes[blockIdx.x] = blockIdx.x + 1;
+    unsigned got = 0;
+    do {
+      got = atomicCAS(lock, 0u, 1u);
+    } while (got != 0u);
+    __threadfence();
+    out[blockIdx.x] = nodes[*head];
+    *head = blockIdx.x;
+    __threadfence();
+    atomicExch(lock, 0u);
+    nodes[blockIdx.x] = 0;
+    for (;;) {
+      if (atomicCAS(lock, 0u, 1u) == 0u)
+        break;
+    }
+    __threadfence();
+    out[blockIdx.x] += nodes[*head];
+    __threadfence();
+    atomicExch(lock, 0u);
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A flag set by a compare-and-swap after the data, with no fence: the reader leaves its spin on
+// the 1 the CAS stores, and can read the data before its value.
+__global__ void casSetsFlag(unsigned *flag, int *data, int *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    data[0] = 42;
+    atomicCAS(flag, 0u, 1u);
+  }
+  if (blockIdx.x == 1 && threadIdx.x == 0) {
+    while (atomicAdd(flag, 0u) != 1u) {
+    }
+    __threadfence();
+    out[0] = data[0];
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A spin with another way out (a bound on the tries): a waiter can leave it having read the 1 the
+// CAS stored, and read the node without the holder's release.
+__global__ void lockWithTimeout(unsigned *lock, int *nodes, int *head, int *out) {
+  if (threadIdx.x == 0) {
+    nodes[blockIdx.x] = blockIdx.x + 1;
+    for (int tries = 0; tries < 100; ++tries)
+      if (atomicCAS(lock, 0u, 1u) == 0u)
+        break;
+    __threadfence();
+    out[blockIdx.x] = nodes[*head];
+    *head = blockIdx.x;
+    __threadfence();
+    atomicExch(lock, 0u);
+  }
+}
