@@ -73,6 +73,85 @@ bool isThreadIndexX(const Value *V) {
   return II && II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_tid_x;
 }
 
+/// A multiple of the warp size that every lane of a warp computes alike: a
+/// constant multiple, the block's size in x (taken to be one), a product
+/// with one, a shift left by 5 or more, sums of them; built from nothing a
+/// lane has of its own (AST: Varying::warpMultiple).
+bool warpMultiple(const Value *V, unsigned Depth = 0) {
+  if (Depth > 8)
+    return false;
+  while (const auto *C = dyn_cast<CastInst>(V))
+    V = C->getOperand(0);
+  if (const auto *C = dyn_cast<ConstantInt>(V))
+    return C->getBitWidth() <= 64 && isWarpMultiple(C->getSExtValue());
+  if (const auto *II = dyn_cast<IntrinsicInst>(V))
+    return II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_ntid_x;
+  const auto *BO = dyn_cast<BinaryOperator>(V);
+  if (!BO)
+    return false;
+  auto Uniform = [&](const Value *X) {
+    // What the operands are built of: block and grid registers, kernel
+    // arguments, constants; no thread or lane register, no memory.
+    SmallVector<const Value *, 8> Work{X};
+    SmallPtrSet<const Value *, 16> Seen;
+    while (!Work.empty()) {
+      const Value *W = Work.pop_back_val();
+      if (!Seen.insert(W).second || isa<Constant, Argument>(W))
+        continue;
+      if (const auto *II = dyn_cast<IntrinsicInst>(W)) {
+        Intrinsic::ID ID = II->getIntrinsicID();
+        if (ID == Intrinsic::nvvm_read_ptx_sreg_ctaid_x || ID == Intrinsic::nvvm_read_ptx_sreg_ctaid_y ||
+            ID == Intrinsic::nvvm_read_ptx_sreg_ctaid_z || ID == Intrinsic::nvvm_read_ptx_sreg_ntid_x ||
+            ID == Intrinsic::nvvm_read_ptx_sreg_ntid_y || ID == Intrinsic::nvvm_read_ptx_sreg_ntid_z ||
+            ID == Intrinsic::nvvm_read_ptx_sreg_nctaid_x || ID == Intrinsic::nvvm_read_ptx_sreg_nctaid_y ||
+            ID == Intrinsic::nvvm_read_ptx_sreg_nctaid_z)
+          continue;
+        return false;
+      }
+      const auto *I = dyn_cast<Instruction>(W);
+      if (!I || !(isa<BinaryOperator, CastInst>(I)))
+        return false;
+      for (const Value *Op : I->operands())
+        Work.push_back(Op);
+    }
+    return true;
+  };
+  if (!Uniform(BO))
+    return false;
+  const Value *A = BO->getOperand(0), *B = BO->getOperand(1);
+  switch (BO->getOpcode()) {
+  case Instruction::Mul:
+    return warpMultiple(A, Depth + 1) || warpMultiple(B, Depth + 1);
+  case Instruction::Shl:
+    if (const auto *C = dyn_cast<ConstantInt>(B))
+      return isWarpMultipleShift(C->getSExtValue()) || warpMultiple(A, Depth + 1);
+    return false;
+  case Instruction::Add:
+  case Instruction::Sub:
+  case Instruction::Or: // an add of parts that share no bit (-O2's form of some adds)
+    return BO->getOpcode() != Instruction::Or || cast<PossiblyDisjointInst>(BO)->isDisjoint()
+               ? warpMultiple(A, Depth + 1) && warpMultiple(B, Depth + 1)
+               : false;
+  default:
+    return false;
+  }
+}
+
+/// The thread's index, or it plus a multiple of the warp size that lanes
+/// share (AST: Varying::laneInWarp).
+bool laneInWarp(const Value *V) {
+  if (isThreadIndexX(V))
+    return true;
+  while (const auto *C = dyn_cast<CastInst>(V))
+    V = C->getOperand(0);
+  const auto *BO = dyn_cast<BinaryOperator>(V);
+  if (!BO || (BO->getOpcode() != Instruction::Add &&
+              !(BO->getOpcode() == Instruction::Or && cast<PossiblyDisjointInst>(BO)->isDisjoint())))
+    return false;
+  return (isThreadIndexX(BO->getOperand(0)) && warpMultiple(BO->getOperand(1))) ||
+         (isThreadIndexX(BO->getOperand(1)) && warpMultiple(BO->getOperand(0)));
+}
+
 /// What the thread's index says of its warp is the same for every lane of
 /// the warp (blocks whose size is a multiple of the warp size, as the
 /// rule assumes): divided by the warp size (>> 5, / 32), its lane bits
@@ -98,17 +177,17 @@ bool warpOf(const Instruction &I) {
     return false;
   if (BO->getOpcode() == Instruction::And)
     if (const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1)))
-      return isThreadIndexX(BO->getOperand(0)) && (C->getZExtValue() & (WarpSize - 1)) == 0;
+      return laneInWarp(BO->getOperand(0)) && (C->getZExtValue() & (WarpSize - 1)) == 0;
   const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
   if (!C)
     return false;
   switch (BO->getOpcode()) {
   case Instruction::LShr:
   case Instruction::AShr:
-    return isWarpShift(C->getSExtValue());
+    return isWarpShift(C->getSExtValue()) && laneInWarp(BO->getOperand(0));
   case Instruction::UDiv:
   case Instruction::SDiv:
-    return isWarpDivisor(C->getSExtValue());
+    return isWarpDivisor(C->getSExtValue()) && laneInWarp(BO->getOperand(0));
   default:
     return false;
   }

@@ -259,6 +259,8 @@ bool isThreadIndexName(StringRef Name) {
          Name == "__nvvm_read_ptx_sreg_tid_z";
 }
 
+bool isBlockSizeXName(StringRef Name) { return Name == "blockDim" || Name == "__nvvm_read_ptx_sreg_ntid_x"; }
+
 bool isGridSizeName(StringRef Name) {
   return Name == "gridDim" || Name == "__nvvm_read_ptx_sreg_nctaid_x" || Name == "__nvvm_read_ptx_sreg_nctaid_y" ||
          Name == "__nvvm_read_ptx_sreg_nctaid_z";

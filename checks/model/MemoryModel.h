@@ -94,6 +94,9 @@ bool isThreadIndexName(llvm::StringRef Name);
 /// The same for the grid's size in blocks: "gridDim", "__nvvm_read_ptx_sreg_nctaid_x".
 bool isGridSizeName(llvm::StringRef Name);
 
+/// The block's size in x, which the warp rules take to be a multiple of the
+/// warp size: "blockDim" (its x), "__nvvm_read_ptx_sreg_ntid_x".
+bool isBlockSizeXName(llvm::StringRef Name);
 /// A comparison of a (non-negative) index with a constant, as written with
 /// the index on the left: blockIdx.x < 1.
 enum class IndexCompare : uint8_t { EQ, NE, LT, LE, GT, GE };
@@ -131,6 +134,12 @@ constexpr int64_t WarpSize = 32;
 /// \p Shift) is the thread's warp: threadIdx.x / 32, threadIdx.x >> 5.
 inline bool isWarpDivisor(int64_t Divisor) { return Divisor == WarpSize; }
 inline bool isWarpShift(int64_t Shift) { return Shift >= 0 && Shift < 62 && (int64_t(1) << Shift) == WarpSize; }
+/// Whether a constant term keeps the lanes of a warp in one warp when added
+/// to the thread's index: a multiple of the warp size (256, 0), or a shift
+/// left by at least its log (x << 8). (threadIdx.x + blockIdx.x * 256) / 32
+/// is the warp's index in the grid, the same for its lanes.
+inline bool isWarpMultiple(int64_t C) { return C % WarpSize == 0; }
+inline bool isWarpMultipleShift(int64_t Shift) { return Shift >= 5 && Shift < 62; }
 
 /// What an operation does, in one vocabulary for every front end.
 enum class OpKind : uint8_t {

@@ -130,13 +130,71 @@ private:
       return identifierOf(CE->getDirectCallee()) == "__nvvm_read_ptx_sreg_tid_x";
     return false;
   }
+  /// blockDim.x (or the NVVM builtin), which the rule takes to be a
+  /// multiple of the warp size.
+  static bool isBlockSizeX(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+      E = PO->getSyntacticForm()->IgnoreParenImpCasts();
+    if (const auto *P = dyn_cast<MSPropertyRefExpr>(E)) {
+      const Expr *Base = P->getBaseExpr()->IgnoreParenImpCasts();
+      if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+        Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
+      const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+      return DRE && identifierOf(DRE->getDecl()) == "blockDim" && P->getPropertyDecl() &&
+             P->getPropertyDecl()->getName() == "x";
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(E))
+      return isBlockSizeXName(identifierOf(CE->getDirectCallee())) &&
+             identifierOf(CE->getDirectCallee()) != "blockDim";
+    return false;
+  }
+  /// A multiple of the warp size that every lane of a warp computes alike
+  /// (blockIdx.x * 256, blockIdx.x * blockDim.x, w << 5).
+  bool warpMultiple(const Expr *E, unsigned Depth = 0) const {
+    E = E->IgnoreParenImpCasts();
+    if (Depth > 8 || E->isValueDependent() || !E->getType()->isIntegralOrEnumerationType())
+      return false;
+    if (std::optional<APSInt> V = E->getIntegerConstantExpr(Ctx))
+      return isWarpMultiple(V->getExtValue());
+    if (isBlockSizeX(E))
+      return true;
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO || varies(BO, 0))
+      return false;
+    switch (BO->getOpcode()) {
+    case BO_Mul:
+      return warpMultiple(BO->getLHS(), Depth + 1) || warpMultiple(BO->getRHS(), Depth + 1);
+    case BO_Shl:
+      if (std::optional<APSInt> V = BO->getRHS()->getIntegerConstantExpr(Ctx))
+        return isWarpMultipleShift(V->getExtValue()) || warpMultiple(BO->getLHS(), Depth + 1);
+      return false;
+    case BO_Add:
+    case BO_Sub:
+      return warpMultiple(BO->getLHS(), Depth + 1) && warpMultiple(BO->getRHS(), Depth + 1);
+    default:
+      return false;
+    }
+  }
+  /// The thread's index, or it plus a multiple of the warp size that lanes
+  /// share (the thread's index in the grid: blockIdx.x * blockDim.x + tid):
+  /// divided by the warp size, the warp's index, the same for its lanes.
+  bool laneInWarp(const Expr *E) const {
+    if (isThreadIndexX(E))
+      return true;
+    const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+    if (!BO || BO->getOpcode() != BO_Add)
+      return false;
+    return (isThreadIndexX(BO->getLHS()) && warpMultiple(BO->getRHS())) ||
+           (isThreadIndexX(BO->getRHS()) && warpMultiple(BO->getLHS()));
+  }
   /// What the thread's index says of its warp, the same for every lane of
   /// a warp (blocks whose size is a multiple of the warp size, as the rule
   /// assumes): divided by the warp size, its lane bits cleared, or compared
   /// with a multiple of it (tid < 32). The IR pass knows the same forms.
   bool warpOf(const Expr *E) const {
     const auto *BO = dyn_cast<BinaryOperator>(E);
-    if (!BO || !isThreadIndexX(BO->getLHS()))
+    if (!BO || !laneInWarp(BO->getLHS()))
       return false;
     std::optional<int64_t> C;
     if (std::optional<APSInt> V = BO->getRHS()->getIntegerConstantExpr(Ctx))

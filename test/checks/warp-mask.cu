@@ -54,7 +54,32 @@ __global__ void oddLanes(double *A) {
   A[threadIdx.x] = V;
 }
 
+// Positive: one past the grid-wide thread index, divided by 32, is not a warp's: lanes 31 and 0
+// of the next warp share a quotient.
+__global__ void offsetWarpIndex(const int *Queue, int *Out, unsigned N) {
+  unsigned W = (blockIdx.x * blockDim.x + threadIdx.x + 1) / 32;
+  if (W < N) {
+    int V = __shfl_sync(0xffffffff, Queue[W], 0);
+    // CHECK: :[[@LINE-1]]:13: warning: this __shfl_sync names every lane {{.*}} at {{.*}}warp-mask.cu:[[#@LINE-2]] that {{.*}} [cuda-scope-warp-mask]
+    // CHECK: :[[@LINE-3]]:7: note: lanes of one warp may decide this condition differently
+    Out[W] = V;
+  }
+}
+
 // Negative cases.
+static const int ThreadsPerBlock = 256, WarpLanes = 32;
+// no-warning: the thread's index plus a multiple of 32 that lanes share (blockIdx.x * 256,
+// blockIdx.x * blockDim.x), divided by 32, is the warp's index in the grid: a loop over a
+// worklist by warp, or a bound on it, is the same for every lane of a warp.
+__global__ void gridWarpIndex(const int *Queue, int *Out, int Start, int End, unsigned N) {
+  const int From = (threadIdx.x + blockIdx.x * ThreadsPerBlock) / WarpLanes;
+  const int Step = (gridDim.x * ThreadsPerBlock) / WarpLanes;
+  for (int I = Start + From; I < End; I += Step)
+    Out[I] = __shfl_sync(0xffffffff, Queue[I] + threadIdx.x % 32, 0);
+  unsigned W = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  if (W < N)
+    Out[W] = __shfl_sync(0xffffffff, Queue[W], 0);
+}
 __global__ void warpUniform(float *A) {
   int Warp = threadIdx.x / 32, Lane = threadIdx.x % 32;
   float V = A[threadIdx.x];
