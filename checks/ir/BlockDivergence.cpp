@@ -73,10 +73,50 @@ bool isThreadIndexX(const Value *V) {
   return II && II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_tid_x;
 }
 
+/// Built of what lanes of one warp share, or of the thread's row in its
+/// block (threadIdx.y, .z): block and grid registers, kernel arguments and
+/// constants, through arithmetic and casts; no memory, no call, no x index.
+/// Times a multiple of the warp size, a row is a whole number of warps:
+/// threadIdx.x + blockDim.x * threadIdx.y is the linear index by which the
+/// hardware forms warps.
+bool rowIndex(const Value *X) {
+  SmallVector<const Value *, 8> Work{X};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty()) {
+    const Value *W = Work.pop_back_val();
+    if (!Seen.insert(W).second || isa<Constant, Argument>(W))
+      continue;
+    if (const auto *II = dyn_cast<IntrinsicInst>(W)) {
+      switch (II->getIntrinsicID()) {
+      case Intrinsic::nvvm_read_ptx_sreg_tid_y:
+      case Intrinsic::nvvm_read_ptx_sreg_tid_z:
+      case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+      case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+      case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+      case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+      case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+      case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+      case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+      case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+      case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+        continue;
+      default:
+        return false;
+      }
+    }
+    const auto *I = dyn_cast<Instruction>(W);
+    if (!I || !isa<BinaryOperator, CastInst>(I))
+      return false;
+    for (const Value *Op : I->operands())
+      Work.push_back(Op);
+  }
+  return true;
+}
+
 /// A multiple of the warp size that every lane of a warp computes alike: a
-/// constant multiple, the block's size in x (taken to be one), a product
-/// with one, a shift left by 5 or more, sums of them; built from nothing a
-/// lane has of its own (AST: Varying::warpMultiple).
+/// constant multiple, the block's size in x (taken to be one), a row index
+/// times one, a shift left by 5 or more, sums of them (AST:
+/// Varying::warpMultiple).
 bool warpMultiple(const Value *V, unsigned Depth = 0) {
   if (Depth > 8)
     return false;
@@ -89,49 +129,21 @@ bool warpMultiple(const Value *V, unsigned Depth = 0) {
   const auto *BO = dyn_cast<BinaryOperator>(V);
   if (!BO)
     return false;
-  auto Uniform = [&](const Value *X) {
-    // What the operands are built of: block and grid registers, kernel
-    // arguments, constants; no thread or lane register, no memory.
-    SmallVector<const Value *, 8> Work{X};
-    SmallPtrSet<const Value *, 16> Seen;
-    while (!Work.empty()) {
-      const Value *W = Work.pop_back_val();
-      if (!Seen.insert(W).second || isa<Constant, Argument>(W))
-        continue;
-      if (const auto *II = dyn_cast<IntrinsicInst>(W)) {
-        Intrinsic::ID ID = II->getIntrinsicID();
-        if (ID == Intrinsic::nvvm_read_ptx_sreg_ctaid_x || ID == Intrinsic::nvvm_read_ptx_sreg_ctaid_y ||
-            ID == Intrinsic::nvvm_read_ptx_sreg_ctaid_z || ID == Intrinsic::nvvm_read_ptx_sreg_ntid_x ||
-            ID == Intrinsic::nvvm_read_ptx_sreg_ntid_y || ID == Intrinsic::nvvm_read_ptx_sreg_ntid_z ||
-            ID == Intrinsic::nvvm_read_ptx_sreg_nctaid_x || ID == Intrinsic::nvvm_read_ptx_sreg_nctaid_y ||
-            ID == Intrinsic::nvvm_read_ptx_sreg_nctaid_z)
-          continue;
-        return false;
-      }
-      const auto *I = dyn_cast<Instruction>(W);
-      if (!I || !(isa<BinaryOperator, CastInst>(I)))
-        return false;
-      for (const Value *Op : I->operands())
-        Work.push_back(Op);
-    }
-    return true;
-  };
-  if (!Uniform(BO))
-    return false;
   const Value *A = BO->getOperand(0), *B = BO->getOperand(1);
   switch (BO->getOpcode()) {
   case Instruction::Mul:
-    return warpMultiple(A, Depth + 1) || warpMultiple(B, Depth + 1);
+    return (warpMultiple(A, Depth + 1) && rowIndex(B)) || (warpMultiple(B, Depth + 1) && rowIndex(A));
   case Instruction::Shl:
     if (const auto *C = dyn_cast<ConstantInt>(B))
-      return isWarpMultipleShift(C->getSExtValue()) || warpMultiple(A, Depth + 1);
+      return isWarpMultipleShift(C->getSExtValue()) ? rowIndex(A) : warpMultiple(A, Depth + 1);
     return false;
+  case Instruction::Or: // an add of parts that share no bit (-O2's form of some adds)
+    if (!cast<PossiblyDisjointInst>(BO)->isDisjoint())
+      return false;
+    [[fallthrough]];
   case Instruction::Add:
   case Instruction::Sub:
-  case Instruction::Or: // an add of parts that share no bit (-O2's form of some adds)
-    return BO->getOpcode() != Instruction::Or || cast<PossiblyDisjointInst>(BO)->isDisjoint()
-               ? warpMultiple(A, Depth + 1) && warpMultiple(B, Depth + 1)
-               : false;
+    return warpMultiple(A, Depth + 1) && warpMultiple(B, Depth + 1);
   default:
     return false;
   }
@@ -159,7 +171,7 @@ bool laneInWarp(const Value *V) {
 /// what -O2 makes of tid / 32 == 0).
 bool warpOf(const Instruction &I) {
   if (const auto *Cmp = dyn_cast<ICmpInst>(&I)) {
-    if (!Cmp->isRelational() || !isThreadIndexX(Cmp->getOperand(0)))
+    if (!Cmp->isRelational() || !laneInWarp(Cmp->getOperand(0)))
       return false;
     const auto *C = dyn_cast<ConstantInt>(Cmp->getOperand(1));
     if (!C)

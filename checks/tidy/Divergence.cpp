@@ -149,8 +149,42 @@ private:
              identifierOf(CE->getDirectCallee()) != "blockDim";
     return false;
   }
+  /// threadIdx.y or .z (or the NVVM builtins).
+  static bool isThreadRow(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+      E = PO->getSyntacticForm()->IgnoreParenImpCasts();
+    if (const auto *P = dyn_cast<MSPropertyRefExpr>(E)) {
+      const Expr *Base = P->getBaseExpr()->IgnoreParenImpCasts();
+      if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+        Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
+      const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+      return DRE && identifierOf(DRE->getDecl()) == "threadIdx" && P->getPropertyDecl() &&
+             (P->getPropertyDecl()->getName() == "y" || P->getPropertyDecl()->getName() == "z");
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(E)) {
+      StringRef N = identifierOf(CE->getDirectCallee());
+      return N == "__nvvm_read_ptx_sreg_tid_y" || N == "__nvvm_read_ptx_sreg_tid_z";
+    }
+    return false;
+  }
+  /// Built of what lanes of one warp share, or of the thread's row in its
+  /// block (threadIdx.y, .z): times a multiple of the warp size, a whole
+  /// number of warps (threadIdx.x + blockDim.x * threadIdx.y is the linear
+  /// index by which the hardware forms warps). IR: rowIndex.
+  bool rowIndex(const Expr *E, unsigned Depth = 0) const {
+    E = E->IgnoreParenImpCasts();
+    if (Depth > 8)
+      return false;
+    if (isThreadRow(E) || !varies(E, 0))
+      return true;
+    if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && (BO->isAdditiveOp() || BO->isMultiplicativeOp()))
+      return rowIndex(BO->getLHS(), Depth + 1) && rowIndex(BO->getRHS(), Depth + 1);
+    return false;
+  }
   /// A multiple of the warp size that every lane of a warp computes alike
-  /// (blockIdx.x * 256, blockIdx.x * blockDim.x, w << 5).
+  /// (blockIdx.x * 256, blockIdx.x * blockDim.x, threadIdx.y * blockDim.x,
+  /// w << 5).
   bool warpMultiple(const Expr *E, unsigned Depth = 0) const {
     E = E->IgnoreParenImpCasts();
     if (Depth > 8 || E->isValueDependent() || !E->getType()->isIntegralOrEnumerationType())
@@ -160,14 +194,16 @@ private:
     if (isBlockSizeX(E))
       return true;
     const auto *BO = dyn_cast<BinaryOperator>(E);
-    if (!BO || varies(BO, 0))
+    if (!BO)
       return false;
     switch (BO->getOpcode()) {
     case BO_Mul:
-      return warpMultiple(BO->getLHS(), Depth + 1) || warpMultiple(BO->getRHS(), Depth + 1);
+      return (warpMultiple(BO->getLHS(), Depth + 1) && rowIndex(BO->getRHS())) ||
+             (warpMultiple(BO->getRHS(), Depth + 1) && rowIndex(BO->getLHS()));
     case BO_Shl:
-      if (std::optional<APSInt> V = BO->getRHS()->getIntegerConstantExpr(Ctx))
-        return isWarpMultipleShift(V->getExtValue()) || warpMultiple(BO->getLHS(), Depth + 1);
+      if (!BO->getRHS()->isValueDependent())
+        if (std::optional<APSInt> V = BO->getRHS()->getIntegerConstantExpr(Ctx))
+          return isWarpMultipleShift(V->getExtValue()) ? rowIndex(BO->getLHS()) : warpMultiple(BO->getLHS(), Depth + 1);
       return false;
     case BO_Add:
     case BO_Sub:
@@ -179,9 +215,20 @@ private:
   /// The thread's index, or it plus a multiple of the warp size that lanes
   /// share (the thread's index in the grid: blockIdx.x * blockDim.x + tid):
   /// divided by the warp size, the warp's index, the same for its lanes.
-  bool laneInWarp(const Expr *E) const {
+  bool laneInWarp(const Expr *E, unsigned Depth = 0) const {
     if (isThreadIndexX(E))
       return true;
+    // A local given its value once (unsigned tid = threadIdx.x + 32 * threadIdx.y; tid >> 5), as
+    // the IR sees it in SSA form.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()); DRE && Depth < 4)
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->hasLocalStorage()) {
+        const Expr *Only = nullptr;
+        unsigned N = 0;
+        for (const auto &[W, Value] : Assigned)
+          if (W == V->getCanonicalDecl())
+            Only = Value, ++N;
+        return N == 1 && laneInWarp(Only, Depth + 1);
+      }
     const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
     if (!BO || BO->getOpcode() != BO_Add)
       return false;

@@ -80,6 +80,18 @@ __global__ void gridWarpIndex(const int *Queue, int *Out, int Start, int End, un
   if (W < N)
     Out[W] = __shfl_sync(0xffffffff, Queue[W], 0);
 }
+// no-warning: the thread's linear index in a 2-D block (threadIdx.x + blockDim.x * threadIdx.y,
+// or a width of 64 the code assumes), divided by 32, is its warp: warps are formed by it.
+__global__ void blockWarpIndex(float *Out) {
+  unsigned Tid = threadIdx.x + 64 * threadIdx.y;
+  unsigned Warp = Tid >> 5, Lane = Tid % 32;
+  float V = Out[Tid];
+  if (Warp == 0)
+    V += __shfl_down_sync(0xffffffff, V, 1);
+  if ((threadIdx.x + blockDim.x * threadIdx.y) / 32 < 2)
+    V += __shfl_down_sync(0xffffffff, V, 2);
+  Out[Tid] = V + Lane;
+}
 __global__ void warpUniform(float *A) {
   int Warp = threadIdx.x / 32, Lane = threadIdx.x % 32;
   float V = A[threadIdx.x];

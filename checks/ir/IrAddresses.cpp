@@ -1,0 +1,331 @@
+//===- IrAddresses.cpp - what an address computation says, read from the IR ===//
+#include "IrAddresses.h"
+#include "model/Hierarchy.h"
+#include "model/MemoryModel.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Operator.h"
+
+using namespace llvm;
+
+namespace cuda_scope {
+namespace ir {
+
+
+/// The address as canonical text: the same text, the same computation (so
+/// the same address for the same thread), whichever instructions compute it;
+/// what cannot be followed is named by its own identity. The AST front end
+/// reads its indices the same way.
+std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
+  if (!V)
+    return "?";
+  V = V->stripPointerCasts();
+  if (Depth > 24)
+    return "@" + utohexstr(reinterpret_cast<uintptr_t>(V));
+  if (const auto *C = dyn_cast<ConstantInt>(V))
+    return std::to_string(C->getSExtValue());
+  if (const auto *GEP = dyn_cast<GEPOperator>(V)) {
+    std::string Text = canonical(GEP->getPointerOperand(), Deps, Depth + 1) + "{" +
+                       std::to_string(GEP->getSourceElementType()->getTypeID()) + "}";
+    for (const Use &Index : GEP->indices())
+      Text += "[" + canonical(Index.get(), Deps, Depth + 1) + "]";
+    return Text;
+  }
+  if (const auto *Cast = dyn_cast<CastInst>(V))
+    return canonical(Cast->getOperand(0), Deps, Depth + 1);
+  if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
+    // +, -, * and << keep distinct blocks (threads) on distinct elements.
+    unsigned Op = BO->getOpcode();
+    bool Injective = Op == Instruction::Add || Op == Instruction::Sub || Op == Instruction::Mul ||
+                     Op == Instruction::Shl || (Op == Instruction::Or && cast<PossiblyDisjointInst>(BO)->isDisjoint());
+    IndexDeps Ignored;
+    IndexDeps &D = Injective ? Deps : Ignored;
+    std::string Text = "(" + std::string(BO->getOpcodeName()) + " " + canonical(BO->getOperand(0), D, Depth + 1) +
+                       " " + canonical(BO->getOperand(1), D, Depth + 1) + ")";
+    // The thread's warp keeps a block's warps apart.
+    if (const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1)); C && !Injective) {
+      bool Warp = ((Op == Instruction::LShr || Op == Instruction::AShr) && isWarpShift(C->getSExtValue())) ||
+                  ((Op == Instruction::UDiv || Op == Instruction::SDiv) && isWarpDivisor(C->getSExtValue()));
+      IndexDeps Sub;
+      if (Warp && (canonical(BO->getOperand(0), Sub, Depth + 1), Sub.Thread || Sub.Warp))
+        Deps.Warp = true;
+    }
+    return Text;
+  }
+  if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_x: Deps.Block = true; break;
+    case Intrinsic::nvvm_read_ptx_sreg_tid_x: Deps.Thread = true; break;
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_x: Deps.Grid = true; break;
+    default: break;
+    }
+  }
+  // What is loaded from an address computed from the thread's index (a
+  // worklist's item, wl[i]) is named by that address, as the AST names it.
+  if (const auto *Load = dyn_cast<LoadInst>(V))
+    return "*(" + canonical(Load->getPointerOperand(), Deps, Depth + 1) + ")";
+  // A grid-stride loop's variable stays the thread's own: each thread starts
+  // apart and steps over the whole grid.
+  if (const auto *Phi = dyn_cast<PHINode>(V); Phi && Phi->getNumIncomingValues() == 2) {
+    // Every value the loop feeds back is the variable itself or the variable
+    // stepped by a multiple of the grid's size (k -= blockDim.x * gridDim.x,
+    // in some branches only).
+    auto Steps = [&](const Value *Back) {
+      SmallVector<const Value *, 4> Work{Back};
+      SmallPtrSet<const Value *, 8> Seen;
+      bool Stepped = false;
+      while (!Work.empty()) {
+        const Value *X = Work.pop_back_val();
+        if (X == Phi || !Seen.insert(X).second)
+          continue;
+        if (const auto *Join = dyn_cast<PHINode>(X)) {
+          Work.append(Join->incoming_values().begin(), Join->incoming_values().end());
+          continue;
+        }
+        const auto *Next = dyn_cast<BinaryOperator>(X);
+        if (!Next || (Next->getOpcode() != Instruction::Add && Next->getOpcode() != Instruction::Sub))
+          return false;
+        const Value *Step = Next->getOperand(0) == Phi ? Next->getOperand(1)
+                            : Next->getOperand(1) == Phi && Next->getOpcode() == Instruction::Add
+                                ? Next->getOperand(0)
+                                : nullptr;
+        IndexDeps StepDeps;
+        if (!Step)
+          return false;
+        canonical(Step, StepDeps, Depth + 1);
+        if (!StepDeps.Grid)
+          return false;
+        Stepped = true;
+      }
+      return Stepped;
+    };
+    for (unsigned Start = 0; Start < 2; ++Start) {
+      if (!Steps(Phi->getIncomingValue(1 - Start)))
+        continue;
+      IndexDeps StartDeps;
+      std::string Text = canonical(Phi->getIncomingValue(Start), StartDeps, Depth + 1);
+      if (StartDeps.Block && StartDeps.Thread) {
+        Deps.Block = Deps.Thread = true;
+        return "stride(" + Text + ")";
+      }
+    }
+  }
+  if (const auto *Call = dyn_cast<CallBase>(V))
+    if (const Function *F = Call->getCalledFunction(); F && F->isIntrinsic() && Call->arg_empty() &&
+                                                       Call->doesNotAccessMemory())
+      return F->getName().str(); // llvm.nvvm.read.ptx.sreg.ctaid.x
+  if (V->hasName() && (isa<GlobalValue>(V) || isa<Argument>(V)))
+    return V->getName().str();
+  if (const auto *Arg = dyn_cast<Argument>(V))
+    return "arg" + std::to_string(Arg->getArgNo());
+  return "@" + utohexstr(reinterpret_cast<uintptr_t>(V));
+}
+
+/// The address up to the first step that keeps blocks apart (a GEP with an
+/// index read from blockIdx.x), as canonical text: the block's own part of
+/// the object. Empty for none. \p WarpApart: that step keeps the block's
+/// warps apart too.
+std::string blockSegment(const Value *Address, bool &WarpApart) {
+  SmallVector<const GEPOperator *, 4> Chain;
+  for (const Value *V = Address ? Address->stripPointerCasts() : nullptr; V;) {
+    const auto *GEP = dyn_cast<GEPOperator>(V);
+    if (!GEP)
+      break;
+    Chain.push_back(GEP);
+    V = GEP->getPointerOperand()->stripPointerCasts();
+  }
+  for (const GEPOperator *GEP : llvm::reverse(Chain))
+    for (const Use &Index : GEP->indices()) {
+      IndexDeps Deps;
+      canonical(Index.get(), Deps);
+      if (Deps.Block) {
+        IndexDeps Ignored;
+        WarpApart = Deps.Warp || Deps.Thread;
+        return canonical(GEP, Ignored);
+      }
+    }
+  return std::string();
+}
+
+/// The field of its object that an address names: the constant offset past
+/// the last variable index, when smaller than the element that index steps
+/// over (p[k].w), or into a global variable of struct type; -1 for none (an
+/// array element, or the whole object), as the AST front end reads fields.
+int64_t fieldOffset(const Value *Ptr, const DataLayout &DL) {
+  int64_t Offset = 0;
+  const Value *V = Ptr->stripPointerCasts();
+  for (unsigned Step = 0; Step < 16; ++Step) {
+    if (const auto *GEP = dyn_cast<GEPOperator>(V)) {
+      APInt Constant(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+      if (GEP->accumulateConstantOffset(DL, Constant)) {
+        Offset += Constant.getSExtValue();
+        V = GEP->getPointerOperand()->stripPointerCasts();
+        continue;
+      }
+      // Offset 0 is the element itself (p[k], as *p), or its first field.
+      uint64_t Stride = DL.getTypeAllocSize(GEP->getResultElementType());
+      return Offset > 0 && static_cast<uint64_t>(Offset) < Stride && GEP->getNumIndices() == 1 ? Offset : -1;
+    }
+    if (const auto *GV = dyn_cast<GlobalVariable>(V))
+      return GV->getValueType()->isStructTy() ? Offset : -1;
+    return -1;
+  }
+  return -1;
+}
+
+
+/// \p V is threadIdx.x plus a constant (through casts and constant adds):
+/// the constant.
+std::optional<int64_t> threadIndexPlus(const Value *V, unsigned Depth) {
+  if (Depth > 8)
+    return std::nullopt;
+  if (const auto *Cast = dyn_cast<CastInst>(V))
+    return threadIndexPlus(Cast->getOperand(0), Depth + 1);
+  if (const auto *II = dyn_cast<IntrinsicInst>(V); II && (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_tid_x ||
+                                                          II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_laneid))
+    return 0;
+  if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
+    // The lane (threadIdx.x & 31, threadIdx.x % 32) keeps a warp's lanes apart as the index does.
+    if (const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+        C && ((BO->getOpcode() == Instruction::And && C->getZExtValue() == WarpLanes - 1) ||
+              (BO->getOpcode() == Instruction::URem && C->getZExtValue() == WarpLanes)))
+      if (std::optional<int64_t> K = threadIndexPlus(BO->getOperand(0), Depth + 1); K && *K == 0)
+        return 0;
+    const bool Add = BO->getOpcode() == Instruction::Add ||
+                     (BO->getOpcode() == Instruction::Or && cast<PossiblyDisjointInst>(BO)->isDisjoint());
+    if (!Add && BO->getOpcode() != Instruction::Sub)
+      return std::nullopt;
+    const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+    const Value *Other = BO->getOperand(0);
+    if (!C && Add) {
+      C = dyn_cast<ConstantInt>(BO->getOperand(0));
+      Other = BO->getOperand(1);
+    }
+    if (!C || C->getBitWidth() > 64)
+      return std::nullopt;
+    std::optional<int64_t> Base = threadIndexPlus(Other, Depth + 1);
+    if (!Base)
+      return std::nullopt;
+    return Add ? *Base + C->getSExtValue() : *Base - C->getSExtValue();
+  }
+  return std::nullopt;
+}
+
+/// The bits of \p V that may differ between the lanes of a warp: those that
+/// depend on the low bits of threadIdx.x (the lane), through shifts, masks,
+/// casts and arithmetic (whose carries move the dependence upward only);
+/// everything for what cannot be followed (memory, calls, threadIdx.y).
+uint64_t laneBits(const Value *V, SmallPtrSetImpl<const Value *> &Seen, unsigned Depth) {
+  constexpr uint64_t All = ~uint64_t(0), Lane = WarpLanes - 1;
+  auto Upward = [](uint64_t M) { return M ? ~((M & -M) - 1) : 0; }; // from the lowest dependent bit up
+  if (Depth > 16)
+    return All;
+  if (isa<Constant>(V) || isa<Argument>(V) || !Seen.insert(V).second)
+    return 0;
+  if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::nvvm_read_ptx_sreg_tid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_laneid: return Lane;
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+    case Intrinsic::nvvm_read_ptx_sreg_warpid: return 0;
+    default: return All;
+    }
+  }
+  if (const auto *Cast = dyn_cast<CastInst>(V)) {
+    uint64_t M = laneBits(Cast->getOperand(0), Seen, Depth + 1);
+    unsigned Bits = Cast->getType()->getScalarSizeInBits();
+    return Bits && Bits < 64 ? M & ((uint64_t(1) << Bits) - 1) : M;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
+    uint64_t L = laneBits(BO->getOperand(0), Seen, Depth + 1), R = laneBits(BO->getOperand(1), Seen, Depth + 1);
+    const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+    uint64_t K = C && C->getBitWidth() <= 64 ? C->getZExtValue() : 0;
+    switch (BO->getOpcode()) {
+    case Instruction::Shl: return C && K < 64 ? L << K : Upward(L | R);
+    case Instruction::LShr:
+    case Instruction::AShr: return C && K < 64 ? L >> K : (L | R ? All : 0);
+    case Instruction::UDiv: return C && K && isPowerOf2_64(K) ? L >> Log2_64(K) : (L | R ? All : 0);
+    case Instruction::And: return C ? L & K : L | R;
+    case Instruction::Or:
+    case Instruction::Xor: return L | R;
+    case Instruction::Add:
+    case Instruction::Sub:
+    case Instruction::Mul: return C && BO->getOpcode() == Instruction::Mul && K && isPowerOf2_64(K)
+                                      ? L << Log2_64(K)
+                                      : Upward(L | R);
+    default: return L | R ? All : 0;
+    }
+  }
+  if (isa<SelectInst>(V) || isa<PHINode>(V) || isa<CmpInst>(V)) {
+    uint64_t M = 0;
+    for (const Value *Op : cast<Instruction>(V)->operands())
+      M |= laneBits(Op, Seen, Depth + 1);
+    return isa<CmpInst>(V) && M ? 1 : M;
+  }
+  return All;
+}
+
+/// Every lane of a warp computes \p V alike (laneBits: none of its bits
+/// depends on the lane).
+bool laneUniform(const Value *V) {
+  SmallPtrSet<const Value *, 16> Seen;
+  return laneBits(V, Seen) == 0;
+}
+
+/// The address as the thread's own element plus a constant: the object's
+/// base, constant offsets, indices every lane of a warp computes alike, and
+/// one index that is threadIdx.x (or the lane) + k. The constant, in
+/// elements of that index (s[tid + 16]: 16), and the alike indices as text.
+std::optional<LaneAddress> laneOffsetOf(const Value *Address, const DataLayout &DL) {
+  int64_t Bytes = 0, Stride = 0;
+  std::string Base;
+  for (const Value *V = Address ? Address->stripPointerCasts() : nullptr; V;) {
+    const auto *GEP = dyn_cast<GEPOperator>(V);
+    if (!GEP)
+      break;
+    for (gep_type_iterator It = gep_type_begin(GEP), End = gep_type_end(GEP); It != End; ++It) {
+      const Value *Index = It.getOperand();
+      if (StructType *ST = It.getStructTypeOrNull()) {
+        Bytes += DL.getStructLayout(ST)->getElementOffset(cast<ConstantInt>(Index)->getZExtValue());
+        continue;
+      }
+      int64_t Size = It.getSequentialElementStride(DL).getFixedValue();
+      if (const auto *C = dyn_cast<ConstantInt>(Index)) {
+        Bytes += C->getSExtValue() * Size;
+        continue;
+      }
+      std::optional<int64_t> K = threadIndexPlus(Index);
+      if (!K) {
+        if (!laneUniform(Index))
+          return std::nullopt; // an index that differs between lanes otherwise
+        IndexDeps Ignored;
+        Base = "[" + canonical(Index, Ignored) + "*" + std::to_string(Size) + "]" + Base;
+        continue;
+      }
+      if (Stride || !Size)
+        return std::nullopt; // the thread's index twice
+      Stride = Size;
+      Bytes += *K * Size;
+    }
+    V = GEP->getPointerOperand()->stripPointerCasts();
+  }
+  if (!Stride || Bytes % Stride)
+    return std::nullopt;
+  return LaneAddress{static_cast<int>(Bytes / Stride), Base};
+}
+
+
+} // namespace ir
+} // namespace cuda_scope

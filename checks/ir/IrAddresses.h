@@ -1,0 +1,60 @@
+//===- IrAddresses.h - what an address computation says, read from the IR ===//
+//
+// The address facts the IR front end hands the engine (MemOp::Element,
+// Segment, FixedAddress, ThreadPrivate, HasLaneOffset): an address as
+// canonical text, its block's part, its field, and the lanes it keeps apart.
+// The AST front end reads its indices the same way (ObjectIdentity.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_SCOPE_IR_IRADDRESSES_H
+#define CUDA_SCOPE_IR_IRADDRESSES_H
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Value.h"
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace cuda_scope {
+namespace ir {
+
+/// What the address computation reads of the thread's identity: blockIdx.x
+/// and threadIdx.x, through operations that keep distinct values apart.
+struct IndexDeps {
+  bool Block = false, Thread = false;
+  bool Grid = false; ///< reads gridDim.x (%nctaid.x)
+  bool Warp = false; ///< reads the thread's warp (threadIdx.x >> 5)
+};
+
+/// The address as canonical text: the same text, the same computation (so
+/// the same address for the same thread), whichever instructions compute it;
+/// what cannot be followed is named by its own identity.
+std::string canonical(const llvm::Value *V, IndexDeps &Deps, unsigned Depth = 0);
+
+/// The address up to the first step that keeps blocks apart, as canonical
+/// text (empty for none); \p WarpApart: that step keeps warps apart too.
+std::string blockSegment(const llvm::Value *Address, bool &WarpApart);
+
+/// The field of its object that an address names; -1 for none.
+int64_t fieldOffset(const llvm::Value *Ptr, const llvm::DataLayout &DL);
+
+/// \p V is threadIdx.x plus a constant (through casts and constant adds):
+/// the constant.
+std::optional<int64_t> threadIndexPlus(const llvm::Value *V, unsigned Depth = 0);
+
+/// The bits of \p V that may differ between the lanes of a warp.
+uint64_t laneBits(const llvm::Value *V, llvm::SmallPtrSetImpl<const llvm::Value *> &Seen, unsigned Depth = 0);
+
+/// The address as the thread's own element plus a constant (s[tid + 16]:
+/// 16), and the indices every lane computes alike, as text.
+struct LaneAddress {
+  int Offset;
+  std::string Base;
+};
+std::optional<LaneAddress> laneOffsetOf(const llvm::Value *Address, const llvm::DataLayout &DL);
+
+} // namespace ir
+} // namespace cuda_scope
+
+#endif

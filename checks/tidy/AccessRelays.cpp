@@ -1,0 +1,108 @@
+//===- AccessRelays.cpp - what decides through the variables a value reaches ===//
+//
+// A read's value may decide a branch where it is read, or later, through a
+// variable it is stored to (t = atomicAdd(...); last = t == n; if (last)),
+// or through a variable a test of it sets (if (atomicCAS(m, 0, 1) == 0)
+// done = 1;, then the block loops on done). After a root's walk, these
+// resolve each read's test to the statement that decides on its value, as
+// the IR front end reads the same through its stores (IrRecords::testedAt).
+//
+//===----------------------------------------------------------------------===//
+#include "ScopedAccessesWalker.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace cuda_scope {
+using namespace impl;
+
+void ScopedAccesses::Walker::resolveRelays() {
+  // A value stored to a variable is tested where the variable, or one it is
+  // stored to in turn, decides a branch later in the walk; the first
+  // comparison on the way says how.
+  struct Step {
+    const VarDecl *Var;
+    unsigned After;
+    ValueTest Compare;
+    bool AgainstGrid;
+  };
+  for (const Relay &R : Relays) {
+    ScopedAccess &A = (R.InPlain ? Owner.Plain : Owner.All)[R.Index];
+    if (A.TestSeq)
+      continue;
+    SmallVector<Step, 4> Work{{R.To, A.Seq, R.Compare, R.AgainstGrid}};
+    std::optional<unsigned> Best;
+    const Stmt *Guard = nullptr;
+    ValueTest How = ValueTest::Bound;
+    bool AgainstGrid = false;
+    for (unsigned Round = 0; Round < 4 && !Work.empty(); ++Round) {
+      SmallVector<Step, 4> Next;
+      for (const Step &W : Work)
+        for (const VarFlow &F : VarFlows) {
+          if (F.From != W.Var || F.Seq <= W.After)
+            continue;
+          ValueTest Compare = W.Compare != ValueTest::None ? W.Compare : F.Compare;
+          bool Grid = W.AgainstGrid || F.AgainstGrid;
+          if (!F.To) {
+            AgainstGrid = AgainstGrid || Grid;
+            // The first test says where; any test for equality says how (as
+            // the IR front end reads it).
+            ValueTest T = Compare == ValueTest::None ? ValueTest::Equality : Compare;
+            if (!Best || T == ValueTest::Equality)
+              How = T;
+            if (!Best || F.Seq < *Best) {
+              Best = F.Seq;
+              Guard = F.Guard;
+            }
+          } else if (Next.size() < 16) {
+            Next.push_back({F.To, F.Seq, Compare, Grid});
+          }
+        }
+      Work = std::move(Next);
+    }
+    A.TestSeq = Best;
+    if (Best) {
+      A.Test = How;
+      A.TestGuard = Guard;
+      A.AgainstGrid = AgainstGrid;
+    }
+  }
+}
+
+void ScopedAccesses::Walker::resolveSetters(size_t FirstAll, size_t FirstPlain) {
+  // A decision whose one effect is to set a variable (if (atomicCAS(m, 0, 1)
+  // == 0) done = 1;, then the block tests done after a barrier): what the
+  // variable's later test decides, the value decides, as the IR front end
+  // reads it (IrRecords::testedAt).
+  auto SetVar = [&](const Stmt *Arm) -> const VarDecl * {
+    if (const auto *CS = dyn_cast_or_null<CompoundStmt>(Arm))
+      Arm = CS->size() == 1 ? CS->body_front() : nullptr;
+    const auto *BO = dyn_cast_or_null<BinaryOperator>(Arm);
+    if (!BO || BO->getOpcode() != BO_Assign || !constantInt(BO->getRHS(), Ctx))
+      return nullptr;
+    const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+    return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  };
+  auto Resolve = [&](ScopedAccess &A) {
+    const auto *If = dyn_cast_or_null<IfStmt>(A.TestGuard);
+    if (!A.TestSeq || !If)
+      return;
+    for (const Stmt *Arm : {If->getThen(), If->getElse()}) {
+      const VarDecl *VD = SetVar(Arm);
+      if (!VD)
+        continue;
+      for (const VarFlow &F : VarFlows)
+        if (F.From == VD && !F.To && F.Seq > A.Seq && F.Guard && F.Guard != If) {
+          A.TestSeq = F.Seq;
+          A.TestGuard = F.Guard;
+          return;
+        }
+    }
+  };
+  for (size_t I = FirstAll; I < Owner.All.size(); ++I)
+    Resolve(Owner.All[I]);
+  for (size_t I = FirstPlain; I < Owner.Plain.size(); ++I)
+    Resolve(Owner.Plain[I]);
+}
+
+} // namespace cuda_scope
