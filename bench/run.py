@@ -428,15 +428,19 @@ def generate_facts(folder, files, edges_per_file, threads=0, seed=7):
                 g, j = rnd.randrange(files), rnd.randrange(20)
                 virtual = c % 8 == 0
                 callee = f"base{g}_{j % 4}" if virtual else f"f{g}_{j}"
-                calls.append({"callee": callee, "name": callee, "virtual": virtual, "at": at(k * 40 + c + 3)})
+                calls.append({"callee": callee, "name": callee, "virtual": virtual, "at": at(k * 40 + c + 3),
+                              "message": f"'{callee}' is called here"})
             event = (k * 7 + f) % 10 == 0
             fns.append({"id": f"f{f}_{k}", "name": f"f{f}_{k}", "at": at(k * 40 + 1),
                         "overrides": [f"base{f}_{k}", f"base{(f - 1) % files}_{k}"] if k < 4 else [],
                         "callback": [{"at": at(k * 40 + 1), "message": "'cudaFree' called from a host callback"}]
                         if event else [],
-                        "capture": [{"at": at(k * 40 + 1), "kind": "sync", "api": "cudaDeviceSynchronize",
-                                     "device": True,
-                                     "message": "'cudaDeviceSynchronize' called {context} invalidates the capture"}]
+                        # The keys and sentence a device-wide synchronize gets (checks/model).
+                        "capture": [{"at": at(k * 40 + 1), "breaks": [
+                            {"keys": [f"{t}:{m}:{fl}{x}" for t, xs in (("same", ("", ":exchanged")), ("other", ("",)))
+                                      for m in ("global", "thread-local", "relaxed", "unknown")
+                                      for fl in ("blocking", "nonblocking", "unknown") for x in xs],
+                             "message": ["'cudaDeviceSynchronize' called ", 0, " invalidates the capture"]}]}]
                         if event else [],
                         "edges": edges, "calls": calls})
         starts = threads and f % max(1, files // threads) == 0 and f // max(1, files // threads) < threads
@@ -445,12 +449,18 @@ def generate_facts(folder, files, edges_per_file, threads=0, seed=7):
                "functions": fns,
                "callbacks": [{"callback": f"f{f}_0", "name": f"f{f}_0", "registrar": "cudaLaunchHostFunc",
                               "at": at(900)}] if f % 10 == 0 else [],
-               "captures": [{"stream": "s", "mode": "global", "flags": "unknown", "begin": at(901),
+               "captures": [{"state": "as-begun", "keys": {"as-begun": "same:global:unknown",
+                                                          "exchanged": "same:global:unknown:exchanged"},
+                             "words": ["while stream 's' is being captured", "'s'"],
+                             "note": "capture of 's' begins here", "begin": at(901),
                              "callee": f"f{(f * 31 + 5) % files}_3", "name": "op", "virtual": False,
-                             "at": at(902)}] if f % 10 == 5 else [],
-               "regions": [{"in": f"f{f}_4", "stream": "s", "mode": "global", "flags": "unknown",
-                            "begin": at(903)}] if f % 10 == 5 else [],
+                             "message": "'op' is called here", "at": at(902)}] if f % 10 == 5 else [],
+               "regions": [{"in": f"f{f}_4", "key": "other:global:unknown",
+                            "words": ["while stream 's' is being captured", "'s'"],
+                            "note": "capture of 's' begins here, in global mode", "begin": at(903)}]
+               if f % 10 == 5 else [],
                "threads": [{"entry": f"f{f}_7", "name": f"f{f}_7", "how": "std::thread", "at": at(904),
+                            "note": f"a thread running 'f{f}_7' is started here, through 'std::thread'",
                             "in": f"f{f}_8", "many": False}] if starts else []}
         path = os.path.join(folder, f"{f}.json")
         with open(path, "w") as out:

@@ -9,8 +9,10 @@
 #ifndef CUDA_SCOPE_MODEL_WORDING_H
 #define CUDA_SCOPE_MODEL_WORDING_H
 
+#include "Capture.h"
 #include "MemoryModel.h"
 #include <string>
+#include <vector>
 
 namespace cuda_scope {
 
@@ -44,6 +46,82 @@ std::string widerFenceAdvice(Scope Needed, bool BuiltinFence);
 /// it orders (shared memory, no cluster), so block scope is enough; an H100
 /// took 661 cycles for a store and a fence at device scope, 21 at block scope".
 std::string wideScopeReason(bool Fence, Scope Used, Scope Enough);
+
+// -- The host API -------------------------------------------------------------
+
+/// How a sentence names a call: "'cudaMalloc' called", "'cudaFree' called
+/// through a function pointer", "kernel 'step' launched".
+std::string describeCall(llvm::StringRef Name, bool Launch, bool ThroughPointer = false);
+
+/// A call made from a host callback (\p What: describeCall).
+std::string callbackApiMessage(llvm::StringRef What);
+
+/// How a step of a call chain reaches its callee.
+enum class CallStep : uint8_t { Call, Construct, Destroy, Delete, Virtual };
+/// The note of one step: "'Buffer::~Buffer' runs here, from delete",
+/// "'Allocator::release' may be called here, through a virtual call".
+std::string callStepNote(llvm::StringRef Callee, CallStep How);
+
+/// The words a capture lends the sentence of a call that breaks it.
+struct CaptureWords {
+  std::string Context; ///< "while stream 'S' is being captured"
+  std::string Stream;  ///< "'S'"
+};
+/// A capture the code shows begin, of stream \p Stream.
+CaptureWords capturedStreamWords(llvm::StringRef Stream);
+/// The capture a function declared capture-safe assumes: its caller's.
+CaptureWords captureContractWords(llvm::StringRef Function);
+
+/// A sentence with the capture's words left open: the facts of one file
+/// carry it so, and the capture another file shows (or another thread
+/// begins) fills it in. Parts are text, or the slot of one of the words.
+class OpenSentence {
+public:
+  enum Slot : int { Text = -1, Context = 0, Stream = 1 };
+  void text(std::string S);
+  void slot(Slot W) { Parts.push_back({std::string(), W}); }
+  std::string fill(const CaptureWords &W) const;
+  const std::vector<std::pair<std::string, Slot>> &parts() const { return Parts; }
+
+private:
+  std::vector<std::pair<std::string, Slot>> Parts;
+};
+
+/// A call the capture rule judges.
+struct CapturedCall {
+  llvm::StringRef Name;             ///< the API function, or the kernel
+  bool Launch = false;              ///< a kernel launch
+  bool ThroughPointer = false;      ///< called through a function pointer
+  const CudaApiInfo *Api = nullptr; ///< its row; null for a launch
+};
+/// The sentence of call \p C of class \p Call whose verdict is \p V: what
+/// happens and why (the error it returns), then what to do instead. Empty
+/// for the verdict None.
+OpenSentence captureFinding(CaptureCall Call, CaptureVerdict V, const CapturedCall &C);
+
+/// A second begin on a stream that is capturing.
+std::string captureBegunTwice(llvm::StringRef Stream);
+std::string firstCaptureNote(llvm::StringRef Stream);
+/// An end on \p Stream (\p Function called) while only \p Other captures.
+std::string captureEndedElsewhere(llvm::StringRef Function, llvm::StringRef Stream,
+                                  llvm::StringRef Other);
+/// A capture some paths end and others leave open.
+std::string captureNotEnded(llvm::StringRef Stream);
+std::string captureStillOpenNote(llvm::StringRef Stream);
+/// "capture of 'S' begins here".
+std::string captureBeginsNote(llvm::StringRef Stream);
+/// "capture of 'S' begins here, in global mode": the note another thread's
+/// call cites, since the mode decides what other threads may do.
+std::string captureBeginsNote(llvm::StringRef Stream, CaptureMode Mode);
+/// Where a function is declared capture-safe: by its annotation, or by the
+/// option CaptureSafeFunctions.
+std::string captureContractNote(llvm::StringRef Function, bool Annotated);
+/// The call itself, noted where the finding is moved out of a system header.
+std::string callMadeNote(llvm::StringRef Name, bool Launch);
+
+/// Where a thread starts: "a thread running 'poll' is started here, through
+/// 'std::thread'" (\p Many: "; several may run at once").
+std::string threadStartNote(llvm::StringRef Name, llvm::StringRef How, bool Many);
 
 } // namespace cuda_scope
 

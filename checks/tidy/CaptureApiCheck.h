@@ -2,6 +2,8 @@
 #ifndef CUDA_SCOPE_TIDY_CAPTUREAPICHECK_H
 #define CUDA_SCOPE_TIDY_CAPTUREAPICHECK_H
 
+#include "CaptureRegions.h"
+#include "StreamIdentity.h"
 #include "TUCallGraph.h"
 #include "TUFacts.h"
 #include "clang-tidy/ClangTidyCheck.h"
@@ -31,16 +33,7 @@ public:
   /// itself when CaptureSafeFunctions names it), or null.
   const clang::Decl *captureSafeDecl(const clang::FunctionDecl *F) const;
 
-  /// How the TU shows a stream was created.
-  enum class StreamFlags : uint8_t { Unknown, Blocking, NonBlocking };
-
 private:
-  class Analysis;
-  struct Wrapper {
-    std::string Name;
-    unsigned StreamArg;
-  };
-
   const std::string AllowedFunctionsOption;
   const std::string BeginOption;
   const std::string EndOption;
@@ -49,7 +42,7 @@ private:
   const std::string ThreadFunctionsOption;
   std::vector<std::pair<std::string, unsigned>> ThreadFunctions;
   llvm::StringSet<> Allowed;
-  std::vector<Wrapper> BeginWrappers, EndWrappers;
+  std::vector<CaptureWrapper> BeginWrappers, EndWrappers;
   std::vector<std::string> SafePatterns;
 
   std::shared_ptr<TUCallGraph> Graph;
@@ -59,8 +52,8 @@ private:
   std::vector<const clang::FunctionDecl *> Roots;
   llvm::DenseSet<const clang::FunctionDecl *> RootSet;
   llvm::DenseMap<const clang::FunctionDecl *, const clang::Decl *> Contracts;
-  /// Stream variables and fields the TU creates, by declaration.
-  llvm::DenseMap<const clang::Decl *, StreamFlags> Created;
+  /// Stream variables and fields the TU creates, with their flags.
+  CreatedStreams Created;
 };
 
 } // namespace cuda_scope

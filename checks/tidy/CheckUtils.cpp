@@ -1,5 +1,6 @@
 //===- CheckUtils.cpp - small helpers the cuda-scope checks share ---------===//
 #include "CheckUtils.h"
+#include "model/Wording.h"
 #include "clang/AST/DeclCXX.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Regex.h"
@@ -99,20 +100,22 @@ threadFunctionsOption(tidy::ClangTidyCheck &Check, StringRef Value, StringRef Ch
   return Out;
 }
 
+CallStep callStepOf(const CallEdge &E) {
+  switch (E.How) {
+  case CallEdge::Call:
+  case CallEdge::Pointer: return CallStep::Call;
+  case CallEdge::Construct: return CallStep::Construct;
+  case CallEdge::Destroy: return CallStep::Destroy;
+  case CallEdge::Delete: return CallStep::Delete;
+  case CallEdge::Virtual: return CallStep::Virtual;
+  }
+  return CallStep::Call;
+}
+
 std::vector<std::pair<SourceLocation, std::string>> chainNotes(ArrayRef<const CallEdge *> Chain) {
   std::vector<std::pair<SourceLocation, std::string>> Notes;
-  for (const CallEdge *E : Chain) {
-    const char *Text = nullptr;
-    switch (E->How) {
-    case CallEdge::Call:
-    case CallEdge::Pointer: Text = " is called here"; break;
-    case CallEdge::Construct: Text = " runs here"; break;
-    case CallEdge::Destroy: Text = " runs here, at the end of the object's lifetime"; break;
-    case CallEdge::Delete: Text = " runs here, from delete"; break;
-    case CallEdge::Virtual: Text = " may be called here, through a virtual call"; break;
-    }
-    Notes.emplace_back(E->Loc, "'" + E->Callee->getQualifiedNameAsString() + "'" + Text);
-  }
+  for (const CallEdge *E : Chain)
+    Notes.emplace_back(E->Loc, callStepNote(E->Callee->getQualifiedNameAsString(), callStepOf(*E)));
   return Notes;
 }
 
@@ -121,24 +124,11 @@ void noteCallChain(tidy::ClangTidyCheck &Check, ArrayRef<const CallEdge *> Chain
     Check.diag(Loc, "%0", DiagnosticIDs::Note) << Text;
 }
 
-std::string callbackMessage(const CudaEvent &E) {
-  return describeEvent(E) +
-         " from a host callback; host functions run by a stream must not call the CUDA API or "
-         "launch work (the call fails with cudaErrorNotPermitted or deadlocks the stream); "
-         "consider handing the work to a host thread";
-}
+std::string callbackMessage(const CudaEvent &E) { return callbackApiMessage(describeEvent(E)); }
 
 std::string describeEvent(const CudaEvent &E) {
-  switch (E.What) {
-  case CudaEvent::KernelLaunch:
-    return ("kernel '" + E.Name + "' launched").str();
-  case CudaEvent::ApiCall:
-    return ("'" + E.Name + "' called" + (E.ThroughPointer ? " through a function pointer" : "")).str();
-  case CudaEvent::ExternalCall:
-  case CudaEvent::OpenCall:
-    return ("'" + E.Name + "' called").str();
-  }
-  return "";
+  return describeCall(E.Name, E.What == CudaEvent::KernelLaunch,
+                      E.What == CudaEvent::ApiCall && E.ThroughPointer);
 }
 
 } // namespace cuda_scope

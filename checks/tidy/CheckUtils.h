@@ -3,6 +3,7 @@
 #define CUDA_SCOPE_TIDY_CHECKUTILS_H
 
 #include "TUCallGraph.h"
+#include "model/Wording.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
@@ -46,6 +47,9 @@ std::vector<std::pair<std::string, unsigned>> parseNameIndexList(llvm::StringRef
 /// "function:argument-index" entries; a bad entry is a configuration error.
 std::vector<std::pair<std::string, unsigned>>
 threadFunctionsOption(clang::tidy::ClangTidyCheck &Check, llvm::StringRef Value, llvm::StringRef CheckName);
+
+/// How \p E reaches its callee, as the notes word it.
+CallStep callStepOf(const CallEdge &E);
 
 /// One note per step of \p Chain, from the root down: "'f' is called
 /// here", "'~Buffer' runs here", ... (the diagnostics' and the facts' wording).

@@ -128,9 +128,11 @@ TUFacts::Function *TUFacts::add(TUCallGraph &Graph, const FunctionDecl *Root) {
       if (E.What != CudaEvent::OpenCall || !E.Target)
         continue;
       Fn->Sites[E.E->getBeginLoc().getRawEncoding()].push_back({true, Fn->Calls.size()});
+      std::string Name = E.Target->getQualifiedNameAsString();
       json::Object Call{{"callee", id(E.Target)},
-                        {"name", E.Target->getQualifiedNameAsString()},
+                        {"name", Name},
                         {"virtual", E.Virtual},
+                        {"message", callStepNote(Name, E.Virtual ? CallStep::Virtual : CallStep::Call)},
                         {"at", place(E.E->getBeginLoc())}};
       addLocks(Call, F, E.E->getBeginLoc());
       Fn->Calls.push_back(std::move(Call));
@@ -216,7 +218,7 @@ void TUFacts::event(const FunctionDecl *F, StringRef Rule, SourceLocation At, js
   (Rule == "callback" ? It->second->Callback : It->second->Capture).push_back(std::move(Event));
 }
 
-void TUFacts::markCalls(const FunctionDecl *F, SourceLocation Loc, StringRef Flag) {
+void TUFacts::markCalls(const FunctionDecl *F, SourceLocation Loc, StringRef Key, json::Value Value) {
   auto It = Functions.find(F);
   if (It == Functions.end())
     return;
@@ -225,7 +227,7 @@ void TUFacts::markCalls(const FunctionDecl *F, SourceLocation Loc, StringRef Fla
   if (Site == Fn.Sites.end())
     return;
   for (auto [Open, Index] : Site->second)
-    (Open ? Fn.Calls : Fn.Edges)[Index].getAsObject()->insert({Flag.str(), true});
+    (*(Open ? Fn.Calls : Fn.Edges)[Index].getAsObject())[Key] = Value;
 }
 
 void TUFacts::callback(const Registration &R) {
@@ -246,9 +248,11 @@ void TUFacts::captureCall(SourceLocation Begin, json::Object Region, const CallE
     Region["to"] = id(Inside->Callee);
     Region["message"] = chainNotes({Inside}).front().second;
   } else {
+    std::string Name = Open->Target->getQualifiedNameAsString();
     Region["callee"] = id(Open->Target);
-    Region["name"] = Open->Target->getQualifiedNameAsString();
+    Region["name"] = Name;
     Region["virtual"] = Open->Virtual;
+    Region["message"] = callStepNote(Name, Open->Virtual ? CallStep::Virtual : CallStep::Call);
   }
   Captures.push_back(std::move(Region));
 }
@@ -278,8 +282,10 @@ void TUFacts::threads(TUCallGraph &Graph) {
     if (const FunctionDecl *Def = TUCallGraph::definitionOf(T.Entry))
       add(Graph, Def);
     add(Graph, T.Spawner);
+    std::string Name = displayName(T.Entry, SM);
     json::Object Start{{"entry", id(T.Entry)},
-                       {"name", displayName(T.Entry, SM)},
+                       {"name", Name},
+                       {"note", threadStartNote(Name, T.How, T.Many)},
                        {"how", T.How},
                        {"at", place(T.Site->getBeginLoc())},
                        {"in", id(T.Spawner)},

@@ -40,7 +40,7 @@ namespace cuda_scope {
 
 class TUFacts {
 public:
-  static constexpr int Version = 2;
+  static constexpr int Version = 3;
 
   /// The facts of \p Ctx's translation unit, shared by the checks.
   static std::shared_ptr<TUFacts> get(clang::ASTContext &Ctx);
@@ -66,21 +66,24 @@ public:
   /// "capture") reports; \p Event holds the rule's own fields.
   void event(const clang::FunctionDecl *F, llvm::StringRef Rule, clang::SourceLocation At,
              llvm::json::Object Event);
-  /// Marks the calls \p F makes at \p Loc (inside the file, or out of it):
-  /// \p Flag "guarded" (a capture walk does not take them: they run only when
-  /// not capturing) or "relaxed" (they run in relaxed capture mode).
-  void markCalls(const clang::FunctionDecl *F, clang::SourceLocation Loc, llvm::StringRef Flag);
+  /// Sets \p Key to \p Value on the calls \p F makes at \p Loc (inside the
+  /// file, or out of it): "guarded" (a capture walk does not take them: they
+  /// run only when not capturing), or the state a capture walk takes on.
+  void markCalls(const clang::FunctionDecl *F, clang::SourceLocation Loc, llvm::StringRef Key,
+                 llvm::json::Value Value);
 
   /// A host callback registered here.
   void callback(const Registration &R);
 
   /// A call made while the capture begun at \p Begin is open: \p Inside (to
-  /// a function this file defines) or \p Open (one that leaves it).
+  /// a function this file defines) or \p Open (one that leaves it), with the
+  /// capture's side of the rule in \p Region (CaptureFacts).
   void captureCall(clang::SourceLocation Begin, llvm::json::Object Region, const CallEdge *Inside,
                    const CudaEvent *Open);
 
   /// A capture that \p F begins at \p Begin, whatever it calls: \p Region
-  /// holds its stream, mode and flags. The other-thread rule needs every one.
+  /// holds its side of the rule (CaptureFacts). The other-thread rule needs
+  /// every one.
   void region(TUCallGraph &Graph, const clang::FunctionDecl *F, clang::SourceLocation Begin,
               llvm::json::Object Region);
 

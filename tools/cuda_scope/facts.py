@@ -4,15 +4,17 @@ those files, merges them in one pass linear in their size, and walks host callba
 captures across files.
 
 Only paths that cross a file are reported here: what stays within one file is the per-file checks'
-and is reported by them. The words of each finding are the checks' own, written into the facts; the
-capture's stream is filled in here.
+and is reported by them. No CUDA rule is decided here: the facts carry the model's decisions
+(checks/model/Capture.h). A call that can break a capture carries, under opaque keys, the sentence
+of each finding it can be; a capture carries the key it is in and the words its findings take
+(its stream, or the function declared capture-safe); the merge matches the keys and puts the words
+in the sentence's slots.
 
-Threads are the merge's alone (no file's check relates them): a capture in global mode makes another
-thread's unsafe call fail and invalidates the capture, and a device-wide synchronize does so in any
-mode (measured, docs/facts.md). The merge finds which code runs on which thread (the threads each
-file starts, and the rest of the program), which threads may run at once (a thread its starter
-waits for runs only beside what the starter does before it waits), and which locks are held on
-every way to a call; a capture and a call that hold the same lock do not overlap."""
+Threads are the merge's alone (no file's check relates them): the merge finds which code runs on
+which thread (the threads each file starts, and the rest of the program), which threads may run at
+once (a thread its starter waits for runs only beside what the starter does before it waits), and
+which locks are held on every way to a call; a capture and a call that hold the same lock do not
+overlap. Which calls of another thread break which captures is the model's, as keys again."""
 import json
 import os
 from collections import deque
@@ -22,7 +24,7 @@ from .common import source_line
 from .diagnostics import Diag
 
 FORMAT = "cuda-scope-facts"
-VERSION = 2
+VERSION = 3
 SIDE = "whole program"
 
 
@@ -34,7 +36,7 @@ class Function:
     file: str                                     # the first file defining it
     files: set                                    # every file defining it (an inline function: several)
     callback: list = field(default_factory=list)  # what it does that no host callback may do
-    capture: list = field(default_factory=list)   # what it does that breaks or escapes a capture
+    capture: list = field(default_factory=list)   # its calls that can break a capture, with their verdicts
     edges: list = field(default_factory=list)     # its calls to functions its file defines
     calls: list = field(default_factory=list)     # its calls that leave its file
 
@@ -102,7 +104,7 @@ def add(program, doc):
             continue
         program.functions[f["id"]] = Function(
             f["id"], f["name"], file, {file}, [placed(e) for e in f.get("callback", ())],
-            [placed(e) for e in f.get("capture", ())], [placed(e) for e in f.get("edges", ())],
+            [verdicts(placed(e)) for e in f.get("capture", ())], [placed(e) for e in f.get("edges", ())],
             [placed(e) for e in f.get("calls", ())])
     program.callbacks += [(file, placed(r)) for r in doc.get("callbacks", ())]
     program.captures += [(file, placed(r)) for r in doc.get("captures", ())]
@@ -112,6 +114,17 @@ def add(program, doc):
     for k in doc.get("launches", ()):
         add_launches(program, k)
         program.launch_facts.append((file, k))
+
+
+def verdicts(event):
+    """An event with its findings by key: {key: sentence}, from its groups of keys."""
+    event["verdicts"] = {key: group["message"] for group in event.get("breaks", ()) for key in group["keys"]}
+    return event
+
+
+def sentence(parts, words):
+    """A sentence of the facts with a capture's words in its slots (a part that is a number)."""
+    return "".join(p if isinstance(p, str) else words[p] for p in parts)
 
 
 def add_launches(program, k):
@@ -170,16 +183,13 @@ def note(at, message):
 
 
 def hop(call, target):
-    """The note of one call that leaves a file, naming the file that defines what runs."""
-    notes = []
-    if not call.get("virtual"):
-        text = f"'{call['name']}' is called here; it is defined in {target.file}"
-    elif target.id == call["callee"]:
-        text = f"'{call['name']}' is called here, through a virtual call; it is defined in {target.file}"
+    """The note of one call that leaves a file (the call's own, as its file words it), naming the
+    file that defines what runs."""
+    if target.id == call["callee"]:
+        text = f"{call['message']}; it is defined in {target.file}"
     else:
-        text = (f"'{call['name']}' is called here, through a virtual call; '{target.name}', defined in "
-                f"{target.file}, overrides it")
-    return notes + [note(call["at"], text)]
+        text = f"{call['message']}; '{target.name}', defined in {target.file}, overrides it"
+    return [note(call["at"], text)]
 
 
 def walk(program, starts, capture=False):
@@ -187,8 +197,9 @@ def walk(program, starts, capture=False):
     (function, whether the way to it left a file, kind), each visited once, so the walk is linear in
     the calls. Yields (Function, kind, state) once per function and kind reached by a way that left a
     file (a way inside one file is that file's own check's); notes_of(parents, state) gives the
-    shortest such way. A capture walk takes no call that runs only when not capturing, and a call
-    inside an exchange to relaxed mode makes the kind 1 (relaxed). `parents` is yielded first."""
+    shortest such way. A capture walk takes no call that runs only when not capturing (`guarded`),
+    and a call that sets a `state` (opaque: the file decided it) makes it the kind from there on.
+    `parents` is yielded first."""
     parents = {}
     yield parents
     work = deque()
@@ -209,7 +220,7 @@ def walk(program, starts, capture=False):
             t = functions.get(edge["to"])
             if t is None or (capture and edge.get("guarded")):
                 continue
-            k = 1 if capture and edge.get("relaxed") else kind
+            k = edge.get("state", kind) if capture else kind
             nxt = (t.id, crossed, k)
             if nxt not in parents:
                 parents[nxt] = (state, (edge, None))
@@ -217,7 +228,7 @@ def walk(program, starts, capture=False):
         for call in fn.calls:
             if capture and call.get("guarded"):
                 continue
-            k = 1 if capture and call.get("relaxed") else kind
+            k = call.get("state", kind) if capture else kind
             for t in targets(program, call["callee"], call.get("virtual")):
                 # A virtual call's override in the caller's own file was that file's to follow.
                 crosses = crossed or not (fn.files & t.files)
@@ -281,11 +292,11 @@ def findings(program):
             d = finding("cuda-scope-callback-api", event, event["message"], path(origin, hops))
             emit(d, (d.file, d.line, d.col, d.check, d.message))
 
-    # Kind 1: a capture in relaxed mode, which permits the unsafe calls; kind 0: the others. A call
-    # made during the capture goes to a function its file defines ("to") or leaves the file.
+    # The kind is the walk's state, which picks the capture's key; a call made during the capture
+    # goes to a function its file defines ("to") or leaves the file.
     starts = []
     for file, call in program.captures:
-        kind = int(call.get("mode") == "relaxed")
+        kind = call["state"]
         if "to" in call:
             if call["to"] in program.functions:
                 starts.append((program.functions[call["to"]], False, kind, (call, None)))
@@ -293,26 +304,16 @@ def findings(program):
             starts += [(t, True, kind, (call, t)) for t in targets(program, call["callee"], call.get("virtual"))]
     it = walk(program, starts, capture=True)
     parents = next(it)
-    for fn, relaxed, state in it:
+    for fn, kind, state in it:
         (call, first), hops = notes_of(parents, state)
-        if call.get("contract"):
-            # The capture a function declared capture-safe assumes: its caller's.
-            origin = [note(call.get("begin"), f"'{call['contract']}' is declared capture-safe here")]
-            context = f"from '{call['contract']}', which is declared capture-safe,"
-            stream = "the capture stream"
-        else:
-            origin = [note(call.get("begin"), f"capture of '{call['stream']}' begins here")]
-            context = f"while stream '{call['stream']}' is being captured"
-            stream = f"'{call['stream']}'"
+        key = call["keys"].get(kind)
+        origin = [note(call.get("begin"), call["note"])]
         origin += hop(call, first) if first is not None else [note(call["at"], call["message"])]
         for event in fn.capture:
-            if event.get("guarded") or (event["kind"] == "unsafe" and (relaxed or event.get("relaxed"))):
+            parts = event["verdicts"].get(key)
+            if parts is None:
                 continue
-            text = event["message"]
-            if isinstance(text, dict):
-                text = text.get(call.get("flags", "unknown")) or text["unknown"]
-            text = text.replace("{context}", context).replace("{stream}", stream)
-            d = finding("cuda-scope-capture-api", event, text, path(origin, hops))
+            d = finding("cuda-scope-capture-api", event, sentence(parts, call["words"]), path(origin, hops))
             # One finding per place, whichever capture reaches it first.
             emit(d, (d.file, d.line, d.col, d.check))
     for d in thread_findings(program):
@@ -460,11 +461,9 @@ def overlap(t, u, own):
 
 
 def thread_findings(program):
-    """A call of one thread that breaks a capture another thread has open: an unsafe call or a
-    synchronize while a global-mode capture is open (global mode prohibits them in every thread), a
-    device-wide synchronize while any capture is open. Not when both hold a lock in common (a lock
-    the facts cannot name might be shared: silent), nor for a call that runs only when nothing
-    captures or, unsafe, in relaxed mode."""
+    """A call of one thread that breaks a capture another thread has open: the call's verdicts hold
+    the region's key. Not when both hold a lock in common (a lock the facts cannot name might be
+    shared: silent), nor for a call that runs only when nothing captures."""
     if not program.threads or not program.regions:
         return []
     own, threads = contexts(program)
@@ -479,31 +478,23 @@ def thread_findings(program):
     def events(ctx):
         for fid, (locks, _) in ctx.reached.items():
             for e in program.functions[fid].capture:
-                if not e.get("guarded") and e["kind"] in ("unsafe", "sync", "legacy") and ctx.admits(fid, e):
+                if ctx.admits(fid, e):
                     yield fid, e, locks | frozenset(e.get("locks", ()))
 
     def starts_note(ctx):
         t = ctx.start
         if t is None:
             return []
-        return [note(t["at"], f"a thread running '{t['name']}' is started here, through '{t['how']}'"
-                              + ("; several may run at once" if t.get("many") else ""))]
+        return [note(t["at"], t["note"])]
 
     def check(a, b):
         found = list(regions(a))
         if not found:
             return
         for efid, e, elocks in events(b):
-            device, legacy = bool(e.get("device")), e["kind"] == "legacy"
             for rfid, r, rlocks in found:
-                if legacy:
-                    # Measured: legacy-stream work of any thread breaks the capture of a blocking
-                    # stream in every mode; of a non-blocking one, never. Unknown flags: silent.
-                    if r.get("flags") != "blocking":
-                        continue
-                elif r["mode"] != "global" and not device:
-                    continue
-                elif not device and e.get("relaxed"):
+                parts = e["verdicts"].get(r["key"])
+                if parts is None:
                     continue
                 if "?" in elocks or "?" in rlocks or elocks & rlocks:
                     continue
@@ -511,21 +502,8 @@ def thread_findings(program):
                 if key in seen:
                     break
                 seen.add(key)
-                api = f"the launch of '{e['api']}'" if e.get("launch") else f"'{e.get('api', '?')}'"
-                if legacy:
-                    api += " on the legacy stream"
-                    why = ("the capture stream synchronizes with the legacy stream, so this work fails "
-                           "(cudaErrorStreamCaptureImplicit) and invalidates the capture, in any mode")
-                elif device:
-                    why = ("a device-wide synchronize fails and invalidates a capture of any mode open in any "
-                           "thread (cudaErrorStreamCaptureUnsupported, then cudaErrorStreamCaptureInvalidated)")
-                else:
-                    why = ("a capture in global mode prohibits it in every thread: it fails "
-                           "(cudaErrorStreamCaptureUnsupported) and invalidates the capture")
-                text = (f"{api} may run on another thread while stream '{r['stream']}' is being captured"
-                        f" in {r['mode']} mode; {why}")
-                notes = [note(r["begin"], f"capture of '{r['stream']}' begins here, in {r['mode']} mode, on "
-                                          f"{a.describe}")]
+                text = sentence(parts, r["words"])
+                notes = [note(r["begin"], f"{r['note']}, on {a.describe}")]
                 notes += starts_note(a) + way(program, a, rfid)
                 notes += starts_note(b) if b is not a else []
                 notes += way(program, b, efid)

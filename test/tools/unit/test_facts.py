@@ -24,11 +24,24 @@ def doc(file, functions=(), callbacks=(), captures=(), regions=(), threads=()):
 
 
 def fn(fid, file, line, callback=(), capture=(), calls=(), overrides=(), edges=()):
+    """capture: (line, {key: sentence parts}) per call that breaks a capture under those keys."""
     return {"id": fid, "name": fid, "at": at(file, line), "overrides": list(overrides),
             "edges": [{"to": t, "at": at(file, l), "message": f"'{t}' is called here"} for l, t in edges],
             "callback": [{"at": at(file, l), "message": m, "notes": []} for l, m in callback],
-            "capture": [{"at": at(file, l), "kind": k, "message": m, "notes": []} for l, k, m in capture],
-            "calls": [{"callee": c, "name": c, "virtual": v, "at": at(file, l), "notes": []} for l, c, v in calls]}
+            "capture": [event(file, l, breaks) for l, breaks in capture],
+            "calls": [{"callee": c, "name": c, "virtual": v, "at": at(file, l), "notes": [],
+                       "message": f"'{c}' may be called here, through a virtual call" if v else f"'{c}' is called here"}
+                      for l, c, v in calls]}
+
+
+def event(file, line, breaks, locks=()):
+    e = {"at": at(file, line), "breaks": [{"keys": [k], "message": m} for k, m in breaks.items()]}
+    if locks:
+        e["locks"] = list(locks)
+    return e
+
+
+WORDS = ["while stream 'S' is being captured", "'S'"]
 
 
 def program(*docs):
@@ -51,8 +64,11 @@ class Callbacks(unittest.TestCase):
             doc("/b.cpp", [fn("Mid::free", "/b.cpp", 2, overrides=["Base::free"])]),
             doc("/c.cpp", [fn("Leaf::free", "/c.cpp", 4, callback=[(4, "'cudaFree' called from a host callback")],
                               overrides=["Mid::free"])]))
-        self.assertEqual(summary(facts.findings(p)),
-                         [("c.cpp", 4, "cuda-scope-callback-api", ["a.cu:9", "a.cu:5"])])
+        found = facts.findings(p)
+        self.assertEqual(summary(found), [("c.cpp", 4, "cuda-scope-callback-api", ["a.cu:9", "a.cu:5"])])
+        # The call's own note, as its file words it, then the file that defines what runs.
+        self.assertEqual(found[0].notes[1].message, "'Base::free' may be called here, through a virtual call; "
+                                                    "'Leaf::free', defined in /c.cpp, overrides it")
 
     def test_a_path_inside_one_file_is_left_to_its_own_check(self):
         p = program(doc("/a.cu", [fn("cb", "/a.cu", 3, edges=[(5, "helper")]),
@@ -66,26 +82,34 @@ class Callbacks(unittest.TestCase):
         self.assertEqual(summary(facts.findings(p)), [("b.cu", 4, "cuda-scope-callback-api", ["a.cu:9", "a.cu:9"])])
 
 
+def capture(key, at_line=4, **extra):
+    """A call out of /a.cu made while a capture is open, in the capture's key `key` (state "s0"; "s1"
+    gives key+"'")."""
+    return {"state": "s0", "keys": {"s0": key, "s1": key + "'"}, "words": WORDS, "note": "capture of 'S' begins here",
+            "begin": at("/a.cu", 3), "callee": "op", "name": "op", "virtual": False, "message": "'op' is called here",
+            "at": at("/a.cu", at_line), **extra}
+
+
 class Captures(unittest.TestCase):
-    def capture(self, mode, flags="unknown"):
-        return {"stream": "S", "mode": mode, "flags": flags, "begin": at("/a.cu", 3), "callee": "op",
-                "name": "op", "virtual": False, "at": at("/a.cu", 4), "notes": []}
+    """The merge decides nothing: a call's facts hold its sentence per key, the capture's its key."""
 
     def op(self):
         return doc("/b.cu", [fn("op", "/b.cu", 2, capture=[
-            (3, "unsafe", "'cudaMalloc' called {context} invalidates the capture"),
-            (4, "legacy", {"blocking": "B {context}", "nonblocking": "N {context}",
-                           "unknown": "U {context}: if {stream} is non-blocking"})])])
+            (3, {"A": ["'cudaMalloc' called ", 0, " invalidates the capture"]}),
+            (4, {"A": ["U ", 0, ": if ", 1, " is non-blocking"], "B": ["N ", 0]})])])
 
-    def test_the_capture_fills_in_the_message(self):
-        found = facts.findings(program(doc("/a.cu", captures=[self.capture("global")]), self.op()))
+    def test_the_capture_fills_in_its_words(self):
+        found = facts.findings(program(doc("/a.cu", captures=[capture("A")]), self.op()))
         self.assertEqual([d.message for d in found],
                          ["'cudaMalloc' called while stream 'S' is being captured invalidates the capture",
                           "U while stream 'S' is being captured: if 'S' is non-blocking"])
+        self.assertEqual([n.message for n in found[0].notes],
+                         ["capture of 'S' begins here", "'op' is called here; it is defined in /b.cu"])
 
-    def test_relaxed_mode_permits_unsafe_calls_and_flags_pick_the_legacy_wording(self):
-        found = facts.findings(program(doc("/a.cu", captures=[self.capture("relaxed", "nonblocking")]), self.op()))
-        self.assertEqual([d.message for d in found], ["N while stream 'S' is being captured"])
+    def test_the_capture_s_key_picks_the_sentence_and_a_call_without_it_is_silent(self):
+        found = facts.findings(program(doc("/a.cu", captures=[capture("B")]), self.op()))
+        self.assertEqual([(d.line, d.message) for d in found], [(4, "N while stream 'S' is being captured")])
+        self.assertEqual(facts.findings(program(doc("/a.cu", captures=[capture("C")]), self.op())), [])
 
 
 class Graph(unittest.TestCase):
@@ -97,63 +121,67 @@ class Graph(unittest.TestCase):
                     doc("/b.cu", [fn("op", "/b.cu", 2, callback=[(3, "m")])]))
         self.assertEqual(summary(facts.findings(p)), [("b.cu", 3, "cuda-scope-callback-api", ["a.cu:9", "a.cu:4", "a.cu:8"])])
 
-    def test_a_capture_does_not_take_a_call_that_runs_only_when_not_capturing(self):
-        region = {"stream": "S", "mode": "global", "flags": "unknown", "begin": at("/a.cu", 3), "to": "run",
-                  "message": "'run' is called here", "at": at("/a.cu", 4)}
+    def test_a_capture_does_not_take_a_guarded_call_and_a_call_s_state_picks_the_key(self):
+        region = dict(capture("A"), to="run", message="'run' is called here")
+        del region["callee"]
         run = fn("run", "/a.cu", 6, calls=[(7, "op", False), (8, "sync", False)])
         run["calls"][1]["guarded"] = True
         p = program(doc("/a.cu", [run], captures=[region]),
-                    doc("/b.cu", [fn("op", "/b.cu", 2, capture=[(3, "unsafe", "U {context}")]),
-                                  fn("sync", "/b.cu", 5, capture=[(6, "sync", "S {context}")])]))
+                    doc("/b.cu", [fn("op", "/b.cu", 2, capture=[(3, {"A": ["U ", 0]})]),
+                                  fn("sync", "/b.cu", 5, capture=[(6, {"A": ["S ", 0]})])]))
         self.assertEqual(summary(facts.findings(p)), [("b.cu", 3, "cuda-scope-capture-api", ["a.cu:3", "a.cu:4", "a.cu:7"])])
-        run["calls"][0]["relaxed"] = True  # inside an exchange to relaxed mode: unsafe calls are allowed
-        p = program(doc("/a.cu", [run], captures=[region]), doc("/b.cu", [fn("op", "/b.cu", 2, capture=[(3, "unsafe", "U")])]))
-        self.assertEqual(facts.findings(p), [])
+        # A call that sets the walk's state: from there on the capture's key of that state.
+        run["calls"][0]["state"] = "s1"
+        for breaks, expect in (({"A": ["U"]}, []), ({"A'": ["U"]}, [3])):
+            p = program(doc("/a.cu", [run], captures=[region]), doc("/b.cu", [fn("op", "/b.cu", 2, capture=[(3, breaks)])]))
+            self.assertEqual([d.line for d in facts.findings(p)], expect, breaks)
 
 
-def region(fid, file, line, mode="global", flags="nonblocking", locks=()):
-    r = {"in": fid, "stream": "S", "mode": mode, "flags": flags, "begin": at(file, line)}
+def region(fid, file, line, key="G", locks=()):
+    r = {"in": fid, "key": key, "words": WORDS, "note": "capture of 'S' begins here, in global mode",
+         "begin": at(file, line)}
     if locks:
         r["locks"] = list(locks)
     return r
 
 
 def thread(entry, spawner, file, line, joined=None, many=False):
-    t = {"entry": entry, "name": entry, "how": "std::thread", "at": at(file, line), "in": spawner, "many": many}
+    t = {"entry": entry, "name": entry, "how": "std::thread", "at": at(file, line), "in": spawner, "many": many,
+         "note": f"a thread running '{entry}' is started here, through 'std::thread'"}
     if joined:
         t["joined"] = at(file, joined)
     return t
 
 
-def unsafe(fid, file, line, api="cudaMalloc", kind="unsafe", locks=(), **extra):
-    """A function whose only capture event is one call; edges as fn() takes them."""
+def unsafe(fid, file, line, keys=("G",), locks=(), **extra):
+    """A function whose only capture event is one call that breaks a capture of each of `keys`; edges
+    as fn() takes them."""
     f = fn(fid, file, line, edges=extra.pop("edges", ()))
-    e = {"at": at(file, line), "kind": kind, "api": api, "message": "m", **extra}
-    if locks:
-        e["locks"] = list(locks)
-    f["capture"] = [e]
+    f["capture"] = [event(file, line, {k: ["m ", 0] for k in keys}, locks)]
     return f
 
 
 class Threads(unittest.TestCase):
-    """Another thread's call while a capture is open (the rule facts.thread_findings applies)."""
+    """Another thread's call while a capture is open (facts.thread_findings): the call's keys hold the
+    capture's."""
 
-    def test_a_thread_s_unsafe_call_breaks_a_global_capture_elsewhere(self):
+    def test_a_thread_s_call_breaks_a_capture_elsewhere_whose_key_it_holds(self):
         p = program(doc("/cap.cu", [fn("record", "/cap.cu", 1)], regions=[region("record", "/cap.cu", 2)]),
                     doc("/w.cpp", [unsafe("work", "/w.cpp", 3), fn("start", "/w.cpp", 9)],
                         threads=[thread("work", "start", "/w.cpp", 10)]))
         found = facts.thread_findings(p)
-        self.assertEqual([(d.file, d.line) for d in found], [("/w.cpp", 3)])
-        self.assertIn("global mode", found[0].message)
+        self.assertEqual([(d.file, d.line, d.message) for d in found],
+                         [("/w.cpp", 3, "m while stream 'S' is being captured")])
+        self.assertEqual([n.message for n in found[0].notes],
+                         ["capture of 'S' begins here, in global mode, on the calling thread",
+                          "a thread running 'work' is started here, through 'std::thread'"])
 
-    def test_thread_local_and_relaxed_captures_let_other_threads_allocate_but_not_synchronize_the_device(self):
-        for mode in ("thread-local", "relaxed"):
-            p = program(doc("/cap.cu", [fn("record", "/cap.cu", 1)], regions=[region("record", "/cap.cu", 2, mode)]),
-                        doc("/w.cpp", [unsafe("work", "/w.cpp", 3), unsafe("sync", "/w.cpp", 5, "cudaDeviceSynchronize",
-                                                                           "sync", device=True),
-                                       fn("start", "/w.cpp", 9)],
-                            threads=[thread("work", "start", "/w.cpp", 10), thread("sync", "start", "/w.cpp", 11)]))
-            self.assertEqual([d.line for d in facts.thread_findings(p)], [5], mode)
+    def test_a_call_without_the_capture_s_key_is_silent(self):
+        p = program(doc("/cap.cu", [fn("record", "/cap.cu", 1)], regions=[region("record", "/cap.cu", 2, "T")]),
+                    doc("/w.cpp", [unsafe("work", "/w.cpp", 3), unsafe("sync", "/w.cpp", 5, ("G", "T")),
+                                   fn("start", "/w.cpp", 9)],
+                        threads=[thread("work", "start", "/w.cpp", 10), thread("sync", "start", "/w.cpp", 11)]))
+        self.assertEqual([d.line for d in facts.thread_findings(p)], [5])
 
     def test_a_lock_held_on_every_way_to_both_sides_orders_them(self):
         # work is reached from the thread entry two ways: one under the lock, one not.
@@ -195,24 +223,16 @@ class Threads(unittest.TestCase):
         # Two programs (two mains): a's thread synchronizes the device; b captures.
         main_a = fn("main:/a.cu", "/a.cu", 1)
         main_b = fn("main:/b.cu", "/b.cu", 1, edges=[(2, "record")])
-        p = program(doc("/a.cu", [main_a, unsafe("sync", "/a.cu", 5, "cudaDeviceSynchronize", "sync", device=True)],
+        p = program(doc("/a.cu", [main_a, unsafe("sync", "/a.cu", 5)],
                         threads=[thread("sync", "main:/a.cu", "/a.cu", 3)]),
                     doc("/b.cu", [main_b, fn("record", "/b.cu", 10)], regions=[region("record", "/b.cu", 11)]))
         self.assertEqual(facts.thread_findings(p), [])
         # The same capture in a's own program is reported.
         main_a["edges"] = [{"to": "record", "at": at("/a.cu", 4), "message": "'record' is called here"}]
-        p = program(doc("/a.cu", [main_a, unsafe("sync", "/a.cu", 5, "cudaDeviceSynchronize", "sync", device=True)],
+        p = program(doc("/a.cu", [main_a, unsafe("sync", "/a.cu", 5)],
                         threads=[thread("sync", "main:/a.cu", "/a.cu", 3)]),
                     doc("/b.cu", [main_b, fn("record", "/b.cu", 10)], regions=[region("record", "/b.cu", 11)]))
         self.assertEqual([d.line for d in facts.thread_findings(p)], [5])
-
-    def test_legacy_work_of_another_thread_breaks_only_a_blocking_capture(self):
-        for flags, n in (("blocking", 1), ("nonblocking", 0), ("unknown", 0)):
-            p = program(doc("/cap.cu", [fn("record", "/cap.cu", 1)],
-                            regions=[region("record", "/cap.cu", 2, "relaxed", flags)]),
-                        doc("/w.cpp", [unsafe("work", "/w.cpp", 3, "cudaMemset", "legacy"), fn("start", "/w.cpp", 9)],
-                            threads=[thread("work", "start", "/w.cpp", 10)]))
-            self.assertEqual(len(facts.thread_findings(p)), n, flags)
 
 
 class Files(unittest.TestCase):
