@@ -1,5 +1,6 @@
 //===- KernelLaunches.cpp - how the translation unit launches its kernels -===//
 #include "KernelLaunches.h"
+#include "ProjectCode.h"
 #include "PerTU.h"
 #include "ScopedAccesses.h"
 #include "TUCallGraph.h"
@@ -189,23 +190,20 @@ private:
   }
 };
 
-class LaunchFinder : public RecursiveASTVisitor<LaunchFinder> {
+class LaunchFinder : public ProjectCodeVisitor<LaunchFinder> {
 public:
   using Map = MapVector<const FunctionDecl *, KernelLaunches::Kernel>;
-  LaunchFinder(const ASTContext &Ctx, Map &Out) : Ctx(Ctx), SM(Ctx.getSourceManager()), Out(Out) {}
+  LaunchFinder(const ASTContext &Ctx, Map &Out) : ProjectCodeVisitor(Ctx.getSourceManager()), Ctx(Ctx), Out(Out) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   // A library's own launches (CUB's, Thrust's) are of its own kernels: the
   // system headers are not walked (they are most of a CUDA file's AST).
   bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl, NamespaceDecl, LinkageSpecDecl>(D) &&
-        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
-      return true;
     // The function whose code a launch is in: its grid is computed there.
     const FunctionDecl *Outer = Current;
     if (const auto *FD = dyn_cast_or_null<FunctionDecl>(D); FD && FD->doesThisDeclarationHaveABody())
       Current = FD;
-    bool Go = RecursiveASTVisitor<LaunchFinder>::TraverseDecl(D);
+    bool Go = ProjectCodeVisitor<LaunchFinder>::TraverseDecl(D);
     Current = Outer;
     return Go;
   }
@@ -269,7 +267,6 @@ public:
 
 private:
   const ASTContext &Ctx;
-  const SourceManager &SM;
   Map &Out;
   const FunctionDecl *Current = nullptr;
   DenseSet<const DeclRefExpr *> NotEscaping;

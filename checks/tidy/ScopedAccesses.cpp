@@ -1,4 +1,5 @@
 //===- ScopedAccesses.cpp - every scoped atomic, fence and barrier of a TU ===//
+#include "ProjectCode.h"
 #include "ScopedAccessesWalker.h"
 #include "CheckUtils.h"
 #include "KernelLaunches.h"
@@ -159,9 +160,9 @@ void ScopedAccesses::Walker::allocation(const CallExpr *CE) {
 
 namespace {
 /// The TU's kernels, host functions and device functions, in TU order.
-class RootFinder : public RecursiveASTVisitor<RootFinder> {
+class RootFinder : public ProjectCodeVisitor<RootFinder> {
 public:
-  RootFinder(const SourceManager &SM) : SM(SM) {}
+  RootFinder(const SourceManager &SM) : ProjectCodeVisitor(SM) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool VisitFunctionDecl(FunctionDecl *F) {
     if (!F->doesThisDeclarationHaveABody() || F->isDependentContext() || F->isImplicit() || F->isDefaulted())
@@ -189,9 +190,6 @@ public:
     return true;
   }
   std::vector<const FunctionDecl *> Kernels, Device, Host;
-
-private:
-  const SourceManager &SM;
 };
 } // namespace
 

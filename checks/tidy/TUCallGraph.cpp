@@ -1,5 +1,6 @@
 //===- TUCallGraph.cpp - the per-TU call graph the host-API checks share --===//
 #include "TUCallGraph.h"
+#include "ProjectCode.h"
 #include "PerTU.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -236,9 +237,9 @@ bool isHostNodeParams(const RecordDecl *RD) {
 }
 
 /// Finds every registration of a host callback in the TU.
-class RegistrationFinder : public RecursiveASTVisitor<RegistrationFinder> {
+class RegistrationFinder : public ProjectCodeVisitor<RegistrationFinder> {
 public:
-  explicit RegistrationFinder(std::vector<Registration> &Out) : Out(Out) {}
+  RegistrationFinder(const SourceManager &SM, std::vector<Registration> &Out) : ProjectCodeVisitor(SM), Out(Out) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   // The semantic form of a designated initializer list is implicit code.
   bool shouldVisitImplicitCode() const { return true; }
@@ -297,10 +298,10 @@ private:
   std::vector<Registration> &Out;
 };
 
-class OverrideCollector : public RecursiveASTVisitor<OverrideCollector> {
+class OverrideCollector : public ProjectCodeVisitor<OverrideCollector> {
 public:
   using Map = DenseMap<const CXXMethodDecl *, SmallVector<const CXXMethodDecl *, 2>>;
-  explicit OverrideCollector(Map &M) : M(M) {}
+  OverrideCollector(const SourceManager &SM, Map &M) : ProjectCodeVisitor(SM), M(M) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool VisitCXXMethodDecl(const CXXMethodDecl *MD) {
     if (!MD->isVirtual() || !TUCallGraph::definitionOf(MD))
@@ -327,7 +328,7 @@ private:
 ArrayRef<const CXXMethodDecl *> TUCallGraph::overriders(const CXXMethodDecl *M) {
   if (!Overriders) {
     Overriders = std::make_unique<OverrideCollector::Map>();
-    OverrideCollector(*Overriders).TraverseAST(Ctx);
+    OverrideCollector(Ctx.getSourceManager(), *Overriders).TraverseAST(Ctx);
   }
   auto It = Overriders->find(M->getCanonicalDecl());
   return It == Overriders->end() ? ArrayRef<const CXXMethodDecl *>() : It->second;
@@ -336,7 +337,7 @@ ArrayRef<const CXXMethodDecl *> TUCallGraph::overriders(const CXXMethodDecl *M) 
 ArrayRef<Registration> TUCallGraph::registrations() {
   if (!Registrations) {
     std::vector<Registration> All;
-    RegistrationFinder(All).TraverseAST(Ctx);
+    RegistrationFinder(Ctx.getSourceManager(), All).TraverseAST(Ctx);
     Registrations = std::make_unique<std::vector<Registration>>();
     OpenRegistrations = std::make_unique<std::vector<Registration>>();
     for (Registration &R : All) {

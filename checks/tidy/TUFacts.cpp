@@ -1,5 +1,6 @@
 //===- TUFacts.cpp - what one file tells the analysis of the whole program ===//
 #include "TUFacts.h"
+#include "ProjectCode.h"
 #include "CheckUtils.h"
 #include "PerTU.h"
 #include "KernelLaunches.h"
@@ -47,9 +48,9 @@ void TUFacts::configure(StringRef Option, ArrayRef<std::pair<std::string, unsign
 
 namespace {
 
-class ExportFinder : public RecursiveASTVisitor<ExportFinder> {
+class ExportFinder : public ProjectCodeVisitor<ExportFinder> {
 public:
-  ExportFinder(const SourceManager &SM, std::vector<const FunctionDecl *> &Out) : SM(SM), Out(Out) {}
+  ExportFinder(const SourceManager &SM, std::vector<const FunctionDecl *> &Out) : ProjectCodeVisitor(SM), Out(Out) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitLambdaBody() const { return false; }
 
@@ -73,7 +74,6 @@ public:
   }
 
 private:
-  const SourceManager &SM;
   std::vector<const FunctionDecl *> &Out;
   DenseSet<const FunctionDecl *> Seen;
 };

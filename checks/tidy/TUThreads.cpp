@@ -1,5 +1,6 @@
 //===- TUThreads.cpp - which code runs on other threads, and under which locks
 #include "TUThreads.h"
+#include "ProjectCode.h"
 #include "CheckUtils.h"
 #include "TUCallGraph.h"
 #include "clang/AST/ASTContext.h"
@@ -108,21 +109,16 @@ public:
   }
 };
 
-class StartFinder : public RecursiveASTVisitor<StartFinder> {
-  using Base = RecursiveASTVisitor<StartFinder>;
+class StartFinder : public ProjectCodeVisitor<StartFinder> {
+  using Base = ProjectCodeVisitor<StartFinder>;
 
 public:
   StartFinder(ASTContext &Ctx, ArrayRef<std::pair<std::string, unsigned>> Pools,
               std::vector<ThreadStart> &Out)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Pools(Pools), Out(Out) {}
+      : Base(Ctx.getSourceManager()), Ctx(Ctx), Pools(Pools), Out(Out) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool TraverseDecl(Decl *D) {
-    // The toolkit's and the standard library's own code starts no thread of
-    // the project's: not walked (it is most of a CUDA file's AST).
-    if (D && !isa<TranslationUnitDecl, NamespaceDecl, LinkageSpecDecl>(D) &&
-        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
-      return true;
     auto *F = dyn_cast_or_null<FunctionDecl>(D);
     if (!F || !F->doesThisDeclarationHaveABody())
       return Base::TraverseDecl(D);
@@ -282,7 +278,6 @@ private:
     SmallVector<const Stmt *, 2> Loops; ///< the loops around the walk, innermost last
   };
   ASTContext &Ctx;
-  const SourceManager &SM;
   ArrayRef<std::pair<std::string, unsigned>> Pools;
   std::vector<ThreadStart> &Out;
   SmallVector<Frame, 4> Frames;
