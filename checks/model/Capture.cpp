@@ -5,6 +5,19 @@ using namespace llvm;
 
 namespace cuda_scope {
 
+std::optional<CaptureMode> captureModeFromName(StringRef Name) {
+  Name.consume_front("cudaStreamCaptureMode");
+  Name.consume_front("CU_STREAM_CAPTURE_MODE_");
+  std::string Lower = Name.lower();
+  if (Lower == "global")
+    return CaptureMode::Global;
+  if (Lower == "thread-local" || Lower == "thread_local" || Lower == "threadlocal")
+    return CaptureMode::ThreadLocal;
+  if (Lower == "relaxed")
+    return CaptureMode::Relaxed;
+  return std::nullopt;
+}
+
 CaptureMode captureModeFromValue(std::optional<int64_t> Value) {
   if (!Value)
     return CaptureMode::Unknown;

@@ -33,6 +33,10 @@ enum class CaptureMode : uint8_t { Global, ThreadLocal, Relaxed, Unknown };
 CaptureMode captureModeFromValue(std::optional<int64_t> Value);
 /// "global", "thread-local", "relaxed", "unknown".
 llvm::StringRef captureModeName(CaptureMode M);
+/// The mode a capture-safe contract names: "global", "thread-local" (or
+/// "thread_local"), "relaxed", as cudaStreamCaptureMode spells them without
+/// its prefix; none for any other word.
+std::optional<CaptureMode> captureModeFromName(llvm::StringRef Name);
 /// cudaThreadExchangeStreamCaptureMode(&M) with M last set to \p Value
 /// switches the calling thread to relaxed mode.
 bool exchangesToRelaxed(int64_t Value);

@@ -243,9 +243,10 @@ std::string captureBeginsNote(StringRef Stream, CaptureMode Mode) {
   return captureBeginsNote(Stream) + ", in " + captureModeName(Mode).str() + " mode";
 }
 
-std::string captureContractNote(StringRef Function, bool Annotated) {
+std::string captureContractNote(StringRef Function, bool Annotated, StringRef Mode) {
   return ("'" + Function + "' is declared capture-safe " +
-          (Annotated ? "here" : "by the option 'CaptureSafeFunctions'"))
+          (Annotated ? "here" : "by the option 'CaptureSafeFunctions'") +
+          (Mode.empty() ? "" : ", for a capture in " + Mode + " mode"))
       .str();
 }
 

@@ -115,7 +115,9 @@ std::string captureBeginsNote(llvm::StringRef Stream);
 std::string captureBeginsNote(llvm::StringRef Stream, CaptureMode Mode);
 /// Where a function is declared capture-safe: by its annotation, or by the
 /// option CaptureSafeFunctions.
-std::string captureContractNote(llvm::StringRef Function, bool Annotated);
+/// \p Mode: the capture mode the contract names, empty for global (the
+/// default).
+std::string captureContractNote(llvm::StringRef Function, bool Annotated, llvm::StringRef Mode = "");
 /// The call itself, noted where the finding is moved out of a system header.
 std::string callMadeNote(llvm::StringRef Name, bool Launch);
 

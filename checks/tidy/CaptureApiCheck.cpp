@@ -68,9 +68,17 @@ CaptureApiCheck::CaptureApiCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
   };
   Wrappers("BeginCaptureFunctions", BeginOption, BeginWrappers);
   Wrappers("EndCaptureFunctions", EndOption, EndWrappers);
-  for (const std::string &P : splitList(SafeOption)) {
-    if (isFunctionPattern(P))
-      SafePatterns.push_back(P);
+  for (const std::string &Entry : splitList(SafeOption)) {
+    // name=mode: the capture mode the function promises safety in.
+    auto [P, ModeName] = StringRef(Entry).split('=');
+    std::optional<CaptureMode> Mode = ModeName.empty() ? CaptureMode::Global : captureModeFromName(ModeName.trim());
+    if (isFunctionPattern(P.trim().str()) && Mode)
+      SafePatterns.push_back({P.trim().str(), *Mode});
+    else if (!Mode)
+      configurationDiag("invalid capture mode '%0' in option 'CaptureSafeFunctions' of check '%1': expected "
+                        "'global', 'thread-local' or 'relaxed'",
+                        DiagnosticIDs::Error)
+          << ModeName << Name;
     else
       configurationDiag(
           "invalid entry '%0' in option 'CaptureSafeFunctions' of check '%1': expected a "
@@ -110,10 +118,31 @@ const Decl *CaptureApiCheck::captureSafeDecl(const FunctionDecl *F) const {
     for (const auto *A : R->specific_attrs<AnnotateAttr>())
       if (A->getAnnotation() == CaptureSafeAnnotation)
         return R;
-  for (const std::string &P : SafePatterns)
+  for (const auto &[P, Mode] : SafePatterns)
     if (matchesFunctionName(F, P))
       return F;
   return nullptr;
+}
+
+CaptureMode CaptureApiCheck::contractMode(const FunctionDecl *F, const Decl *Contract) {
+  if (!Contract)
+    return CaptureMode::Global;
+  for (const auto *A : Contract->specific_attrs<AnnotateAttr>()) {
+    if (A->getAnnotation() != CaptureSafeAnnotation || A->args_size() == 0)
+      continue;
+    const auto *Word = dyn_cast<clang::StringLiteral>((*A->args_begin())->IgnoreParenImpCasts());
+    if (const auto *CE = dyn_cast<ConstantExpr>(*A->args_begin()))
+      Word = dyn_cast<clang::StringLiteral>(CE->getSubExpr()->IgnoreParenImpCasts());
+    if (std::optional<CaptureMode> M = Word ? captureModeFromName(Word->getString()) : std::nullopt)
+      return *M;
+    diag(A->getLocation(), "the capture mode a capture-safe contract names must be 'global', 'thread-local' or "
+                           "'relaxed'; taken as global");
+    return CaptureMode::Global;
+  }
+  for (const auto &[P, Mode] : SafePatterns)
+    if (matchesFunctionName(F, P))
+      return Mode;
+  return CaptureMode::Global;
 }
 
 void CaptureApiCheck::registerMatchers(MatchFinder *Finder) {
@@ -140,6 +169,7 @@ void CaptureApiCheck::check(const MatchFinder::MatchResult &Result) {
     Roots.clear();
     RootSet.clear();
     Contracts.clear();
+    ContractModes.clear();
     Created.clear();
     return;
   }
@@ -153,8 +183,10 @@ void CaptureApiCheck::check(const MatchFinder::MatchResult &Result) {
     F = Safe;
   if (!F || F->isDependentContext() || !F->hasBody())
     return;
-  if (Safe)
+  if (Safe) {
     Contracts[F] = captureSafeDecl(F);
+    ContractModes[F] = contractMode(F, Contracts[F]);
+  }
   if (RootSet.insert(F).second)
     Roots.push_back(F);
 }
@@ -171,7 +203,7 @@ void CaptureApiCheck::onEndOfTranslationUnit() {
     Opts.Created = &Created;
     CaptureAnalysis A(Opts, *Graph, Out ? &*Out : nullptr);
     for (const FunctionDecl *F : Roots)
-      A.root(F, Contracts.lookup(F));
+      A.root(F, Contracts.lookup(F), ContractModes.lookup(F));
     if (Out)
       Out->exportFunctions(A);
     for (const CaptureFinding &F : A.findings()) {
@@ -185,6 +217,7 @@ void CaptureApiCheck::onEndOfTranslationUnit() {
   Roots.clear();
   RootSet.clear();
   Contracts.clear();
+  ContractModes.clear();
   Created.clear();
 }
 

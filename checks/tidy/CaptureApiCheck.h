@@ -31,6 +31,10 @@ public:
   static bool createsStream(const clang::NamedDecl *Callee);
   /// The declaration that makes \p F capture-safe (the annotated one, or \p F
   /// itself when CaptureSafeFunctions names it), or null.
+  /// The capture mode \p F's contract promises safety in: the annotation's
+  /// second argument ([[clang::annotate("cuda-scope:capture-safe", "relaxed")]])
+  /// or the option entry's (name=relaxed); global by default.
+  CaptureMode contractMode(const clang::FunctionDecl *F, const clang::Decl *Contract);
   const clang::Decl *captureSafeDecl(const clang::FunctionDecl *F) const;
 
 private:
@@ -43,7 +47,8 @@ private:
   std::vector<std::pair<std::string, unsigned>> ThreadFunctions;
   llvm::StringSet<> Allowed;
   std::vector<CaptureWrapper> BeginWrappers, EndWrappers;
-  std::vector<std::string> SafePatterns;
+  /// CaptureSafeFunctions: a name pattern and the mode it promises.
+  std::vector<std::pair<std::string, CaptureMode>> SafePatterns;
 
   std::shared_ptr<TUCallGraph> Graph;
   std::shared_ptr<TUFacts> Facts;
@@ -52,6 +57,7 @@ private:
   std::vector<const clang::FunctionDecl *> Roots;
   llvm::DenseSet<const clang::FunctionDecl *> RootSet;
   llvm::DenseMap<const clang::FunctionDecl *, const clang::Decl *> Contracts;
+  llvm::DenseMap<const clang::FunctionDecl *, CaptureMode> ContractModes;
   /// Stream variables and fields the TU creates, with their flags.
   CreatedStreams Created;
 };

@@ -326,6 +326,7 @@ void CaptureAnalysis::contractWithoutCfg(const FunctionDecl *F, const Decl *Cont
   R.Final = true;
   OpenCapture Assumed;
   Assumed.Name = F->getQualifiedNameAsString();
+  Assumed.Mode = ContractMode;
   R.Captures.push_back(std::move(Assumed));
   State S;
   S.Reached = true;
@@ -448,7 +449,7 @@ void CaptureAnalysis::emit(Run &R, const OpenCapture &Cite, CaptureCall Call, Ca
     note(at(Cite.Begin->getBeginLoc()), captureBeginsNote(Cite.Name));
   else
     note(R.Contract->getLocation(),
-         captureContractNote(Cite.Name, annotatedCaptureSafe(R.Contract)));
+         captureContractNote(Cite.Name, annotatedCaptureSafe(R.Contract), contractModeWord()));
   for (auto &[At, Step] : chainNotes(Chain))
     note(At, std::move(Step));
   if (Moved)
@@ -471,7 +472,7 @@ void CaptureAnalysis::captureCall(Run &R, const State &S, const CallEdge *Inside
     return;
   const OpenCapture &C = R.Captures[S.Open.front()];
   Facts->captureCall(C, R.Contract->getLocation(),
-                     captureContractNote(C.Name, annotatedCaptureSafe(R.Contract)), S.Relaxed,
+                     captureContractNote(C.Name, annotatedCaptureSafe(R.Contract), contractModeWord()), S.Relaxed,
                      Inside, Open);
 }
 

@@ -33,7 +33,8 @@ CaptureAnalysis::CaptureAnalysis(const CaptureOptions &Opts, TUCallGraph &Graph,
 
 CaptureAnalysis::~CaptureAnalysis() = default;
 
-void CaptureAnalysis::root(const FunctionDecl *F, const Decl *Contract) {
+void CaptureAnalysis::root(const FunctionDecl *F, const Decl *Contract, CaptureMode Mode) {
+  ContractMode = Mode;
   if (!analyse(F, Purpose::Check, Contract) && Contract)
     contractWithoutCfg(F, Contract);
 }
@@ -64,6 +65,7 @@ bool CaptureAnalysis::analyse(const FunctionDecl *F, Purpose Why, const Decl *Co
   if (Contract) {
     OpenCapture Assumed;
     Assumed.Name = F->getQualifiedNameAsString();
+    Assumed.Mode = ContractMode;
     R.Captures.push_back(std::move(Assumed));
     Init.Open.push_back(0);
   }

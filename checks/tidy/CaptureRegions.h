@@ -85,7 +85,9 @@ public:
 
   /// Analyses \p F: a function that begins a capture, or one declared
   /// capture-safe by \p Contract.
-  void root(const clang::FunctionDecl *F, const clang::Decl *Contract);
+  /// \p Mode: the capture mode the contract promises safety in (a library
+  /// that captures in relaxed mode may call what only relaxed mode permits).
+  void root(const clang::FunctionDecl *F, const clang::Decl *Contract, CaptureMode Mode = CaptureMode::Global);
   /// The findings so far, in the order found.
   std::vector<CaptureFinding> &findings() { return Findings; }
   CaptureGuards &guards() { return Guards; }
@@ -187,6 +189,12 @@ private:
   const clang::SourceManager &SM;
   CaptureGuards Guards;
   CaptureFacts *Facts; ///< the facts for the whole program; null when none are asked for
+  /// The mode the contract of the function being checked names (root()).
+  CaptureMode ContractMode = CaptureMode::Global;
+  /// Its name for a note: empty for global, the default.
+  llvm::StringRef contractModeWord() const {
+    return ContractMode == CaptureMode::Global ? llvm::StringRef() : captureModeName(ContractMode);
+  }
   llvm::DenseMap<std::pair<const clang::FunctionDecl *, const clang::VarDecl *>, bool>
       Configuration;
   llvm::StringSet<> CondKeys; ///< the comparisons remembered as conditions (stable keys)

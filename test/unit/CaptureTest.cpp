@@ -145,3 +145,14 @@ TEST(CaptureWording, OneSentenceWhateverTheCaptureLendsIt) {
             "it), otherwise it invalidates the capture (CUDA_ERROR_STREAM_CAPTURE_IMPLICIT); consider "
             "cuMemcpyAsync on the capture stream");
 }
+
+TEST(CaptureModes, ByNameAsAContractWritesThem) {
+  EXPECT_EQ(captureModeFromName("relaxed"), CaptureMode::Relaxed);
+  EXPECT_EQ(captureModeFromName("thread-local"), CaptureMode::ThreadLocal);
+  EXPECT_EQ(captureModeFromName("thread_local"), CaptureMode::ThreadLocal);
+  EXPECT_EQ(captureModeFromName("Global"), CaptureMode::Global);
+  EXPECT_EQ(captureModeFromName("cudaStreamCaptureModeRelaxed"), CaptureMode::Relaxed);
+  EXPECT_EQ(captureModeFromName("CU_STREAM_CAPTURE_MODE_THREAD_LOCAL"), CaptureMode::ThreadLocal);
+  EXPECT_EQ(captureModeFromName("lazy"), std::nullopt);
+  EXPECT_EQ(captureModeFromName(""), std::nullopt);
+}
