@@ -1,5 +1,6 @@
 //===- BlockDivergence.cpp - what threads of one block may decide differently ===//
 #include "BlockDivergence.h"
+#include "IrAddresses.h"
 #include "model/Hierarchy.h"
 #include "model/MemoryModel.h"
 #include "llvm/ADT/DenseSet.h"
@@ -87,22 +88,11 @@ bool rowIndex(const Value *X) {
     if (!Seen.insert(W).second || isa<Constant, Argument>(W))
       continue;
     if (const auto *II = dyn_cast<IntrinsicInst>(W)) {
-      switch (II->getIntrinsicID()) {
-      case Intrinsic::nvvm_read_ptx_sreg_tid_y:
-      case Intrinsic::nvvm_read_ptx_sreg_tid_z:
-      case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
-      case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
-      case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
-      case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
-      case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
-      case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
-      case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
-      case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
-      case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+      Intrinsic::ID ID = II->getIntrinsicID();
+      if (ir::isBlockRegister(ID) || ID == Intrinsic::nvvm_read_ptx_sreg_tid_y ||
+          ID == Intrinsic::nvvm_read_ptx_sreg_tid_z)
         continue;
-      default:
-        return false;
-      }
+      return false;
     }
     const auto *I = dyn_cast<Instruction>(W);
     if (!I || !isa<BinaryOperator, CastInst>(I))

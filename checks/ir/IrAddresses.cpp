@@ -15,6 +15,23 @@ using namespace llvm;
 namespace cuda_scope {
 namespace ir {
 
+bool isBlockRegister(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+    return true;
+  default:
+    return false;
+  }
+}
+
 
 /// The address as canonical text: the same text, the same computation (so
 /// the same address for the same thread), whichever instructions compute it;
@@ -227,18 +244,11 @@ uint64_t laneBits(const Value *V, SmallPtrSetImpl<const Value *> &Seen, unsigned
   if (isa<Constant>(V) || isa<Argument>(V) || !Seen.insert(V).second)
     return 0;
   if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
+    if (isBlockRegister(II->getIntrinsicID()))
+      return 0;
     switch (II->getIntrinsicID()) {
     case Intrinsic::nvvm_read_ptx_sreg_tid_x:
     case Intrinsic::nvvm_read_ptx_sreg_laneid: return Lane;
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
-    case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
-    case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
-    case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
-    case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
-    case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
-    case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
     case Intrinsic::nvvm_read_ptx_sreg_warpid: return 0;
     default: return All;
     }

@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Value.h"
 #include <cstdint>
 #include <optional>
@@ -38,6 +39,10 @@ std::string blockSegment(const llvm::Value *Address, bool &WarpApart);
 
 /// The field of its object that an address names; -1 for none.
 int64_t fieldOffset(const llvm::Value *Ptr, const llvm::DataLayout &DL);
+
+/// A register every thread of a block reads alike: the block's index, the
+/// block's size and the grid's size (%ctaid, %ntid, %nctaid).
+bool isBlockRegister(llvm::Intrinsic::ID ID);
 
 /// \p V is threadIdx.x plus a constant (through casts and constant adds):
 /// the constant.

@@ -9,6 +9,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Path.h"
 
 using namespace clang;
@@ -113,8 +114,11 @@ public:
   }
 
 private:
-  /// The thread's index (x) itself, as threadIdx.x or the NVVM builtin.
-  static bool isThreadIndexX(const Expr *E) {
+  /// A read of a builtin variable's component: threadIdx.x as the toolkit's
+  /// property (a pseudo-object whose base is an opaque value standing for the
+  /// variable) or as the NVVM builtin that reads its register
+  /// (__nvvm_read_ptx_sreg_tid_x): the variable's name and the component.
+  static std::optional<std::pair<StringRef, char>> builtinRead(const Expr *E) {
     E = E->IgnoreParenImpCasts();
     if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
       E = PO->getSyntacticForm()->IgnoreParenImpCasts();
@@ -123,50 +127,39 @@ private:
       if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
         Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
       const auto *DRE = dyn_cast<DeclRefExpr>(Base);
-      return DRE && isThreadIndexName(identifierOf(DRE->getDecl())) && P->getPropertyDecl() &&
-             P->getPropertyDecl()->getName() == "x";
+      if (!DRE || !P->getPropertyDecl() || P->getPropertyDecl()->getName().size() != 1)
+        return std::nullopt;
+      return std::make_pair(identifierOf(DRE->getDecl()), P->getPropertyDecl()->getName()[0]);
     }
-    if (const auto *CE = dyn_cast<CallExpr>(E))
-      return identifierOf(CE->getDirectCallee()) == "__nvvm_read_ptx_sreg_tid_x";
-    return false;
+    const auto *CE = dyn_cast<CallExpr>(E);
+    StringRef N = CE ? identifierOf(CE->getDirectCallee()) : StringRef();
+    if (!N.consume_front("__nvvm_read_ptx_sreg_") || N.size() < 3 || N[N.size() - 2] != '_')
+      return std::nullopt;
+    StringRef Var = StringSwitch<StringRef>(N.drop_back(2))
+                        .Case("tid", "threadIdx")
+                        .Case("ntid", "blockDim")
+                        .Case("ctaid", "blockIdx")
+                        .Case("nctaid", "gridDim")
+                        .Default("");
+    if (Var.empty())
+      return std::nullopt;
+    return std::make_pair(Var, N.back());
+  }
+  /// The thread's index (x) itself, as threadIdx.x or the NVVM builtin.
+  static bool isThreadIndexX(const Expr *E) {
+    auto R = builtinRead(E);
+    return R && isThreadIndexName(R->first) && R->second == 'x';
   }
   /// blockDim.x (or the NVVM builtin), which the rule takes to be a
   /// multiple of the warp size.
   static bool isBlockSizeX(const Expr *E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
-      E = PO->getSyntacticForm()->IgnoreParenImpCasts();
-    if (const auto *P = dyn_cast<MSPropertyRefExpr>(E)) {
-      const Expr *Base = P->getBaseExpr()->IgnoreParenImpCasts();
-      if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
-        Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
-      const auto *DRE = dyn_cast<DeclRefExpr>(Base);
-      return DRE && identifierOf(DRE->getDecl()) == "blockDim" && P->getPropertyDecl() &&
-             P->getPropertyDecl()->getName() == "x";
-    }
-    if (const auto *CE = dyn_cast<CallExpr>(E))
-      return isBlockSizeXName(identifierOf(CE->getDirectCallee())) &&
-             identifierOf(CE->getDirectCallee()) != "blockDim";
-    return false;
+    auto R = builtinRead(E);
+    return R && isBlockSizeXName(R->first) && R->second == 'x';
   }
   /// threadIdx.y or .z (or the NVVM builtins).
   static bool isThreadRow(const Expr *E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
-      E = PO->getSyntacticForm()->IgnoreParenImpCasts();
-    if (const auto *P = dyn_cast<MSPropertyRefExpr>(E)) {
-      const Expr *Base = P->getBaseExpr()->IgnoreParenImpCasts();
-      if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
-        Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
-      const auto *DRE = dyn_cast<DeclRefExpr>(Base);
-      return DRE && identifierOf(DRE->getDecl()) == "threadIdx" && P->getPropertyDecl() &&
-             (P->getPropertyDecl()->getName() == "y" || P->getPropertyDecl()->getName() == "z");
-    }
-    if (const auto *CE = dyn_cast<CallExpr>(E)) {
-      StringRef N = identifierOf(CE->getDirectCallee());
-      return N == "__nvvm_read_ptx_sreg_tid_y" || N == "__nvvm_read_ptx_sreg_tid_z";
-    }
-    return false;
+    auto R = builtinRead(E);
+    return R && isThreadIndexName(R->first) && (R->second == 'y' || R->second == 'z');
   }
   /// Built of what lanes of one warp share, or of the thread's row in its
   /// block (threadIdx.y, .z): times a multiple of the warp size, a whole
