@@ -194,6 +194,10 @@ private:
     // P may be R's own instruction: another thread runs it and reads P's value.
     return !W.Stored || !Rd.PassWhen || Rd.PassWhen->holdsFor(*W.Stored);
   }
+  /// The write \p P can lead the thread that reads it at \p R to \p L: past
+  /// the spin (mayPass), or into the spin's own loop, whose body runs on the
+  /// values the loop does not leave on (while (flag != 0) { read data }).
+  bool mayReach(unsigned P, unsigned R, unsigned L) const { return mayPass(P, R) || St.inCommonLoop(R, L); }
   /// Evidence of the receiving side: some receive of \p F is followed, after
   /// its test, by a read of \p Data that is not the reader's own write; with
   /// a publish \p P, a receive that \p P's value can let go on (mayPass).
@@ -203,16 +207,17 @@ private:
     if (St.Opts.Net == Strictness::Wide &&
         none_of(G.OnlyWrites, [&](unsigned W) { return St.op(W).Object == Data; }))
       return true;
-    auto ReadAfter = [&](unsigned R) {
+    auto ReadAfter = [&](unsigned R, int P) {
       return any_of(G.DataUses, [&](unsigned L) {
-        return St.op(L).Object == Data && St.afterTest(R, L) && !readsOwnWrite(L);
+        return St.op(L).Object == Data && St.afterTest(R, L) && !readsOwnWrite(L) &&
+               (P < 0 || mayReach(unsigned(P), R, L));
       });
     };
     if (P >= 0 && any_of(F.Receives, [&](unsigned R) { return !mayPass(P, R); }))
-      return any_of(F.Receives, [&](unsigned R) { return mayPass(P, R) && ReadAfter(R); });
+      return any_of(F.Receives, [&](unsigned R) { return ReadAfter(R, P); });
     auto [It, New] = Reads.try_emplace({F.Object, Data}, false);
     if (New)
-      It->second = any_of(F.Receives, ReadAfter);
+      It->second = any_of(F.Receives, [&](unsigned R) { return ReadAfter(R, -1); });
     return It->second;
   }
   /// Evidence of the publishing side for the read \p L: some publish of \p F
@@ -228,7 +233,7 @@ private:
       return true;
     auto Stores = G.StoresOf.find(St.op(L).Object);
     return Stores != G.StoresOf.end() && any_of(F.Publishes, [&](unsigned P) {
-             return !is_contained(F.Resets, P) && (R < 0 || mayPass(P, R)) &&
+             return !is_contained(F.Resets, P) && (R < 0 || mayReach(P, R, L)) &&
                     any_of(Stores->second, [&](unsigned D) {
                       return !ownElement(D, L) &&
                              (St.before(D, P) ||
@@ -510,7 +515,7 @@ void Messages::publishes(const Flag &F, std::vector<Finding> &Out) {
         for (unsigned L : G.DataLoads) {
           const int Data = St.op(L).Object;
           if (Data == F.Object || Data == X.Object || !carries(X.Object, Data) ||
-              none_of(F.Receives, [&](unsigned R) { return mayPass(P, R) && St.afterTest(R, L); }))
+              none_of(F.Receives, [&](unsigned R) { return mayReach(P, R, L) && St.afterTest(R, L); }))
             continue;
           const SmallVector<unsigned, 4> &Stores = G.StoresOf.find(Data)->second;
           auto D = find_if(Stores, [&](unsigned S) {

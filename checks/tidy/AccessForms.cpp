@@ -230,6 +230,13 @@ bool ScopedAccesses::Walker::recordCall(const CallExpr *CE, const Frame *Fr) {
       A.Object = pointee(Arg(B->PointerArg), Fr);
       if (A.What == OpKind::RMW)
         A.Operand = constantInt(Arg(B->PointerArg + 1), Ctx);
+      // What it leaves: a store's or an exchange's value; a compare-and-swap's
+      // new value, after the pointer to what it expects.
+      const UpdateForm Form = A.What == OpKind::RMW ? updateForm(Name) : UpdateForm::Combines;
+      if (A.What == OpKind::Store || Form == UpdateForm::Exchanges)
+        A.Stored = constantInt(Arg(B->PointerArg + 1), Ctx);
+      else if (Form == UpdateForm::ComparesAndSwaps)
+        A.Stored = constantInt(Arg(B->PointerArg + 2), Ctx);
     }
     record(std::move(A), CE, Fr);
     return true;
@@ -274,6 +281,11 @@ void ScopedAccesses::Walker::atomicExpr(const AtomicExpr *AE, const Frame *Fr) {
   A.Object = pointee(AE->getPtr(), Fr);
   if (A.What == OpKind::RMW && AE->getNumSubExprs() > 2)
     A.Operand = constantInt(AE->getVal1(), Ctx);
+  const UpdateForm Form = A.What == OpKind::RMW ? updateForm(A.Name) : UpdateForm::Combines;
+  if ((A.What == OpKind::Store || Form == UpdateForm::Exchanges) && AE->getNumSubExprs() > 2)
+    A.Stored = constantInt(AE->getVal1(), Ctx);
+  else if (Form == UpdateForm::ComparesAndSwaps && AE->getNumSubExprs() > 4)
+    A.Stored = constantInt(AE->getVal2(), Ctx);
   record(std::move(A), AE, Fr);
 }
 

@@ -190,27 +190,45 @@ bool isValueOf(const Expr *X, const ScopedAccess &A, const Stmt *Loop) {
   return Writes == 1 && FromRead;
 }
 
-/// The value a compare-exchange member call \p CE expects, where it is one
-/// constant at every call in its loop: the variable's initial value, set
-/// again by a statement of the loop's \p Body (the call writes what it read
-/// into it when it fails), and written nowhere else.
-std::optional<int64_t> expectedConstant(const CallExpr *CE, const Stmt *Body, const ASTContext &Ctx) {
+/// The value a compare-exchange that returns whether it swapped expects,
+/// where it is one constant at every call in its loop: the variable's
+/// initial value, set again by a statement of the loop's \p Body (the call
+/// writes what it read into it when it fails), and written nowhere else. The
+/// variable is a member call's first argument (compare_exchange_strong), a
+/// builtin's second (__nv_atomic_compare_exchange_n(p, &expected, ...)), or
+/// an atomic expression's.
+std::optional<int64_t> expectedConstant(const Expr *Swap, const Stmt *Body, const ASTContext &Ctx) {
   const Expr *Arg = nullptr;
-  for (const Expr *E : CE->arguments())
-    if (!impl::isMemoryOrderType(E->getType())) {
-      Arg = E;
-      break;
-    }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Swap)) {
+    for (const Expr *E : MC->arguments())
+      if (!impl::isMemoryOrderType(E->getType())) {
+        Arg = E;
+        break;
+      }
+  } else if (const auto *CE = dyn_cast<CallExpr>(Swap)) {
+    Arg = CE->getNumArgs() > 1 ? CE->getArg(1) : nullptr;
+  } else if (const auto *AE = dyn_cast<AtomicExpr>(Swap)) {
+    Arg = AE->getNumSubExprs() > 4 ? AE->getVal1() : nullptr;
+  }
+  if (const auto *UO = Arg ? dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts()) : nullptr;
+      UO && UO->getOpcode() == UO_AddrOf)
+    Arg = UO->getSubExpr();
   const auto *DRE = Arg ? dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts()) : nullptr;
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!V || !V->hasLocalStorage() || !V->getInit())
     return std::nullopt;
   std::optional<int64_t> K = impl::constantInt(V->getInit(), Ctx);
-  const auto *Block = dyn_cast_or_null<CompoundStmt>(Body);
-  if (!K || !Block)
+  if (!K || !Body)
     return std::nullopt;
+  // The loop's statements: those of its block, or its one statement.
+  ArrayRef<Stmt *> Statements;
+  Stmt *One = const_cast<Stmt *>(Body);
+  if (const auto *Block = dyn_cast<CompoundStmt>(Body))
+    Statements = ArrayRef<Stmt *>(Block->body_begin(), Block->body_end());
+  else
+    Statements = ArrayRef<Stmt *>(&One, 1);
   bool Reset = false;
-  for (const Stmt *S : Block->body())
+  for (const Stmt *S : Statements)
     if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
       if (const auto *L = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()); L && L->getDecl() == V) {
         std::optional<int64_t> R = impl::constantInt(BO->getRHS(), Ctx);
@@ -321,15 +339,15 @@ std::optional<ValueCondition> spinExit(const ScopedAccess &A, const ASTContext &
   }
   if (!isValueOf(X, A, Loop))
     return std::nullopt;
-  // compare_exchange_strong(expected, 1) returns whether it swapped: whether
-  // the value read equals expected, known where the variable holds one
-  // constant at every call (set to it before the loop and again in it).
-  if (const auto *CE = dyn_cast<CallExpr>(X->IgnoreParenCasts());
-      CE && CE->getType()->isBooleanType() && A.What == OpKind::RMW &&
-      updateForm(A.Name) == UpdateForm::ComparesAndSwaps) {
+  // A compare-exchange that returns whether it swapped (compare_exchange_strong,
+  // __nv_atomic_compare_exchange_n) tests that, not the value: whether the
+  // value read equals expected, known where the variable holds one constant
+  // at every call (set to it before the loop and again in it).
+  if (const Expr *Swap = X->IgnoreParenCasts(); Swap->getType()->isBooleanType() && A.What == OpKind::RMW &&
+                                                  updateForm(A.Name) == UpdateForm::ComparesAndSwaps) {
     if (X != E)
       return std::nullopt;
-    std::optional<int64_t> K = expectedConstant(CE, Body, Ctx);
+    std::optional<int64_t> K = expectedConstant(Swap, Body, Ctx);
     if (!K)
       return std::nullopt;
     VC = {Comparison::EQ, *K};

@@ -505,3 +505,59 @@ __global__ void lockWithTimeout(unsigned *lock, int *nodes, int *head, int *out)
     atomicExch(lock, 0u);
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A consumer that breaks out of its loop on 0 and reads the data in the loop otherwise: the
+// producer's 1 (an exchange after the data, no fence) is no value the loop leaves on, yet it keeps
+// the consumer in the body, where it reads the data before its value.
+__global__ void consumeWhileSet(unsigned *flag, int *data, int *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    data[0] = 42;
+    atomicExch(flag, 1u);
+  }
+  if (blockIdx.x == 1 && threadIdx.x == 0) {
+    for (;;) {
+      if (atomicAdd(flag, 0u) == 0u)
+        break;
+      out[0] = data[0];
+      data[1] = 0;
+    }
+  }
+}
+
+// clang's scoped builtins return whether the compare-and-swap swapped, not the value it read: the
+// spin leaves when the lock read equals `expected`, reset to 0 each round.
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The node prepared before the lock is taken, as in lockAfterPrepare; the exchange that hands the
+// lock on has no fence before it, so the next holder can read the old head.
+__global__ void scopedBuiltinLock(unsigned *lock, int *nodes, int *head, int *out) {
+  if (threadIdx.x == 0) {
+    nodes[blockIdx.x] = blockIdx.x + 1;
+    unsigned expected = 0;
+    while (!__scoped_atomic_compare_exchange_n(lock, &expected, 1u, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
+                                               __MEMORY_SCOPE_DEVICE))
+      expected = 0;
+    __threadfence();
+    out[blockIdx.x] = nodes[*head];
+    *head = blockIdx.x;
+    __scoped_atomic_exchange_n(lock, 0u, __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE);
+  }
+}
+
+// LITMUS: forbidden
+// The same with a fence before the exchange: the compare-and-swap's 1 lets no waiter go.
+__global__ void scopedBuiltinLockFenced(unsigned *lock, int *nodes, int *head, int *out) {
+  if (threadIdx.x == 0) {
+    nodes[blockIdx.x] = blockIdx.x + 1;
+    unsigned expected = 0;
+    while (!__scoped_atomic_compare_exchange_n(lock, &expected, 1u, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
+                                               __MEMORY_SCOPE_DEVICE))
+      expected = 0;
+    __threadfence();
+    out[blockIdx.x] = nodes[*head];
+    *head = blockIdx.x;
+    __threadfence();
+    __scoped_atomic_exchange_n(lock, 0u, __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE);
+  }
+}
