@@ -264,6 +264,12 @@ private:
       if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
         if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
           Assigned.push_back({V->getCanonicalDecl(), BO->getRHS()});
+    // ++v and v-- give v a value too (one that varies as v does): a local
+    // they touch is not one given its value once (laneInWarp).
+    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp())
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+          Assigned.push_back({V->getCanonicalDecl(), UO});
     if (const auto *A = dyn_cast<GCCAsmStmt>(S); A && blockVaryingAsm(A->getAsmString()))
       for (unsigned I = 0; I < A->getNumOutputs(); ++I)
         if (const auto *DRE = dyn_cast<DeclRefExpr>(A->getOutputExpr(I)->IgnoreParenImpCasts()))

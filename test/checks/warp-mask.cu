@@ -66,6 +66,18 @@ __global__ void offsetWarpIndex(const int *Queue, int *Out, unsigned N) {
   }
 }
 
+// Positive: a linear index moved on by one is no warp's index any more.
+__global__ void bumpedWarpIndex(float *Out) {
+  unsigned Tid = threadIdx.x + blockDim.x * threadIdx.y;
+  ++Tid;
+  float V = Out[Tid];
+  if ((Tid >> 5) == 0)
+    V += __shfl_down_sync(0xffffffff, V, 1);
+  // CHECK: :[[@LINE-1]]:10: warning: this __shfl_down_sync names every lane {{.*}} at {{.*}}warp-mask.cu:[[#@LINE-2]] that {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-3]]:7: note: lanes of one warp may decide this condition differently
+  Out[Tid] = V;
+}
+
 // Negative cases.
 static const int ThreadsPerBlock = 256, WarpLanes = 32;
 // no-warning: the thread's index plus a multiple of 32 that lanes share (blockIdx.x * 256,
