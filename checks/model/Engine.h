@@ -1,7 +1,7 @@
 //===- Engine.h - the memory-model rules, over abstract memory operations -===//
 //
 // One engine decides every scope and release/acquire finding, for both front
-// ends. The clang-tidy checks extract MemOps from the AST (tidy/ScopedAccesses),
+// ends. The clang-tidy checks extract MemOps from the AST (memory/ScopedAccesses),
 // the IR pass from device IR after inlining (ir/DeviceMemoryOps); each hands
 // the engine the operations it found and a ProgramOrder that answers what may
 // run before what in one thread, and words the Findings the engine returns.

@@ -1,0 +1,747 @@
+//===- AccessWalk.cpp - program order, tested values, plain accesses -----===//
+#include "ScopedAccessesWalker.h"
+#include "ast/CheckUtils.h"
+#include "model/Hierarchy.h"
+#include "model/Ptx.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/TypeLoc.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace cuda_scope {
+using namespace impl;
+
+//===----------------------------------------------------------------------===//
+// The walk
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// blockIdx.x, as the builtin variable (a member, or the toolkit's property)
+/// or the NVVM builtin that reads %ctaid.x.
+bool isBlockIndexX(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    E = PO->getSyntacticForm()->IgnoreParenImpCasts();
+  auto IsBlockIdx = [](const Expr *Base) {
+    Base = Base->IgnoreParenImpCasts();
+    if (const auto *OV = dyn_cast<OpaqueValueExpr>(Base); OV && OV->getSourceExpr())
+      Base = OV->getSourceExpr()->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+    return DRE && identifierOf(DRE->getDecl()) == "blockIdx";
+  };
+  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E))
+    return IsBlockIdx(MP->getBaseExpr()) && identifierOf(MP->getPropertyDecl()) == "x";
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return IsBlockIdx(ME->getBase()) && identifierOf(ME->getMemberDecl()) == "x";
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    return CE->getDirectCallee() && identifierOf(CE->getDirectCallee()) == "__nvvm_read_ptx_sreg_ctaid_x";
+  return false;
+}
+
+/// A statement that leaves the function: return, or a block ending in one.
+/// comparisonTest for the side of \p BO (a comparison) that holds the read
+/// value: the operator as seen from that side, in the type both sides are
+/// compared in.
+ValueTest astComparisonTest(const BinaryOperator *BO, bool Left) {
+  Comparison C;
+  switch (BO->getOpcode()) {
+  case BO_EQ: C = Comparison::EQ; break;
+  case BO_NE: C = Comparison::NE; break;
+  case BO_LT: C = Left ? Comparison::LT : Comparison::GT; break;
+  case BO_LE: C = Left ? Comparison::LE : Comparison::GE; break;
+  case BO_GT: C = Left ? Comparison::GT : Comparison::LT; break;
+  case BO_GE: C = Left ? Comparison::GE : Comparison::LE; break;
+  default: return ValueTest::Bound;
+  }
+  const Expr *Other = (Left ? BO->getRHS() : BO->getLHS())->IgnoreParenImpCasts();
+  std::optional<int64_t> K;
+  if (const auto *IL = dyn_cast<IntegerLiteral>(Other); IL && IL->getValue().getActiveBits() <= 63)
+    K = IL->getValue().getZExtValue();
+  return comparisonTest(C, BO->getLHS()->getType()->isUnsignedIntegerType(), K);
+}
+
+bool returns(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return !CS->body_empty() && returns(CS->body_back());
+  return isa_and_nonnull<ReturnStmt>(S);
+}
+
+/// A statement that ends its loop's iteration: break or continue, or a block
+/// ending in one.
+bool leavesIteration(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return !CS->body_empty() && leavesIteration(CS->body_back());
+  return isa_and_nonnull<BreakStmt, ContinueStmt>(S);
+}
+
+/// A statement that leaves its place: a return, break, continue or goto, or
+/// a block ending in one.
+bool leaves(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return !CS->body_empty() && leaves(CS->body_back());
+  return isa_and_nonnull<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt>(S);
+}
+} // namespace
+
+/// The one block whose threads see \p Cond come out \p WhenTrue: a
+/// comparison of blockIdx.x with a constant, either way round, as the model
+/// reads it (blockPinnedBy), through !, && and ||.
+std::optional<int64_t> ScopedAccesses::Walker::pinnedBlock(const Expr *Cond, bool WhenTrue) const {
+  if (!Cond)
+    return std::nullopt;
+  Cond = Cond->IgnoreParenImpCasts();
+  if (isBlockIndexX(Cond)) // if (blockIdx.x): blockIdx.x != 0
+    return blockPinnedBy(IndexCompare::NE, 0, WhenTrue);
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot)
+    return pinnedBlock(UO->getSubExpr(), !WhenTrue);
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO)
+    return std::nullopt;
+  if (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr) {
+    // Both sides of && hold when it does; both of || fail when it does.
+    if ((BO->getOpcode() == BO_LAnd) != WhenTrue)
+      return std::nullopt;
+    if (std::optional<int64_t> C = pinnedBlock(BO->getLHS(), WhenTrue))
+      return C;
+    return pinnedBlock(BO->getRHS(), WhenTrue);
+  }
+  std::optional<IndexCompare> Op;
+  switch (BO->getOpcode()) {
+  case BO_EQ: Op = IndexCompare::EQ; break;
+  case BO_NE: Op = IndexCompare::NE; break;
+  case BO_LT: Op = IndexCompare::LT; break;
+  case BO_LE: Op = IndexCompare::LE; break;
+  case BO_GT: Op = IndexCompare::GT; break;
+  case BO_GE: Op = IndexCompare::GE; break;
+  default: return std::nullopt;
+  }
+  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  if (!isBlockIndexX(L)) {
+    std::swap(L, R);
+    Op = swapped(*Op);
+  }
+  std::optional<int64_t> C = constantInt(R, Ctx);
+  if (!isBlockIndexX(L) || !C)
+    return std::nullopt;
+  return blockPinnedBy(*Op, *C, WhenTrue);
+}
+
+std::optional<int64_t> ScopedAccesses::Walker::threadIndexPlus(const Expr *E, const Frame *Fr, unsigned Depth) {
+  if (!E || Depth > 8)
+    return std::nullopt;
+  E = E->IgnoreParenCasts();
+  if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
+    return threadIndexPlus(OV->getSourceExpr(), Fr, Depth + 1);
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    return threadIndexPlus(PO->getSyntacticForm(), Fr, Depth + 1);
+  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E)) {
+    const auto *Base = dyn_cast<DeclRefExpr>(MP->getBaseExpr()->IgnoreParenImpCasts());
+    if (const auto *OV = dyn_cast<OpaqueValueExpr>(MP->getBaseExpr()->IgnoreParenImpCasts()))
+      Base = dyn_cast_or_null<DeclRefExpr>(OV->getSourceExpr() ? OV->getSourceExpr()->IgnoreParenImpCasts() : nullptr);
+    if (Base && isThreadIndexName(identifierOf(Base->getDecl())) && identifierOf(MP->getPropertyDecl()) == "x")
+      return 0;
+    return std::nullopt;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+      if (auto Arg = argumentFor(P, Fr))
+        return threadIndexPlus(Arg->first, Arg->second, Depth + 1);
+      return std::nullopt;
+    }
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->hasLocalStorage()) {
+      const Expr *Value = VD->getInit() ? (modified(VD) ? nullptr : VD->getInit()) : singleAssignment(VD);
+      if (Value)
+        return threadIndexPlus(Value, frameOf(VD->getParentFunctionOrMethod(), Fr), Depth + 1);
+    }
+    return std::nullopt;
+  }
+  // The lane (threadIdx.x & 31, threadIdx.x % 32) keeps a warp's lanes apart as the index does.
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && (BO->getOpcode() == BO_And || BO->getOpcode() == BO_Rem))
+    if (std::optional<int64_t> C = constantInt(BO->getRHS(), Ctx);
+        C && *C == (BO->getOpcode() == BO_And ? WarpLanes - 1 : WarpLanes))
+      if (std::optional<int64_t> K = threadIndexPlus(BO->getLHS(), Fr, Depth + 1); K && *K == 0)
+        return 0;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
+    if (std::optional<int64_t> C = constantInt(BO->getRHS(), Ctx))
+      if (std::optional<int64_t> K = threadIndexPlus(BO->getLHS(), Fr, Depth + 1))
+        return BO->getOpcode() == BO_Add ? *K + *C : *K - *C;
+    if (BO->getOpcode() == BO_Add)
+      if (std::optional<int64_t> C = constantInt(BO->getLHS(), Ctx))
+        if (std::optional<int64_t> K = threadIndexPlus(BO->getRHS(), Fr, Depth + 1))
+          return *K + *C;
+  }
+  return std::nullopt;
+}
+
+uint64_t ScopedAccesses::Walker::laneBits(const Expr *E, const Frame *Fr, unsigned Depth) {
+  constexpr uint64_t All = ~uint64_t(0), Lane = WarpLanes - 1;
+  auto Upward = [](uint64_t M) { return M ? ~((M & -M) - 1) : 0; }; // from the lowest dependent bit up
+  if (!E || Depth > 16)
+    return All;
+  E = E->IgnoreParenCasts();
+  if (constantInt(E, Ctx))
+    return 0;
+  if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
+    return laneBits(OV->getSourceExpr(), Fr, Depth + 1);
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    return laneBits(PO->getSyntacticForm(), Fr, Depth + 1);
+  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E)) {
+    const Expr *B = MP->getBaseExpr()->IgnoreParenImpCasts();
+    if (const auto *OV = dyn_cast<OpaqueValueExpr>(B); OV && OV->getSourceExpr())
+      B = OV->getSourceExpr()->IgnoreParenImpCasts();
+    const auto *Base = dyn_cast<DeclRefExpr>(B);
+    StringRef Name = Base ? identifierOf(Base->getDecl()) : StringRef();
+    if (isThreadIndexName(Name))
+      return identifierOf(MP->getPropertyDecl()) == "x" ? Lane : All;
+    return isBlockIndexName(Name) || isGridSizeName(Name) || Name == "blockDim" ? 0 : All;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+      if (auto Arg = argumentFor(P, Fr))
+        return laneBits(Arg->first, Arg->second, Depth + 1);
+      const auto *F = dyn_cast<FunctionDecl>(P->getDeclContext());
+      return F && F->hasAttr<CUDAGlobalAttr>() ? 0 : All; // a kernel's argument: the same for every thread
+    }
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      if (VD->hasLocalStorage()) {
+        const Expr *Value = VD->getInit() ? (modified(VD) ? nullptr : VD->getInit()) : singleAssignment(VD);
+        return Value ? laneBits(Value, frameOf(VD->getParentFunctionOrMethod(), Fr), Depth + 1) : All;
+      }
+      return VD->getType().isConstQualified() && VD->getInit() ? laneBits(VD->getInit(), Fr, Depth + 1) : All;
+    }
+    return isa<EnumConstantDecl>(DRE->getDecl()) ? 0 : All;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
+      return All;
+    uint64_t L = laneBits(BO->getLHS(), Fr, Depth + 1), R = laneBits(BO->getRHS(), Fr, Depth + 1);
+    std::optional<int64_t> C = constantInt(BO->getRHS(), Ctx);
+    uint64_t K = C && *C >= 0 ? static_cast<uint64_t>(*C) : 0;
+    switch (BO->getOpcode()) {
+    case BO_Shl: return C && K < 64 ? L << K : Upward(L | R);
+    case BO_Shr: return C && K < 64 ? L >> K : (L | R ? All : 0);
+    case BO_Div: return C && K && llvm::isPowerOf2_64(K) ? L >> llvm::Log2_64(K) : (L | R ? All : 0);
+    case BO_Rem: return C && K && llvm::isPowerOf2_64(K) ? L & (K - 1) : (L | R ? All : 0);
+    case BO_And: return C ? L & K : L | R;
+    case BO_Or:
+    case BO_Xor: return L | R;
+    case BO_Mul: return C && K && llvm::isPowerOf2_64(K) ? L << llvm::Log2_64(K) : Upward(L | R);
+    case BO_Add:
+    case BO_Sub: return Upward(L | R);
+    default: return L | R ? 1 : 0; // comparisons and logic: one bit
+    }
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return UO->isIncrementDecrementOp() || UO->getOpcode() == UO_Deref ? All
+                                                                       : laneBits(UO->getSubExpr(), Fr, Depth + 1);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return laneBits(CO->getCond(), Fr, Depth + 1) | laneBits(CO->getTrueExpr(), Fr, Depth + 1) |
+           laneBits(CO->getFalseExpr(), Fr, Depth + 1);
+  return All;
+}
+
+std::optional<int64_t> ScopedAccesses::Walker::threadBound(const Expr *Cond, bool WhenTrue, const Frame *Fr) {
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(Cond ? Cond->IgnoreParenImpCasts() : nullptr);
+  if (!BO || !BO->isComparisonOp())
+    return std::nullopt;
+  BinaryOperatorKind Op = BO->getOpcode();
+  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  std::optional<int64_t> C = constantInt(R, Ctx);
+  if (!C) {
+    std::swap(L, R);
+    C = constantInt(R, Ctx);
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  }
+  std::optional<int64_t> K = threadIndexPlus(L, Fr);
+  if (!C || !K || *K != 0 || *C < 0)
+    return std::nullopt;
+  if (!WhenTrue)
+    Op = BinaryOperator::negateComparisonOp(Op);
+  switch (Op) {
+  case BO_LT: return *C;
+  case BO_LE:
+  case BO_EQ: return *C + 1;
+  default: return std::nullopt;
+  }
+}
+
+std::optional<bool> ScopedAccesses::Walker::knownCondition(const Expr *Cond) const {
+  bool Value = false;
+  if (!Cond || Cond->isValueDependent() || Cond->isTypeDependent() || Cond->HasSideEffects(Ctx) ||
+      !Cond->EvaluateAsBooleanCondition(Value, Ctx))
+    return std::nullopt;
+  return Value;
+}
+
+void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
+  if (!S || Budget == 0)
+    return;
+  --Budget;
+  // Code that did not compile has no meaning to read order or objects from.
+  if (const auto *E = dyn_cast<Expr>(S); E && E->containsErrors())
+    Broken = true;
+  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    // Device lambdas are walked where they are called; host code is walked
+    // whole, its own lambdas included, for its launches and host accesses.
+    const CXXMethodDecl *Call = L->getCallOperator();
+    bool DeviceOnly = Call && Call->hasAttr<CUDADeviceAttr>() && !Call->hasAttr<CUDAHostAttr>();
+    if (Kind == ScopedAccess::Host && !DeviceOnly)
+      walk(L->getBody(), Fr);
+    return;
+  }
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    const int64_t Saved = OnlyBlock, SavedBelow = ThreadBelow;
+    for (const Stmt *Child : CS->body()) {
+      if (isa<Expr>(Child)) {
+        ValueUse Dropped;
+        Dropped.Discarded = true;
+        walkWith(Child, Fr, Dropped);
+      } else {
+        walk(Child, Fr);
+      }
+      // if (blockIdx.x != C) return; what follows runs in block C alone.
+      if (const auto *If = dyn_cast<IfStmt>(Child); If && !If->getElse() && returns(If->getThen())) {
+        if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/false))
+          OnlyBlock = *C;
+        // if (tid >= 32) return; what follows runs in threads below 32.
+        if (ThreadBelow == UnknownThreadGuard)
+          ;
+        else if (std::optional<int64_t> B = threadBound(If->getCond(), /*WhenTrue=*/false, Fr))
+          ThreadBelow = ThreadBelow < 0 ? *B : std::min(ThreadBelow, *B);
+        else if (laneBits(If->getCond(), Fr) != 0)
+          ThreadBelow = UnknownThreadGuard;
+      }
+    }
+    OnlyBlock = Saved;
+    ThreadBelow = SavedBelow;
+    return;
+  }
+  if (const auto *K = dyn_cast<CUDAKernelCallExpr>(S)) {
+    if (Kind == ScopedAccess::Host)
+      launch(K, Fr);
+    for (const Expr *Arg : K->arguments())
+      walk(Arg, Fr);
+    return;
+  }
+  if (const auto *A = dyn_cast<GCCAsmStmt>(S)) {
+    inlineAsm(A, Fr);
+    return;
+  }
+  if (control(S, Fr)) {
+    if (isa<IfStmt, WhileStmt, ForStmt, DoStmt, SwitchStmt, ConditionalOperator>(S) ||
+        (isa<BinaryOperator>(S) && cast<BinaryOperator>(S)->isLogicalOp()))
+      GuardEnd[S].push_back(Seq);
+    return;
+  }
+  // Only the outermost value of a dropped expression is dropped: what it is
+  // computed from is used.
+  for (const Stmt *Child : S->children())
+    if (Use.Discarded)
+      walkWith(Child, Fr, ValueUse());
+    else
+      walk(Child, Fr);
+  if (const auto *AE = dyn_cast<AtomicExpr>(S)) {
+    atomicExpr(AE, Fr);
+  } else if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    call(CE, Fr);
+  } else if (Kind != ScopedAccess::Host) {
+    // Plain loads and stores, after what they are computed from.
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(S); IC && IC->getCastKind() == CK_LValueToRValue) {
+      if (!Use.Discarded)
+        plainAccess(IC->getSubExpr(), OpKind::Load, IC, IC->getSubExpr()->getExprLoc(), Fr);
+    } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(S)) {
+      plainAccess(CA->getLHS(), OpKind::Load, CA, CA->getOperatorLoc(), Fr);
+      plainAccess(CA->getLHS(), OpKind::Store, CA, CA->getOperatorLoc(), Fr);
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp()) {
+      plainAccess(UO->getSubExpr(), OpKind::Load, UO, UO->getOperatorLoc(), Fr);
+      plainAccess(UO->getSubExpr(), OpKind::Store, UO, UO->getOperatorLoc(), Fr);
+    } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
+      // A struct copied whole (float3 p = partial[b]) reads it.
+      const CXXConstructorDecl *Ctor = Construct->getConstructor();
+      if (Construct->getNumArgs() == 1 && Ctor->isCopyOrMoveConstructor() && Ctor->isTrivial())
+        plainAccess(Construct->getArg(0), OpKind::Load, Construct, Construct->getArg(0)->getExprLoc(), Fr);
+    }
+  }
+}
+
+void ScopedAccesses::Walker::walkWith(const Stmt *S, const Frame *Fr, ValueUse U) {
+  ValueUse Saved = Use;
+  Use = U;
+  walk(S, Fr);
+  Use = Saved;
+}
+
+void ScopedAccesses::Walker::walkArm(const Stmt *S, const Frame *Fr, const Stmt *Owner, unsigned Arm) {
+  if (!S)
+    return;
+  // An arm that ends in a return leaves its function: nothing in it precedes
+  // what follows the statement.
+  Arms.push_back({Owner, Arm | (returns(S) ? ArmReturns : 0) | (leavesIteration(S) ? ArmLeavesIteration : 0)});
+  walk(S, Fr);
+  Arms.pop_back();
+}
+
+/// Statements whose parts run conditionally, or whose values go somewhere the
+/// rules follow: conditions (tested values), the arms of if and ?:, loops
+/// (whose condition runs again after the body), assignments and
+/// initializations of variables (relays), returns (to the caller's use).
+bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
+  // The test of a statement's condition guards what the statement runs on
+  // its outcome: its arms, or what follows a loop (and, where an arm leaves,
+  // everything after). Within a condition, the enclosing test's guard stays.
+  auto TestOf = [&](const Stmt *Guard) {
+    if (Use.Tested && Use.Guard)
+      return Use;
+    return ValueUse{true, nullptr, ValueTest::None, Guard};
+  };
+  // A loop's condition runs again after the body: what it tests then is
+  // tested after the body's accesses too.
+  // Its condition and body are in the loop: an entry in the arms marks them,
+  // which program order does not tell apart but a loop-carried order asks.
+  auto Loop = [&](const Stmt *LoopS, const Stmt *CondVar, const Expr *Cond, const Stmt *Body, const Stmt *Inc,
+                  bool CondFirst) {
+    Arms.push_back({LoopS, ArmLoop});
+    // A loop over the grid's blocks: its condition compares with the grid's size.
+    const bool OverGrid = computesGridSize(Cond, Fr);
+    GridLoops += OverGrid;
+    // A loop whose condition differs between lanes runs its body in lanes not known.
+    const int64_t SavedBelow = ThreadBelow;
+    if (Cond && laneBits(Cond, Fr) != 0)
+      ThreadBelow = UnknownThreadGuard;
+    llvm::scope_exit Done([&] {
+      Arms.pop_back();
+      GridLoops -= OverGrid;
+      ThreadBelow = SavedBelow;
+    });
+    size_t First = VarFlows.size();
+    if (CondFirst) {
+      walk(CondVar, Fr);
+      walkWith(Cond, Fr, ValueUse{true, nullptr, ValueTest::None, LoopS});
+    }
+    size_t Last = VarFlows.size();
+    walk(Body, Fr);
+    walk(Inc, Fr);
+    if (!CondFirst) {
+      walk(CondVar, Fr);
+      walkWith(Cond, Fr, ValueUse{true, nullptr, ValueTest::None, LoopS});
+      return;
+    }
+    for (size_t I = First; I < Last; ++I)
+      VarFlows.push_back({VarFlows[I].From, VarFlows[I].To, Seq, VarFlows[I].Compare, VarFlows[I].Guard,
+                          VarFlows[I].AgainstGrid});
+  };
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    walk(If->getInit(), Fr);
+    walk(If->getConditionVariableDeclStmt(), Fr);
+    walkWith(If->getCond(), Fr, ValueUse{true, nullptr, ValueTest::None, If});
+    // A condition the compiler knows (if constexpr, a template's if (!Traits::value), a sizeof
+    // test) leaves one arm: the other never runs, and the device IR has no trace of it.
+    std::optional<bool> Known = knownCondition(If->getCond());
+    const int64_t Saved = OnlyBlock, SavedBelow = ThreadBelow;
+    auto Below = [&](bool WhenTrue) {
+      if (ThreadBelow == UnknownThreadGuard)
+        return;
+      if (std::optional<int64_t> B = threadBound(If->getCond(), WhenTrue, Fr))
+        ThreadBelow = ThreadBelow < 0 ? *B : std::min(ThreadBelow, *B);
+      else if (laneBits(If->getCond(), Fr) != 0)
+        ThreadBelow = UnknownThreadGuard; // which lanes run the arm is not known
+    };
+    if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/true))
+      OnlyBlock = *C;
+    Below(true);
+    if (Known != false)
+      walkArm(If->getThen(), Fr, If, 0);
+    OnlyBlock = Saved;
+    ThreadBelow = SavedBelow;
+    if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/false))
+      OnlyBlock = *C;
+    Below(false);
+    if (Known != true)
+      walkArm(If->getElse(), Fr, If, 1);
+    OnlyBlock = Saved;
+    ThreadBelow = SavedBelow;
+    return true;
+  }
+  if (const auto *W = dyn_cast<WhileStmt>(S)) {
+    Loop(W, W->getConditionVariableDeclStmt(), W->getCond(), W->getBody(), nullptr, true);
+    return true;
+  }
+  if (const auto *D = dyn_cast<DoStmt>(S)) {
+    Loop(D, nullptr, D->getCond(), D->getBody(), nullptr, false);
+    return true;
+  }
+  if (const auto *For = dyn_cast<ForStmt>(S)) {
+    walk(For->getInit(), Fr);
+    Loop(For, For->getConditionVariableDeclStmt(), For->getCond(), For->getBody(), For->getInc(), true);
+    return true;
+  }
+  if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {
+    walk(Sw->getInit(), Fr);
+    walk(Sw->getConditionVariableDeclStmt(), Fr);
+    walkWith(Sw->getCond(), Fr, ValueUse{true, nullptr, ValueTest::None, Sw});
+    walk(Sw->getBody(), Fr);
+    return true;
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
+    walkWith(CO->getCond(), Fr, TestOf(CO));
+    std::optional<bool> Known = knownCondition(CO->getCond());
+    if (Known != false)
+      walkArm(CO->getTrueExpr(), Fr, CO, 0);
+    if (Known != true)
+      walkArm(CO->getFalseExpr(), Fr, CO, 1);
+    return true;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isLogicalOp()) {
+      walkWith(BO->getLHS(), Fr, TestOf(BO));
+      walk(BO->getRHS(), Fr);
+      return true;
+    }
+    if (BO->isComparisonOp() && (Use.Tested || Use.RelayTo)) {
+      ValueUse U = Use;
+      // Each side is compared with the other: with the grid's size, where
+      // the other computes it; by the operator seen from its side.
+      ValueUse L = U, R = U;
+      L.Compare = astComparisonTest(BO, /*Left=*/true);
+      R.Compare = astComparisonTest(BO, /*Left=*/false);
+      L.AgainstGrid = U.AgainstGrid || computesGridSize(BO->getRHS(), Fr);
+      R.AgainstGrid = U.AgainstGrid || computesGridSize(BO->getLHS(), Fr);
+      walkWith(BO->getLHS(), Fr, L);
+      walkWith(BO->getRHS(), Fr, R);
+      return true;
+    }
+    if (BO->getOpcode() != BO_Assign)
+      return false;
+    // The value assigned is the assignment's value too: the use around it
+    // stays, and a variable assigned to relays it.
+    ValueUse U = Use;
+    U.Discarded = false; // the store uses it
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        U.RelayTo = VD;
+    walkWith(BO->getRHS(), Fr, U);
+    walkWith(BO->getLHS(), Fr, ValueUse());
+    if (Kind != ScopedAccess::Host)
+      plainAccess(BO->getLHS(), OpKind::Store, BO, BO->getOperatorLoc(), Fr);
+    return true;
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit())
+        walkWith(VD->getInit(), Fr, ValueUse{false, VD});
+    return true;
+  }
+  if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+    walkWith(R->getRetValue(), Fr, Fr->Result);
+    return true;
+  }
+  // An address is computed from the values it reads, but what is loaded from
+  // it is another value: a value used as an index (wl[idx]) or a pointer
+  // (*p, p->f) neither relays nor is tested by what the load's value does.
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {
+    walkWith(AS->getBase(), Fr, ValueUse());
+    walkWith(AS->getIdx(), Fr, ValueUse());
+    return true;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_Deref) {
+    walkWith(UO->getSubExpr(), Fr, ValueUse());
+    return true;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow()) {
+    walkWith(ME->getBase(), Fr, ValueUse());
+    return true;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      if (Use.Tested)
+        VarFlows.push_back({VD, nullptr, Seq, Use.Compare, Use.Guard, Use.AgainstGrid});
+      else if (Use.RelayTo && Use.RelayTo != VD)
+        VarFlows.push_back({VD, Use.RelayTo, Seq, Use.Compare, nullptr, Use.AgainstGrid});
+    }
+    return true;
+  }
+  return false;
+}
+
+bool ScopedAccesses::Walker::computesGridSize(const Expr *E, const Frame *Fr, unsigned Depth) {
+  if (!E || Depth > 4)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *D = DRE->getDecl();
+    if (isGridSizeName(identifierOf(D)))
+      return true;
+    // A parameter is the argument its call passed; a local, what it holds.
+    if (const auto *P = dyn_cast<ParmVarDecl>(D)) {
+      if (auto Arg = argumentFor(P, Fr))
+        return computesGridSize(Arg->first, Arg->second, Depth + 1);
+      return false;
+    }
+    if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->hasLocalStorage()) {
+      const Expr *Value = VD->getInit() ? VD->getInit() : singleAssignment(VD);
+      return Value && computesGridSize(Value, Fr, Depth + 1);
+    }
+    return false;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *FD = CE->getDirectCallee();
+        FD && isGridSizeCall(plainFunctionName(FD->getQualifiedNameAsString())))
+      return true;
+  // gridDim.x is a property whose base the pseudo-object holds opaquely.
+  if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
+    return computesGridSize(OV->getSourceExpr(), Fr, Depth);
+  for (const Stmt *Child : E->children())
+    if (const auto *C = dyn_cast_or_null<Expr>(Child); C && computesGridSize(C, Fr, Depth))
+      return true;
+  return false;
+}
+
+void ScopedAccesses::Walker::resolveGuards(size_t FirstAll, size_t FirstPlain) {
+  // What a test guards ends with its statement, or never: after a loop (the
+  // spin's exit) and after an if whose arm leaves (return, break, continue).
+  auto Until = [&](const Stmt *Guard, unsigned Seq) -> unsigned {
+    if (!Guard || isa<WhileStmt, ForStmt, DoStmt>(Guard))
+      return ~0u;
+    if (const auto *If = dyn_cast<IfStmt>(Guard); If && (leaves(If->getThen()) || leaves(If->getElse())))
+      return ~0u;
+    return guardEnd(Guard, Seq).value_or(~0u);
+  };
+  auto From = [&](const ScopedAccess &A) -> unsigned {
+    // A loop's test guards what runs once it is done.
+    if (A.TestGuard && isa<WhileStmt, ForStmt, DoStmt>(A.TestGuard))
+      return guardEnd(A.TestGuard, *A.TestSeq).value_or(*A.TestSeq);
+    return *A.TestSeq;
+  };
+  for (std::vector<ScopedAccess> *List : {&Owner.All, &Owner.Plain})
+    for (size_t I = List == &Owner.All ? FirstAll : FirstPlain; I < List->size(); ++I) {
+      ScopedAccess &A = (*List)[I];
+      if (!A.TestSeq)
+        continue;
+      A.TestFrom = From(A);
+      A.TestUntil = Until(A.TestGuard, *A.TestSeq);
+    }
+}
+
+void ScopedAccesses::Walker::plainAccess(const Expr *E, OpKind K, const Stmt *Site, SourceLocation Loc,
+                                         const Frame *Fr) {
+  E = E->IgnoreParenImpCasts();
+  if (!E->getType()->isScalarType() && !E->getType()->isRecordType())
+    return;
+  // A thread's own variables, and what blocks or the host cannot write
+  // (shared memory is per block, constant memory read-only), carry no
+  // message between blocks: skip them before resolving anything.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || (VD->hasLocalStorage() && !VD->getType()->isReferenceType()) || VD->hasAttr<CUDASharedAttr>() ||
+        VD->hasAttr<CUDAConstantAttr>())
+      return;
+  } else if (!isa<MemberExpr, ArraySubscriptExpr, UnaryOperator>(E)) {
+    return;
+  }
+  std::optional<ObjectRef> O = lvalue(E, Fr);
+  if (!O || !O->Root)
+    return;
+  ScopedAccess A;
+  A.What = K;
+  A.Ord = E->getType().isVolatileQualified() ? Order::Volatile : Order::Plain;
+  A.S = Scope::System; // volatile is a relaxed system-scope access in PTX; plain has no scope
+  A.How = ScopedAccess::Plain;
+  A.Object = std::move(O);
+  A.Name = A.Ord == Order::Volatile ? "volatile " : "";
+  A.Name += K == OpKind::Load ? "load" : "store";
+  A.Loc = Loc;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Site); K == OpKind::Store && BO && BO->getOpcode() == BO_Assign)
+    A.Stored = constantInt(BO->getRHS(), Ctx);
+  record(std::move(A), Site, Fr, /*PlainList=*/true);
+}
+
+void ScopedAccesses::Walker::call(const CallExpr *CE, const Frame *Fr) {
+  if (recordCall(CE, Fr))
+    return;
+  // A struct assigned whole (partial[k] = p, v = src[i] for a uint4) reads
+  // the right side and writes the left, as the copy's loads and stores do.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE); Op && Kind != ScopedAccess::Host && Op->isAssignmentOp())
+    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+        MD && MD->isTrivial() && (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()) &&
+        Op->getNumArgs() == 2) {
+      if (!isa<MaterializeTemporaryExpr>(Op->getArg(1)->IgnoreParenImpCasts()))
+        plainAccess(Op->getArg(1), OpKind::Load, Op, Op->getArg(1)->getExprLoc(), Fr);
+      plainAccess(Op->getArg(0), OpKind::Store, Op, Op->getOperatorLoc(), Fr);
+    }
+  if (Kind == ScopedAccess::Host) {
+    allocation(CE);
+    return;
+  }
+  if (const FunctionDecl *Callee = CE->getDirectCallee()) {
+    CallSite C;
+    C.Callee = Callee;
+    C.Call = CE;
+    C.Root = Root;
+    C.Seq = Seq++;
+    C.Arms.assign(Arms.begin(), Arms.end());
+    Owner.Calls.push_back(std::move(C));
+  }
+  const FunctionDecl *Def = definitionOf(CE->getDirectCallee());
+  if (!Def || inSystemHeader(Def->getLocation()) || Active.contains(Def) || Fr->Depth >= MaxDepth)
+    return;
+  Frame Sub;
+  Sub.F = Def;
+  Sub.Call = CE;
+  Sub.Parent = Fr;
+  Sub.Depth = Fr->Depth + 1;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    Sub.This = MC->getImplicitObjectArgument();
+    Sub.ThisIsPointer = Sub.This && Sub.This->getType()->isPointerType();
+  } else if (isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Def) && CE->getNumArgs() > 0) {
+    Sub.This = CE->getArg(0);
+  }
+  // The callee's value goes where the call's goes; inside it, values start
+  // unused. Each call is its own arm, so that two calls of one function are
+  // told apart.
+  Sub.Result = Use;
+  ValueUse Saved = Use;
+  Use = ValueUse();
+  Active.insert(Def);
+  Chain.push_back(CE);
+  Arms.push_back({CE, 0});
+  walkBody(Def, &Sub);
+  Arms.pop_back();
+  Chain.pop_back();
+  Active.erase(Def);
+  Use = Saved;
+}
+
+void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Frame *Fr, bool PlainList) {
+  A.Site = Site;
+  A.Function = Fr->F;
+  A.Root = Root;
+  A.RootIs = Kind;
+  A.Seq = Seq++;
+  // The call chain (for notes) serves the atomic rules; plain accesses, many
+  // more, keep none.
+  if (!PlainList)
+    A.CallChain.assign(Chain.begin(), Chain.end());
+  A.Arms.assign(Arms.begin(), Arms.end());
+  A.GridLoop = GridLoops > 0;
+  A.ThreadBelow = ThreadBelow;
+  A.OnlyBlock = OnlyBlock;
+  bool Reads = A.What == OpKind::Load || A.What == OpKind::RMW;
+  A.ValueUnused = A.What == OpKind::RMW && Use.Discarded;
+  if (Reads && Use.Tested) {
+    A.TestSeq = A.Seq;
+    A.Test = Use.Compare == ValueTest::None ? ValueTest::Equality : Use.Compare;
+    A.TestGuard = Use.Guard;
+    A.AgainstGrid = Use.AgainstGrid;
+  }
+  std::vector<ScopedAccess> &List = PlainList ? Owner.Plain : Owner.All;
+  if (Reads && Use.RelayTo && Kind != ScopedAccess::Host)
+    Relays.push_back({PlainList, List.size(), Use.RelayTo, Use.Compare, Use.AgainstGrid});
+  List.push_back(std::move(A));
+}
+
+} // namespace cuda_scope

@@ -1,0 +1,479 @@
+//===- AstRecords.cpp - the TU's accesses as the engine's records ----------===//
+#include "AstRecords.h"
+#include "ast/CheckUtils.h"
+#include "ast/PerTU.h"
+#include "ScopedAccessesWalker.h"
+#include "clang/AST/Attr.h"
+#include "llvm/ADT/StringMap.h"
+#include <functional>
+
+using namespace clang;
+using namespace llvm;
+
+namespace cuda_scope {
+
+/// Program order as the AST walk saw it.
+class AstRecords::Order : public ProgramOrder {
+public:
+  explicit Order(const AstRecords &R) : R(R) {}
+  bool mayPrecede(unsigned A, unsigned B) const override {
+    const ScopedAccess *X = R.access(A), *Y = R.access(B);
+    const CallSite *CX = R.call(A), *CY = R.call(B);
+    if (X && Y)
+      return cuda_scope::mayPrecede(*X, *Y);
+    if (X && CY)
+      return cuda_scope::mayPrecede(*X, *CY);
+    if (CX && Y)
+      return cuda_scope::mayPrecede(*CX, *Y);
+    return false;
+  }
+  bool afterTest(unsigned A, unsigned B) const override {
+    const ScopedAccess *X = R.access(A);
+    if (!X || !X->TestSeq || !mayPrecede(A, B))
+      return false;
+    const ScopedAccess *Y = R.access(B);
+    const CallSite *CY = R.call(B);
+    unsigned SeqB = Y ? Y->Seq : CY->Seq;
+    return SeqB >= X->TestFrom && SeqB < X->TestUntil;
+  }
+
+  bool inCommonLoop(unsigned A, unsigned B) const override {
+    const ScopedAccess *X = R.access(A), *Y = R.access(B);
+    const CallSite *CX = R.call(A), *CY = R.call(B);
+    auto ArmsOf = [](const ScopedAccess *S, const CallSite *C) {
+      return S ? ArrayRef<std::pair<const Stmt *, unsigned>>(S->Arms)
+               : ArrayRef<std::pair<const Stmt *, unsigned>>(C->Arms);
+    };
+    auto ArmsA = ArmsOf(X, CX), ArmsB = ArmsOf(Y, CY);
+    for (size_t I = 0; I < ArmsA.size() && I < ArmsB.size() && ArmsA[I] == ArmsB[I]; ++I)
+      if (ArmsA[I].second & ArmLoop)
+        return true;
+    return false;
+  }
+  bool alwaysBefore(unsigned A, unsigned B) const override {
+    // Not inside an if or ?: arm that B is not inside (loops aside).
+    const ScopedAccess *X = R.access(A), *Y = R.access(B);
+    if (!X || !Y || !mayPrecede(A, B))
+      return false;
+    // A loop's condition runs, at least once, before anything after the loop
+    // (the loop's header dominates its exit, as the IR front end reads it):
+    // for what follows the loop, the test of a spin is not inside it.
+    ArrayRef<std::pair<const Stmt *, unsigned>> XA(X->Arms);
+    if (!XA.empty() && (XA.back().second & ArmLoop) && XA.back().first == X->TestGuard &&
+        !(Y->Arms.size() >= XA.size() && Y->Arms[XA.size() - 1] == XA.back()))
+      XA = XA.drop_back();
+    if (XA.size() > Y->Arms.size())
+      return false;
+    return std::equal(XA.begin(), XA.end(), Y->Arms.begin());
+  }
+
+private:
+  const AstRecords &R;
+};
+
+std::shared_ptr<AstRecords> AstRecords::get(ASTContext &Ctx) { return sharedPerTU<AstRecords>(Ctx); }
+
+AstRecords::AstRecords(ASTContext &Ctx) : Accesses(ScopedAccesses::get(Ctx)) {}
+AstRecords::~AstRecords() = default;
+
+const ScopedAccess *AstRecords::access(int I) const {
+  return I >= 0 && static_cast<size_t>(I) < AccessOf.size() ? AccessOf[I] : nullptr;
+}
+const CallSite *AstRecords::call(int I) const {
+  return I >= 0 && static_cast<size_t>(I) < CallOf.size() ? CallOf[I] : nullptr;
+}
+
+ArrayRef<MemOp> AstRecords::ops() {
+  build();
+  return Ops;
+}
+
+namespace {
+/// The barrier a call is (grid.sync(), cg::sync(grid), block.sync()), if any.
+std::optional<BarrierFunction> barrierOf(const CallSite &C) {
+  std::string Name = plainFunctionName(plainQualifiedName(C.Callee));
+  if (std::optional<BarrierFunction> B = barrierFunction(Name))
+    return B;
+  // cg::sync(g) calls g.sync() for the group it is given.
+  if (Name == "cooperative_groups::sync" && C.Call->getNumArgs() == 1)
+    if (const auto *RD = C.Call->getArg(0)->getType()->getAsCXXRecordDecl())
+      return barrierFunction(plainQualifiedName(RD) + "::sync");
+  return std::nullopt;
+}
+
+/// \p S is a break, or a block that ends in one.
+bool endsInBreak(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return !CS->body_empty() && endsInBreak(CS->body_back());
+  return isa_and_nonnull<BreakStmt>(S);
+}
+
+/// The read decides the exit of a loop that holds it: the loop's own
+/// condition, or an if in it whose arm breaks out (MemOp::Spins).
+bool spins(const ScopedAccess &A) {
+  if (A.Waits)
+    return true;
+  if (!A.TestSeq || !A.TestGuard)
+    return false;
+  bool InLoop = false;
+  for (const auto &[Owner, Arm] : A.Arms) {
+    if (!(Arm & ArmLoop))
+      continue;
+    if (Owner == A.TestGuard)
+      return true;
+    InLoop = true;
+  }
+  const auto *If = dyn_cast<IfStmt>(A.TestGuard);
+  return InLoop && If && (endsInBreak(If->getThen()) || endsInBreak(If->getElse()));
+}
+
+/// Ways out of a loop other than its test, in \p S, a part of its body: a
+/// break of the loop itself (not of a loop or switch inside it), a return,
+/// a goto. Counted, so that an if whose arm breaks can be the one way out.
+unsigned exitsOf(const Stmt *S, bool Nested = false) {
+  if (!S)
+    return 0;
+  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, CXXThrowExpr>(S))
+    return 2;
+  if (isa<BreakStmt>(S))
+    return Nested ? 0 : 1;
+  const bool Inner = Nested || isa<WhileStmt, DoStmt, ForStmt, CXXForRangeStmt, SwitchStmt>(S);
+  unsigned N = 0;
+  for (const Stmt *C : S->children())
+    N += exitsOf(C, Inner);
+  return N;
+}
+
+/// \p X is the value the access \p A reads: its own expression; a call of
+/// a function whose body returns it (a try-lock helper); or a variable that
+/// the loop \p Loop writes once, with it (do rv = atomicCAS(...); while (rv)).
+bool isValueOf(const Expr *X, const ScopedAccess &A, const Stmt *Loop) {
+  const auto *Site = dyn_cast_or_null<Expr>(A.Site);
+  if (!X || !Site)
+    return false;
+  X = X->IgnoreParenCasts();
+  const Expr *Read = Site->IgnoreParenImpCasts();
+  if (X == Read)
+    return true;
+  if (const auto *CE = dyn_cast<CallExpr>(X)) {
+    if (!is_contained(A.CallChain, CE) || A.CallChain.back() != CE)
+      return false;
+    const FunctionDecl *F = CE->getDirectCallee() ? CE->getDirectCallee()->getDefinition() : nullptr;
+    const auto *Body = F ? dyn_cast_or_null<CompoundStmt>(F->getBody()) : nullptr;
+    const auto *Ret = Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
+    return Ret && Ret->getRetValue() && Ret->getRetValue()->IgnoreParenCasts() == Read;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(X);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage() || V->getType()->isReferenceType())
+    return false;
+  unsigned Writes = 0;
+  bool FromRead = false;
+  auto IsV = [&](const Expr *E) {
+    const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return R && R->getDecl() == V;
+  };
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && IsV(BO->getLHS())) {
+      ++Writes;
+      FromRead |= BO->getOpcode() == BO_Assign && BO->getRHS()->IgnoreParenCasts() == Read;
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+               UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) && IsV(UO->getSubExpr())) {
+      Writes += 2;
+    }
+    for (const Stmt *C : S->children())
+      Visit(C);
+  };
+  Visit(Loop);
+  return Writes == 1 && FromRead;
+}
+
+/// The value a compare-exchange that returns whether it swapped expects,
+/// where it is one constant at every call in its loop: the variable's
+/// initial value, set again by a statement of the loop's \p Body (the call
+/// writes what it read into it when it fails), and written nowhere else. The
+/// variable is a member call's first argument (compare_exchange_strong), a
+/// builtin's second (__nv_atomic_compare_exchange_n(p, &expected, ...)), or
+/// an atomic expression's.
+std::optional<int64_t> expectedConstant(const Expr *Swap, const Stmt *Body, const ASTContext &Ctx) {
+  const Expr *Arg = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Swap)) {
+    for (const Expr *E : MC->arguments())
+      if (!impl::isMemoryOrderType(E->getType())) {
+        Arg = E;
+        break;
+      }
+  } else if (const auto *CE = dyn_cast<CallExpr>(Swap)) {
+    Arg = CE->getNumArgs() > 1 ? CE->getArg(1) : nullptr;
+  } else if (const auto *AE = dyn_cast<AtomicExpr>(Swap)) {
+    Arg = AE->getNumSubExprs() > 4 ? AE->getVal1() : nullptr;
+  }
+  if (const auto *UO = Arg ? dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts()) : nullptr;
+      UO && UO->getOpcode() == UO_AddrOf)
+    Arg = UO->getSubExpr();
+  const auto *DRE = Arg ? dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts()) : nullptr;
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage() || !V->getInit())
+    return std::nullopt;
+  std::optional<int64_t> K = constantInt(V->getInit(), Ctx);
+  if (!K || !Body)
+    return std::nullopt;
+  // The loop's statements: those of its block, or its one statement.
+  ArrayRef<Stmt *> Statements;
+  Stmt *One = const_cast<Stmt *>(Body);
+  if (const auto *Block = dyn_cast<CompoundStmt>(Body))
+    Statements = ArrayRef<Stmt *>(Block->body_begin(), Block->body_end());
+  else
+    Statements = ArrayRef<Stmt *>(&One, 1);
+  bool Reset = false;
+  for (const Stmt *S : Statements)
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+      if (const auto *L = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()); L && L->getDecl() == V) {
+        std::optional<int64_t> R = constantInt(BO->getRHS(), Ctx);
+        if (!R || !sameValue(*R, *K))
+          return std::nullopt;
+        Reset = true;
+      }
+  // Anywhere else in the loop, only the same constant.
+  bool Other = false;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || Other)
+      return;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+      if (const auto *L = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()); L && L->getDecl() == V) {
+        std::optional<int64_t> R = constantInt(BO->getRHS(), Ctx);
+        Other |= BO->getOpcode() != BO_Assign || !R || !sameValue(*R, *K);
+      }
+    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp())
+      if (const auto *L = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts()); L && L->getDecl() == V)
+        Other = true;
+    for (const Stmt *C : S->children())
+      Visit(C);
+  };
+  Visit(Body);
+  return Reset && !Other ? K : std::nullopt;
+}
+
+/// The condition on the value a spinning read returns under which its loop
+/// is left (MemOp::PassWhen): the loop's test, or an if whose arm breaks out
+/// of a loop with no test of its own, is its one way out, and is one
+/// comparison of the value with a constant (or a truth test of it) under
+/// any number of !. The IR front end reads the same from the loop's one
+/// exiting branch (IrRecords' spinExit).
+std::optional<ValueCondition> spinExit(const ScopedAccess &A, const ASTContext &Ctx) {
+  if (A.Waits || !A.TestGuard)
+    return std::nullopt;
+  const Stmt *Loop = A.TestGuard, *Body = nullptr;
+  const Expr *Cond = nullptr;
+  bool ExitWhenTrue = false;
+  unsigned Allowed = 0;
+  if (const auto *W = dyn_cast<WhileStmt>(Loop)) {
+    Cond = W->getCond();
+    Body = W->getBody();
+  } else if (const auto *D = dyn_cast<DoStmt>(Loop)) {
+    Cond = D->getCond();
+    Body = D->getBody();
+  } else if (const auto *F = dyn_cast<ForStmt>(Loop)) {
+    Cond = F->getCond();
+    Body = F->getBody();
+  } else if (const auto *If = dyn_cast<IfStmt>(Loop)) {
+    // for (;;) { ... if (atomicCAS(l, 0, 1) == 0) break; }
+    const Stmt *Enclosing = nullptr;
+    for (const auto &[Owner, Arm] : A.Arms)
+      if (Arm & ArmLoop)
+        Enclosing = Owner;
+    if (!Enclosing)
+      return std::nullopt;
+    const Expr *LoopCond = nullptr;
+    if (const auto *W = dyn_cast<WhileStmt>(Enclosing))
+      LoopCond = W->getCond(), Body = W->getBody();
+    else if (const auto *F = dyn_cast<ForStmt>(Enclosing))
+      LoopCond = F->getCond(), Body = F->getBody();
+    else
+      return std::nullopt;
+    if (LoopCond) {
+      std::optional<int64_t> K = constantInt(LoopCond, Ctx);
+      if (!K && LoopCond->getType()->isBooleanType()) {
+        bool B;
+        if (LoopCond->EvaluateAsBooleanCondition(B, Ctx) && B)
+          K = 1;
+      }
+      if (!K || *K == 0)
+        return std::nullopt;
+    }
+    const bool Then = exitsOf(If->getThen()) == 1;
+    const bool Else = exitsOf(If->getElse()) == 1;
+    if (Then == Else)
+      return std::nullopt;
+    ExitWhenTrue = Then;
+    Cond = If->getCond();
+    Loop = Enclosing;
+    Allowed = 1; // the if's own break
+  } else {
+    return std::nullopt;
+  }
+  if (!Cond || exitsOf(Body) != Allowed)
+    return std::nullopt;
+  bool Negated = false;
+  const Expr *E = Cond->IgnoreParenImpCasts();
+  while (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    if (U->getOpcode() != UO_LNot)
+      break;
+    Negated = !Negated;
+    E = U->getSubExpr()->IgnoreParenImpCasts();
+  }
+  ValueCondition VC{Comparison::NE, 0}; // a truth test
+  const Expr *X = E;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() != BO_EQ && BO->getOpcode() != BO_NE)
+      return std::nullopt;
+    VC.Op = BO->getOpcode() == BO_EQ ? Comparison::EQ : Comparison::NE;
+    if (std::optional<int64_t> K = constantInt(BO->getRHS(), Ctx))
+      X = BO->getLHS(), VC.C = *K;
+    else if (std::optional<int64_t> K = constantInt(BO->getLHS(), Ctx))
+      X = BO->getRHS(), VC.C = *K;
+    else
+      return std::nullopt;
+  }
+  if (!isValueOf(X, A, Loop))
+    return std::nullopt;
+  // A compare-exchange that returns whether it swapped (compare_exchange_strong,
+  // __nv_atomic_compare_exchange_n) tests that, not the value: whether the
+  // value read equals expected, known where the variable holds one constant
+  // at every call (set to it before the loop and again in it).
+  if (const Expr *Swap = X->IgnoreParenCasts(); Swap->getType()->isBooleanType() && A.What == OpKind::RMW &&
+                                                  updateForm(A.Name) == UpdateForm::ComparesAndSwaps) {
+    if (X != E)
+      return std::nullopt;
+    std::optional<int64_t> K = expectedConstant(Swap, Body, Ctx);
+    if (!K)
+      return std::nullopt;
+    VC = {Comparison::EQ, *K};
+  }
+  // The condition, with its negations, leaves the loop when it holds (an
+  // if's break) or when it fails (the loop's own test).
+  if (ExitWhenTrue == Negated)
+    VC.Op = VC.Op == Comparison::EQ ? Comparison::NE : Comparison::EQ;
+  return VC;
+}
+
+Runner runnerOf(ScopedAccess::RootKind K) {
+  return K == ScopedAccess::Host ? Runner::Host : K == ScopedAccess::Kernel ? Runner::Kernel : Runner::DeviceFunction;
+}
+} // namespace
+
+void AstRecords::build() {
+  if (Built)
+    return;
+  Built = true;
+  // Roots are contexts and threads: each is walked once, in its own Seq.
+  DenseMap<const FunctionDecl *, int> RootId;
+  auto Root = [&](const FunctionDecl *F) { return RootId.try_emplace(F, RootId.size()).first->second; };
+  StringMap<int> ObjectId, ElementId, SegmentId, LaneBaseId;
+  auto Add = [&](const ScopedAccess &A) {
+    MemOp Op;
+    Op.What = A.What;
+    Op.Ord = A.Ord;
+    if (A.Ord != cuda_scope::Order::Plain)
+      Op.S = A.S;
+    if (A.Object && A.Object->Root) {
+      std::string Key = A.Object->key();
+      Op.Object = ObjectId.try_emplace(Key, ObjectId.size()).first->second;
+      Op.Element = ElementId.try_emplace(Key + '\0' + A.Object->Index, ElementId.size()).first->second;
+      Op.Home = A.Object->Home;
+      Op.PerBlock = A.Object->BlockDependent;
+      if (A.Object->BlockDependent && !A.Object->BlockSegment.empty())
+      {
+        Op.Segment = SegmentId.try_emplace(Key + '\0' + A.Object->BlockSegment, SegmentId.size()).first->second;
+        Op.WarpSegment = A.Object->WarpSegment;
+      }
+    }
+    Op.Context = Root(A.Root);
+    Op.Thread = Op.Context;
+    Op.Seq = A.Seq;
+    Op.RunBy = runnerOf(A.RootIs);
+    if (A.OnlyBlock >= 0)
+      Op.OnlyBlock = static_cast<int>(A.OnlyBlock);
+    else if (A.RootIs == ScopedAccess::Kernel && Accesses->runsOneBlock(A.Root))
+      Op.OnlyBlock = 0;
+    Op.Tested = A.TestSeq.has_value();
+    Op.Test = A.Test;
+    Op.Spins = spins(A);
+    if (Op.Spins && (A.What == OpKind::Load || A.What == OpKind::RMW))
+      Op.PassWhen = spinExit(A, Accesses->context());
+    if (A.What == OpKind::Store || A.What == OpKind::RMW)
+      Op.Stored = A.Stored;
+    Op.AgainstGrid = A.AgainstGrid;
+    Op.GridLoop = A.GridLoop;
+    Op.ThreadBelow = A.ThreadBelow > INT32_MAX ? -1 : static_cast<int>(A.ThreadBelow);
+    if (A.Object && A.Object->LaneOffset && !A.Object->LaneVoid && *A.Object->LaneOffset > INT32_MIN &&
+        *A.Object->LaneOffset < INT32_MAX) {
+      Op.HasLaneOffset = true;
+      Op.LaneOffset = static_cast<int>(*A.Object->LaneOffset);
+      Op.LaneBase = LaneBaseId.try_emplace(A.Object->LaneBase, LaneBaseId.size()).first->second;
+    }
+    Op.Counts = A.What == OpKind::RMW && countsArrivals(A.Name, A.Operand);
+    Op.ValueUnused = A.ValueUnused;
+    Op.WritesNothing = A.What == OpKind::RMW && writesNothing(A.Name, A.Operand);
+    Op.ThreadPrivate = A.Object && A.Object->BlockDependent && A.Object->ThreadDependent;
+    // Every thread computes the same address: no index reads the thread's
+    // identity, and every index is a value the file shows (as the IR front
+    // end decides it from its canonical address).
+    Op.FixedAddress = A.Object && !A.Object->BlockDependent && !A.Object->ThreadDependent &&
+                      !A.Object->WarpSegment && StringRef(A.Object->Index).count('@') == 0;
+    Ops.push_back(Op);
+    AccessOf.push_back(&A);
+    CallOf.push_back(nullptr);
+  };
+  for (const ScopedAccess &A : Accesses->accesses())
+    Add(A);
+  for (const ScopedAccess &A : Accesses->plainAccesses())
+    Add(A);
+  for (const CallSite &C : Accesses->calls()) {
+    MemOp Op;
+    Op.What = OpKind::Call;
+    if (std::optional<BarrierFunction> B = barrierOf(C)) {
+      Op.What = B->What;
+      Op.Ord = cuda_scope::Order::AcqRel;
+      Op.S = B->S;
+    }
+    // A callee with no body in the unit and no builtin meaning (a function
+    // another unit defines) may touch any memory; one with a body was walked,
+    // or is a system header's, whose accesses the IR sees once inlined.
+    Op.Opaque = Op.What == OpKind::Call && C.Callee && !C.Callee->isDefined() && C.Callee->getBuiltinID() == 0;
+    Op.Context = Root(C.Root);
+    Op.Thread = Op.Context;
+    Op.Seq = C.Seq;
+    Op.RunBy = C.Root && C.Root->hasAttr<CUDAGlobalAttr>() ? Runner::Kernel : Runner::DeviceFunction;
+    Ops.push_back(Op);
+    AccessOf.push_back(nullptr);
+    CallOf.push_back(&C);
+  }
+  PO = std::make_unique<Order>(*this);
+}
+
+std::vector<GridWait> AstRecords::gridWaits() {
+  build();
+  return cuda_scope::gridWaits(Ops, *PO);
+}
+
+std::vector<WarpRace> AstRecords::warpRaces() {
+  build();
+  return cuda_scope::warpRaces(Ops, *PO);
+}
+
+std::vector<Finding> AstRecords::findings(const EngineOptions &Opts,
+                                          function_ref<bool(const FunctionDecl *)> IsFence) {
+  build();
+  if (!IsFence)
+    return analyse(Ops, *PO, Opts);
+  std::vector<MemOp> WithFences = Ops;
+  for (unsigned I = 0; I < WithFences.size(); ++I)
+    if (const CallSite *C = CallOf[I])
+      WithFences[I].FenceCall = IsFence(C->Callee);
+  return analyse(WithFences, *PO, Opts);
+}
+
+} // namespace cuda_scope

@@ -1,0 +1,452 @@
+//===- Divergence.cpp - what threads of one block or warp may decide differently ===//
+#include "Divergence.h"
+#include "ast/KernelLaunches.h"
+#include "model/Hierarchy.h"
+#include "model/MemoryModel.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace cuda_scope {
+
+namespace {
+StringRef identifierOf(const NamedDecl *D) {
+  return D && D->getDeclName().isIdentifier() ? D->getName() : StringRef();
+}
+
+/// The values of one function that threads of one block (lanes of one warp)
+/// may see differently.
+class Varying {
+public:
+  Varying(const FunctionDecl *F, ASTContext &Ctx, VaryLevel Level) : Ctx(Ctx), Level(Level) {
+    // Local variables, to a fixed point: a variable varies when a value it
+    // is given does (its initializer, an assignment, a compound one).
+    collect(F->getBody());
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const auto &[V, E] : Assigned)
+        if (!Vars.count(V) && varies(E))
+          Changed |= Vars.insert(V).second;
+      for (const VarDecl *V : AsmOutputs)
+        Changed |= Vars.insert(V).second;
+    }
+  }
+
+  bool varies(const Expr *E, unsigned Depth = 0) const {
+    if (!E || Depth > 32)
+      return false;
+    E = E->IgnoreParenImpCasts();
+    // threadIdx.x is a property: a pseudo-object whose base is an opaque
+    // value standing for the builtin variable.
+    if (const auto *OVE = dyn_cast<OpaqueValueExpr>(E))
+      return varies(OVE->getSourceExpr(), Depth + 1);
+    if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+      return varies(PO->getSyntacticForm(), Depth + 1);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        // The builtin variables (threadIdx) by name; a variable of the
+        // project's own that happens to be called clock is just a variable.
+        return Vars.count(V->getCanonicalDecl()) ||
+               (Ctx.getSourceManager().isInSystemHeader(Ctx.getSourceManager().getExpansionLoc(V->getLocation())) &&
+                blockVaryingSource(identifierOf(V)).has_value());
+      return false;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      // threadIdx.x: the builtin variable's member (a call to its getter).
+      if (const auto *Base = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        if (blockVaryingSource(identifierOf(Base->getDecl())))
+          return true;
+      return varies(ME->getBase(), Depth + 1);
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      StringRef Name = identifierOf(FD);
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+        // threadIdx.x is __cuda_builtin_threadIdx_t::__fetch_builtin_x().
+        if (const auto *Base = dyn_cast<DeclRefExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+          if (blockVaryingSource(identifierOf(Base->getDecl())))
+            return true;
+      }
+      // A cooperative group's thread_rank(), thread_index() (the thread's
+      // index) and meta_group_rank() (its tile's): static members, called
+      // through a group object or not.
+      if ((Name == "thread_rank" || Name == "thread_index" || Name == "meta_group_rank") && FD &&
+          StringRef(FD->getQualifiedNameAsString()).starts_with("cooperative_groups::"))
+        return true;
+      // A block reduction's result is the block's, and a warp vote's the
+      // warp's, whatever they reduce.
+      if (!Name.empty() && (sameAcrossBlock(Name) || (Level == VaryLevel::Warp && sameAcrossWarp(Name))))
+        return false;
+      if (!Name.empty() && blockVaryingSource(Name))
+        return true;
+      if (std::optional<DeviceBuiltin> B = parseDeviceBuiltin(Name);
+          B && (B->What == DeviceBuiltin::AtomicRMW || B->What == DeviceBuiltin::AtomicCAS ||
+                B->What == DeviceBuiltin::AtomicExchange))
+        return true;
+      // libcu++ and std atomics' read-modify-writes.
+      if (isa<CXXMemberCallExpr>(Call) && (Name.starts_with("fetch_") || Name == "exchange" ||
+                                           Name.starts_with("compare_exchange")))
+        return true;
+      for (const Expr *Arg : Call->arguments())
+        if (varies(Arg, Depth + 1))
+          return true;
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+        return varies(MC->getImplicitObjectArgument(), Depth + 1);
+      return false;
+    }
+    if (isa<AtomicExpr>(E))
+      return true;
+    if (Level == VaryLevel::Warp && warpOf(E))
+      return false;
+    for (const Stmt *Child : E->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+        if (varies(CE, Depth + 1))
+          return true;
+    return false;
+  }
+
+private:
+  /// A read of a builtin variable's component: threadIdx.x as the toolkit's
+  /// property (a pseudo-object whose base is an opaque value standing for the
+  /// variable) or as the NVVM builtin that reads its register
+  /// (__nvvm_read_ptx_sreg_tid_x): the variable's name and the component.
+  static std::optional<std::pair<StringRef, char>> builtinRead(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+      E = PO->getSyntacticForm()->IgnoreParenImpCasts();
+    if (const auto *P = dyn_cast<MSPropertyRefExpr>(E)) {
+      const Expr *Base = P->getBaseExpr()->IgnoreParenImpCasts();
+      if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+        Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
+      const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+      if (!DRE || !P->getPropertyDecl() || P->getPropertyDecl()->getName().size() != 1)
+        return std::nullopt;
+      return std::make_pair(identifierOf(DRE->getDecl()), P->getPropertyDecl()->getName()[0]);
+    }
+    const auto *CE = dyn_cast<CallExpr>(E);
+    StringRef N = CE ? identifierOf(CE->getDirectCallee()) : StringRef();
+    if (!N.consume_front("__nvvm_read_ptx_sreg_") || N.size() < 3 || N[N.size() - 2] != '_')
+      return std::nullopt;
+    StringRef Var = StringSwitch<StringRef>(N.drop_back(2))
+                        .Case("tid", "threadIdx")
+                        .Case("ntid", "blockDim")
+                        .Case("ctaid", "blockIdx")
+                        .Case("nctaid", "gridDim")
+                        .Default("");
+    if (Var.empty())
+      return std::nullopt;
+    return std::make_pair(Var, N.back());
+  }
+  /// The thread's index (x) itself, as threadIdx.x or the NVVM builtin.
+  static bool isThreadIndexX(const Expr *E) {
+    auto R = builtinRead(E);
+    return R && isThreadIndexName(R->first) && R->second == 'x';
+  }
+  /// blockDim.x (or the NVVM builtin), which the rule takes to be a
+  /// multiple of the warp size.
+  static bool isBlockSizeX(const Expr *E) {
+    auto R = builtinRead(E);
+    return R && isBlockSizeXName(R->first) && R->second == 'x';
+  }
+  /// threadIdx.y or .z (or the NVVM builtins).
+  static bool isThreadRow(const Expr *E) {
+    auto R = builtinRead(E);
+    return R && isThreadIndexName(R->first) && (R->second == 'y' || R->second == 'z');
+  }
+  /// Built of what lanes of one warp share, or of the thread's row in its
+  /// block (threadIdx.y, .z): times a multiple of the warp size, a whole
+  /// number of warps (threadIdx.x + blockDim.x * threadIdx.y is the linear
+  /// index by which the hardware forms warps). IR: rowIndex.
+  bool rowIndex(const Expr *E, unsigned Depth = 0) const {
+    E = E->IgnoreParenImpCasts();
+    if (Depth > 8)
+      return false;
+    if (isThreadRow(E) || !varies(E, 0))
+      return true;
+    if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && (BO->isAdditiveOp() || BO->isMultiplicativeOp()))
+      return rowIndex(BO->getLHS(), Depth + 1) && rowIndex(BO->getRHS(), Depth + 1);
+    return false;
+  }
+  /// A multiple of the warp size that every lane of a warp computes alike
+  /// (blockIdx.x * 256, blockIdx.x * blockDim.x, threadIdx.y * blockDim.x,
+  /// w << 5).
+  bool warpMultiple(const Expr *E, unsigned Depth = 0) const {
+    E = E->IgnoreParenImpCasts();
+    if (Depth > 8 || E->isValueDependent() || !E->getType()->isIntegralOrEnumerationType())
+      return false;
+    if (std::optional<APSInt> V = E->getIntegerConstantExpr(Ctx))
+      return isWarpMultiple(V->getExtValue());
+    if (isBlockSizeX(E))
+      return true;
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO)
+      return false;
+    switch (BO->getOpcode()) {
+    case BO_Mul:
+      return (warpMultiple(BO->getLHS(), Depth + 1) && rowIndex(BO->getRHS())) ||
+             (warpMultiple(BO->getRHS(), Depth + 1) && rowIndex(BO->getLHS()));
+    case BO_Shl:
+      if (!BO->getRHS()->isValueDependent())
+        if (std::optional<APSInt> V = BO->getRHS()->getIntegerConstantExpr(Ctx))
+          return isWarpMultipleShift(V->getExtValue()) ? rowIndex(BO->getLHS()) : warpMultiple(BO->getLHS(), Depth + 1);
+      return false;
+    case BO_Add:
+    case BO_Sub:
+      return warpMultiple(BO->getLHS(), Depth + 1) && warpMultiple(BO->getRHS(), Depth + 1);
+    default:
+      return false;
+    }
+  }
+  /// The thread's index, or it plus a multiple of the warp size that lanes
+  /// share (the thread's index in the grid: blockIdx.x * blockDim.x + tid):
+  /// divided by the warp size, the warp's index, the same for its lanes.
+  bool laneInWarp(const Expr *E, unsigned Depth = 0) const {
+    if (isThreadIndexX(E))
+      return true;
+    // A local given its value once (unsigned tid = threadIdx.x + 32 * threadIdx.y; tid >> 5), as
+    // the IR sees it in SSA form.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()); DRE && Depth < 4)
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->hasLocalStorage()) {
+        const Expr *Only = nullptr;
+        unsigned N = 0;
+        for (const auto &[W, Value] : Assigned)
+          if (W == V->getCanonicalDecl())
+            Only = Value, ++N;
+        return N == 1 && laneInWarp(Only, Depth + 1);
+      }
+    const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+    if (!BO || BO->getOpcode() != BO_Add)
+      return false;
+    return (isThreadIndexX(BO->getLHS()) && warpMultiple(BO->getRHS())) ||
+           (isThreadIndexX(BO->getRHS()) && warpMultiple(BO->getLHS()));
+  }
+  /// What the thread's index says of its warp, the same for every lane of
+  /// a warp (blocks whose size is a multiple of the warp size, as the rule
+  /// assumes): divided by the warp size, its lane bits cleared, or compared
+  /// with a multiple of it (tid < 32). The IR pass knows the same forms.
+  bool warpOf(const Expr *E) const {
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO || !laneInWarp(BO->getLHS()))
+      return false;
+    std::optional<int64_t> C;
+    if (std::optional<APSInt> V = BO->getRHS()->getIntegerConstantExpr(Ctx))
+      C = V->getExtValue();
+    if (!C)
+      return false;
+    switch (BO->getOpcode()) {
+    case BO_Div: return isWarpDivisor(*C);
+    case BO_Shr: return isWarpShift(*C);
+    case BO_And: return (*C & (WarpSize - 1)) == 0;
+    case BO_LT:
+    case BO_GE: return *C % WarpSize == 0;
+    case BO_LE:
+    case BO_GT: return (*C + 1) % WarpSize == 0;
+    default: return false;
+    }
+  }
+
+  void collect(const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
+          Assigned.push_back({V->getCanonicalDecl(), V->getInit()});
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+          Assigned.push_back({V->getCanonicalDecl(), BO->getRHS()});
+    // ++v and v-- give v a value too (one that varies as v does): a local
+    // they touch is not one given its value once (laneInWarp).
+    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp())
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+          Assigned.push_back({V->getCanonicalDecl(), UO});
+    if (const auto *A = dyn_cast<GCCAsmStmt>(S); A && blockVaryingAsm(A->getAsmString()))
+      for (unsigned I = 0; I < A->getNumOutputs(); ++I)
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(A->getOutputExpr(I)->IgnoreParenImpCasts()))
+          if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+            AsmOutputs.push_back(V->getCanonicalDecl());
+    for (const Stmt *Child : S->children())
+      collect(Child);
+  }
+
+  ASTContext &Ctx;
+  VaryLevel Level;
+  std::vector<std::pair<const VarDecl *, const Expr *>> Assigned;
+  std::vector<const VarDecl *> AsmOutputs;
+  DenseSet<const VarDecl *> Vars;
+};
+
+/// The condition of \p S that decides whether (or how often) \p Inside runs,
+/// when \p Inside is in the part \p S decides.
+const Expr *decidingCondition(const Stmt *S, const Stmt *Inside) {
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return Inside == If->getThen() || Inside == If->getElse() ? If->getCond() : nullptr;
+  if (const auto *W = dyn_cast<WhileStmt>(S))
+    return Inside == W->getBody() ? W->getCond() : nullptr;
+  if (const auto *D = dyn_cast<DoStmt>(S))
+    return Inside == D->getBody() ? D->getCond() : nullptr;
+  if (const auto *For = dyn_cast<ForStmt>(S))
+    return Inside == For->getBody() || Inside == For->getInc() ? For->getCond() : nullptr;
+  if (const auto *Sw = dyn_cast<SwitchStmt>(S))
+    return Inside == Sw->getBody() ? Sw->getCond() : nullptr;
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S))
+    return Inside != CO->getCond() ? CO->getCond() : nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isLogicalOp())
+    return Inside == BO->getRHS() ? BO->getLHS() : nullptr;
+  return nullptr;
+}
+
+class Finder : public RecursiveASTVisitor<Finder> {
+public:
+  Finder(const Varying &V, ASTContext &Ctx, function_ref<bool(const Stmt *)> Want) : V(V), Ctx(Ctx), Want(Want) {}
+  bool shouldVisitLambdaExpr(LambdaExpr *) { return false; }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+
+  bool TraverseStmt(Stmt *S) {
+    if (!S)
+      return true;
+    if (Want(S)) {
+      if (const Expr *Cond = firstVaryingCondition(S))
+        Found.push_back({S, Cond});
+      else if (const Expr *Exit = exitBefore(S))
+        Found.push_back({S, Exit});
+    }
+    // A return, break or continue under a varying condition: the threads
+    // that take it leave what follows.
+    if (isa<ReturnStmt, BreakStmt, ContinueStmt>(S))
+      if (const Expr *Cond = firstVaryingCondition(S))
+        Exits.push_back({S, Cond});
+    Path.push_back(S);
+    bool R = RecursiveASTVisitor<Finder>::TraverseStmt(S);
+    Path.pop_back();
+    return R;
+  }
+
+  std::vector<Decided> Found;
+
+private:
+  /// The outermost enclosing condition (source order: the one a thread meets
+  /// first) that varies and decides \p S.
+  const Expr *firstVaryingCondition(const Stmt *S) const {
+    const Stmt *Inside = S;
+    const Expr *Outermost = nullptr;
+    for (auto It = Path.rbegin(); It != Path.rend(); ++It) {
+      if (const Expr *C = decidingCondition(*It, Inside); C && V.varies(C))
+        Outermost = C;
+      Inside = *It;
+    }
+    return Outermost;
+  }
+  /// A return, break or continue met before \p Barrier under a varying
+  /// condition, whose leaving skips the barrier: a return anywhere before it;
+  /// a break or continue in a loop that holds the barrier too.
+  const Expr *exitBefore(const Stmt *Barrier) const {
+    for (const auto &[Exit, Cond] : Exits) {
+      if (isa<ReturnStmt>(Exit)) {
+        if (precedes(Exit, Barrier))
+          return Cond;
+        continue;
+      }
+      // The loop the break or continue leaves is on the barrier's path: a
+      // break skips the barrier in every later iteration; a continue, when
+      // it comes before the barrier in the iteration.
+      for (const Stmt *P : Path)
+        if (isa<ForStmt, WhileStmt, DoStmt>(P) && contains(P, Exit) && innermostLoop(Exit) == P &&
+            (isa<BreakStmt>(Exit) || precedes(Exit, Barrier)))
+          return Cond;
+    }
+    return nullptr;
+  }
+  /// \p Exit comes before \p Barrier in one compound statement, the nearest
+  /// that holds both (in exclusive arms of a branch, it never does).
+  bool precedes(const Stmt *Exit, const Stmt *Barrier) const {
+    const Stmt *Child = Exit;
+    DynTypedNodeList Parents = Ctx.getParents(*Exit);
+    while (!Parents.empty()) {
+      const Stmt *P = Parents[0].get<Stmt>();
+      if (!P)
+        return false;
+      if (auto It = llvm::find(Path, P); It != Path.end()) {
+        const Stmt *BarrierChild = std::next(It) != Path.end() ? *std::next(It) : Barrier;
+        const auto *CS = dyn_cast<CompoundStmt>(P);
+        if (!CS)
+          return false;
+        int AtExit = -1, AtBarrier = -1, N = 0;
+        for (const Stmt *C : CS->body()) {
+          if (C == Child)
+            AtExit = N;
+          if (C == BarrierChild)
+            AtBarrier = N;
+          ++N;
+        }
+        return AtExit >= 0 && AtBarrier >= 0 && AtExit < AtBarrier;
+      }
+      Child = P;
+      Parents = Ctx.getParents(*P);
+    }
+    return false;
+  }
+  static bool contains(const Stmt *Outer, const Stmt *Inner) {
+    if (Outer == Inner)
+      return true;
+    for (const Stmt *C : Outer->children())
+      if (C && contains(C, Inner))
+        return true;
+    return false;
+  }
+  const Stmt *innermostLoop(const Stmt *Exit) const {
+    const Stmt *Loop = nullptr;
+    DynTypedNodeList Parents = Ctx.getParents(*Exit);
+    while (!Parents.empty()) {
+      const Stmt *P = Parents[0].get<Stmt>();
+      if (!P)
+        break;
+      if (isa<ForStmt, WhileStmt, DoStmt>(P))
+        return P;
+      if (isa<SwitchStmt>(P) && isa<BreakStmt>(Exit))
+        return nullptr; // a break of a switch leaves the switch only
+      Parents = Ctx.getParents(*P);
+    }
+    return Loop;
+  }
+
+  const Varying &V;
+  ASTContext &Ctx;
+  function_ref<bool(const Stmt *)> Want;
+  std::vector<const Stmt *> Path;
+  std::vector<std::pair<const Stmt *, const Expr *>> Exits;
+};
+
+} // namespace
+
+ast_matchers::DeclarationMatcher deviceFunctionDefinitions() {
+  using namespace ast_matchers;
+  return functionDecl(isDefinition(), anyOf(hasAttr(attr::CUDAGlobal), hasAttr(attr::CUDADevice)),
+                      unless(isExpansionInSystemHeader()))
+      .bind("f");
+}
+
+std::string placeOf(SourceLocation L, const SourceManager &SM) {
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(L));
+  return P.isValid() ? launchPlace(P.getFilename(), P.getLine(), SM.getFileManager()) : std::string();
+}
+
+std::vector<Decided> decidedByVarying(const FunctionDecl *F, ASTContext &Ctx, VaryLevel Level,
+                                      function_ref<bool(const Stmt *)> Want) {
+  Varying V(F, Ctx, Level);
+  Finder Walk(V, Ctx, Want);
+  Walk.TraverseStmt(F->getBody());
+  return std::move(Walk.Found);
+}
+
+} // namespace cuda_scope

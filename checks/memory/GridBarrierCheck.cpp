@@ -1,0 +1,64 @@
+//===- GridBarrierCheck.cpp - hand-written grid barriers past residency ---===//
+//
+// The grid barrier rule of model/Hierarchy.h: the engine's records of the
+// file (AstRecords) say which kernels wait for every block of their grid
+// (gridWaits), the file's launches (KernelLaunches) how each is launched and
+// what its grid is computed from. Launches in other files reach the IR pass
+// through the host side's facts (docs/facts.md), so the cuda-scope command
+// finds those too.
+//
+//===----------------------------------------------------------------------===//
+#include "GridBarrierCheck.h"
+#include "AstRecords.h"
+#include "Divergence.h"
+#include "ast/KernelLaunches.h"
+#include "model/Hierarchy.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace llvm;
+
+namespace cuda_scope {
+
+void GridBarrierCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
+}
+
+void GridBarrierCheck::check(const MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::shared_ptr<KernelLaunches> Launches = KernelLaunches::get(Ctx);
+  // The kernels some launch of which is past residency, and that launch.
+  DenseMap<const FunctionDecl *, std::pair<KernelLaunch, const Expr *>> Beyond;
+  for (const auto &[Kernel, Info] : Launches->kernels()) {
+    SmallVector<KernelLaunch, 2> Facts;
+    for (const KernelLaunches::Site &Site : Info.Sites)
+      Facts.push_back({Site.How.str(), placeOf(Site.E->getBeginLoc(), SM), Site.Form, Site.Grid, Site.GrowsWith});
+    if (std::optional<unsigned> I = launchBeyondResidency(Facts))
+      Beyond.try_emplace(Kernel, Facts[*I], Info.Sites[*I].E);
+  }
+  if (Beyond.empty())
+    return;
+  std::shared_ptr<AstRecords> Records = AstRecords::get(Ctx);
+  SmallPtrSet<const FunctionDecl *, 4> Reported; // one finding per kernel: its first wait
+  for (const GridWait &W : Records->gridWaits()) {
+    const ScopedAccess *Wait = Records->access(W.Wait);
+    const ScopedAccess *Arrival = Records->access(W.Arrival);
+    if (!Wait || !Arrival || !Wait->Root)
+      continue;
+    const FunctionDecl *Kernel = Wait->Root->getCanonicalDecl();
+    auto It = Beyond.find(Kernel);
+    if (It == Beyond.end() || !Reported.insert(Kernel).second)
+      continue;
+    const auto &[Launch, Site] = It->second;
+    diag(Wait->Loc, "%0") << gridBarrierMessage(Kernel->getQualifiedNameAsString(), placeOf(Arrival->Loc, SM),
+                                                Launch);
+    diag(Site->getBeginLoc(), "launched here with %0", DiagnosticIDs::Note) << Launch.How;
+  }
+}
+
+} // namespace cuda_scope

@@ -1,0 +1,23 @@
+//===- GridBarrierCheck.h - hand-written grid barriers past residency ------===//
+#ifndef CUDA_SCOPE_MEMORY_GRIDBARRIERCHECK_H
+#define CUDA_SCOPE_MEMORY_GRIDBARRIERCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace cuda_scope {
+
+/// Flags the wait of a hand-written grid barrier (blocks count arrivals,
+/// then spin until all have come) in a kernel that the file launches, not
+/// cooperatively, on a grid that grows with the input.
+/// Documentation: docs/checks/grid-barrier.md
+class GridBarrierCheck : public clang::tidy::ClangTidyCheck {
+public:
+  GridBarrierCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Ctx) : ClangTidyCheck(Name, Ctx) {}
+  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override { return LO.CUDA; }
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+};
+
+} // namespace cuda_scope
+
+#endif

@@ -1,0 +1,700 @@
+//===- ObjectIdentity.cpp - what object an expression names --------------===//
+#include "ScopedAccessesWalker.h"
+#include "ast/CheckUtils.h"
+#include "model/Ptx.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/TypeLoc.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace cuda_scope {
+using namespace impl;
+
+//===----------------------------------------------------------------------===//
+// Object identity
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Collects the variables a body assigns, increments, takes the address of or
+/// binds to a non-const reference: their initializer may not be their value.
+/// For each, how many times, and the value of a plain assignment (Modification).
+class ModifiedVars : public RecursiveASTVisitor<ModifiedVars> {
+public:
+  explicit ModifiedVars(DenseMap<const VarDecl *, Modification> &Out) : Out(Out) {}
+  bool shouldVisitLambdaBody() const { return true; }
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (!BO->isAssignmentOp()) // compound assignments too
+      return true;
+    const VarDecl *V = varOf(BO->getLHS());
+    const Expr *Step = nullptr;
+    if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) {
+      Step = BO->getRHS();
+    } else if (const auto *Sum = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+               V && BO->getOpcode() == BO_Assign && Sum && Sum->isAdditiveOp() && varOf(Sum->getLHS()) == V) {
+      Step = Sum->getRHS(); // v = v + e
+    }
+    mark(BO->getLHS(), BO->getOpcode() == BO_Assign && !Step ? BO->getRHS() : nullptr);
+    if (V && Out.count(V)) {
+      Modification &M = Out[V];
+      if (Step)
+        M.Steps.push_back(Step);
+      else if (BO->getOpcode() == BO_Assign)
+        ++M.Plain;
+      else
+        ++M.Other;
+    }
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+    // A non-const member function may change the object's fields.
+    if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && !MD->isConst() && !MD->isStatic())
+      mark(MC->getImplicitObjectArgument());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) {
+      mark(UO->getSubExpr());
+      if (const VarDecl *V = varOf(UO->getSubExpr()); V && Out.count(V))
+        ++Out[V].Other;
+    }
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->isAssignmentOp() && OC->getNumArgs() > 0)
+      mark(OC->getArg(0));
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD)
+      return true;
+    unsigned Shift = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+    for (unsigned I = Shift; I < CE->getNumArgs() && I - Shift < FD->getNumParams(); ++I) {
+      QualType T = FD->getParamDecl(I - Shift)->getType();
+      if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+        mark(CE->getArg(I));
+    }
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    // A non-const reference to a variable may change it.
+    if (VD->getType()->isReferenceType() && !VD->getType().getNonReferenceType().isConstQualified() &&
+        VD->getInit())
+      mark(VD->getInit());
+    return true;
+  }
+
+private:
+  static const VarDecl *varOf(const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  }
+  void mark(const Expr *E, const Expr *Value = nullptr) {
+    const Expr *Whole = E->IgnoreParenCasts();
+    // `a[i] = v`, a plain assignment of one element of a local array.
+    const Expr *ElementValue = nullptr;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Whole);
+        Value && AS && isa<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts()) &&
+        AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+      ElementValue = Value;
+    for (unsigned Step = 0; E && Step < 8; ++Step) {
+      E = E->IgnoreParenCasts();
+      if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow()) {
+        E = ME->getBase();
+        continue;
+      }
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E); AS && AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType()) {
+        E = AS->getBase();
+        continue;
+      }
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+          Modification &M = Out[VD];
+          ++M.Count;
+          if (Value) // a step or ++ leaves the plain assignment as it was
+            M.Assigned = E == Whole ? Value : nullptr;
+          if (ElementValue)
+            M.Elements.push_back(ElementValue);
+        }
+      return;
+    }
+  }
+  DenseMap<const VarDecl *, Modification> &Out;
+};
+} // namespace
+
+const ScopedAccesses::Walker::Modifications *ScopedAccesses::Walker::modificationsOf(const VarDecl *V) {
+  const DeclContext *DC = V->getParentFunctionOrMethod();
+  const auto *F = dyn_cast_or_null<FunctionDecl>(DC);
+  if (!F || !F->getBody())
+    return nullptr;
+  std::unique_ptr<Modifications> &Map = Modified[DC];
+  if (!Map) {
+    Map = std::make_unique<Modifications>();
+    ModifiedVars(*Map).TraverseStmt(F->getBody());
+  }
+  return Map.get();
+}
+
+bool ScopedAccesses::Walker::modified(const VarDecl *V) {
+  if (V->getType().isConstQualified())
+    return false;
+  const Modifications *Map = modificationsOf(V);
+  return !Map || Map->count(V);
+}
+
+const Expr *ScopedAccesses::Walker::singleAssignment(const VarDecl *V) {
+  // int tid; tid = threadIdx.x + blockIdx.x * blockDim.x;
+  if (V->getInit() || !V->hasLocalStorage() || isa<ParmVarDecl>(V))
+    return nullptr;
+  const Modifications *Map = modificationsOf(V);
+  auto It = Map ? Map->find(V) : Modifications::const_iterator();
+  return Map && It != Map->end() && It->second.Count == 1 ? It->second.Assigned : nullptr;
+}
+
+const Expr *ScopedAccesses::Walker::gridStrideStart(const VarDecl *V, const Frame *Fr, unsigned Depth) {
+  const Modifications *Map = modificationsOf(V);
+  auto It = Map ? Map->find(V) : Modifications::const_iterator();
+  if (!Map || It == Map->end())
+    return nullptr;
+  const Modification &M = It->second;
+  if (M.Other || M.Steps.empty())
+    return nullptr;
+  // One plain assignment may restore a copy taken of the variable itself
+  // (restart = k; ...; k = restart): a value of its own sequence.
+  auto Restores = [&](const Expr *E) {
+    const auto *DRE = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+    const auto *Copy = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    const auto *From = Copy && Copy->hasLocalStorage() && Copy->getInit()
+                           ? dyn_cast<DeclRefExpr>(Copy->getInit()->IgnoreParenImpCasts())
+                           : nullptr;
+    return From && From->getDecl() == V && !modified(Copy);
+  };
+  const Expr *Start = V->getInit() && (M.Plain == 0 || (M.Plain == 1 && Restores(M.Assigned))) ? V->getInit()
+                      : !V->getInit() && M.Plain == 1                                          ? M.Assigned
+                                                                                               : nullptr;
+  if (!Start)
+    return nullptr;
+  for (const Expr *Step : M.Steps) {
+    IndexDeps D;
+    canon(Step, frameOf(V->getParentFunctionOrMethod(), Fr), D, Depth + 1);
+    if (!D.Grid)
+      return nullptr;
+  }
+  return Start;
+}
+
+ObjectRef ScopedAccesses::Walker::rootRef(const ValueDecl *D) {
+  ObjectRef R;
+  R.Root = cast<ValueDecl>(D->getCanonicalDecl());
+  R.Spelling = D->getNameAsString();
+  return R;
+}
+
+std::optional<std::pair<const Expr *, const ScopedAccesses::Walker::Frame *>>
+ScopedAccesses::Walker::argumentFor(const ParmVarDecl *P, const Frame *Fr) {
+  const Frame *Owner = frameOf(P->getDeclContext(), Fr);
+  if (!Owner || !Owner->Call)
+    return std::nullopt;
+  unsigned Index = P->getFunctionScopeIndex();
+  if (const auto *CE = dyn_cast<CallExpr>(Owner->Call)) {
+    if (isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Owner->F))
+      ++Index; // the object is argument 0
+    if (Index < CE->getNumArgs())
+      return std::make_pair(CE->getArg(Index), Owner->Parent);
+  } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Owner->Call)) {
+    if (Index < Construct->getNumArgs())
+      return std::make_pair(Construct->getArg(Index), Owner->Parent);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::pair<const Expr *, const ScopedAccesses::Walker::Frame *>>
+ScopedAccesses::Walker::returned(const CallExpr *CE, const Frame *Fr) {
+  // A function whose body is declarations and one return computes its value
+  // the same way every time; with branches, which value it returns depends
+  // on them.
+  const FunctionDecl *Def = definitionOf(CE->getDirectCallee());
+  if (!Def || inSystemHeader(Def->getLocation()) || (Fr && Fr->Depth >= MaxDepth))
+    return std::nullopt;
+  for (const Frame *Up = Fr; Up; Up = Up->Parent)
+    if (Up->F == Def)
+      return std::nullopt;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  if (!Body || Body->body_empty())
+    return std::nullopt;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_back());
+  if (!Ret || !Ret->getRetValue())
+    return std::nullopt;
+  for (const Stmt *S : Body->body())
+    if (S != Ret && !isa<DeclStmt, NullStmt>(S))
+      return std::nullopt;
+  // The callee's frame lives as long as the walker: resolution results only
+  // keep declarations, never frames.
+  FramesKeepAlive.push_back(std::make_unique<Frame>());
+  Frame *Sub = FramesKeepAlive.back().get();
+  Sub->F = Def;
+  Sub->Call = CE;
+  Sub->Parent = Fr;
+  Sub->Depth = Fr ? Fr->Depth + 1 : 1;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    Sub->This = MC->getImplicitObjectArgument();
+    Sub->ThisIsPointer = Sub->This && Sub->This->getType()->isPointerType();
+  }
+  return std::make_pair(Ret->getRetValue(), static_cast<const Frame *>(Sub));
+}
+
+std::optional<ObjectRef> ScopedAccesses::Walker::lvalue(const Expr *E, const Frame *Fr, unsigned Steps) {
+  if (!E || ++Steps > MaxResolve)
+    return std::nullopt;
+  E = stripWrappers(E);
+  // A copy passed by value holds the same pointers as the original.
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+    if (Construct->getNumArgs() == 1 && Construct->getConstructor()->isCopyOrMoveConstructor())
+      return lvalue(Construct->getArg(0), Fr, Steps);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return std::nullopt;
+    if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+      // A reference parameter, or a struct passed by value, is (a copy of)
+      // what the caller passed.
+      if (auto Arg = argumentFor(P, Fr)) {
+        if (P->getType()->isReferenceType() || P->getType()->isRecordType())
+          if (std::optional<ObjectRef> R = lvalue(Arg->first, Arg->second, Steps))
+            return R;
+      }
+      return rootRef(P);
+    }
+    if (VD->getType()->isReferenceType() && VD->hasLocalStorage() && VD->getInit())
+      return lvalue(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Steps);
+    return rootRef(VD);
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_Deref)
+      return pointee(UO->getSubExpr(), Fr, Steps);
+    return std::nullopt;
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    const Expr *Base = AS->getBase();
+    std::optional<ObjectRef> R;
+    if (Base->IgnoreParenImpCasts()->getType()->isArrayType())
+      R = lvalue(Base->IgnoreParenImpCasts(), Fr, Steps);
+    else
+      R = pointee(Base, Fr, Steps);
+    if (R)
+      addIndex(*R, AS->getIdx(), Fr);
+    return R;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD) {
+      if (const auto *VD = dyn_cast<VarDecl>(ME->getMemberDecl()))
+        return rootRef(VD); // a static member
+      return std::nullopt;
+    }
+    std::optional<ObjectRef> R = ME->isArrow() ? pointee(ME->getBase(), Fr, Steps) : lvalue(ME->getBase(), Fr, Steps);
+    if (!R)
+      return std::nullopt;
+    R->Spelling += (!R->Path.empty() && R->Path.back() == nullptr) ? "->" : ".";
+    R->Spelling += FD->getName();
+    R->Path.push_back(FD);
+    return R;
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    std::optional<ObjectRef> A = lvalue(CO->getTrueExpr(), Fr, Steps), B = lvalue(CO->getFalseExpr(), Fr, Steps);
+    if (A && B && A->sameObject(*B))
+      return A;
+    return std::nullopt;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    // A function returning a reference to an object.
+    if (CE->getType()->isReferenceType() || E->isGLValue())
+      if (auto Ret = returned(CE, Fr))
+        return lvalue(Ret->first, Ret->second, Steps);
+  }
+  return std::nullopt;
+}
+
+std::optional<ObjectRef> ScopedAccesses::Walker::pointee(const Expr *P, const Frame *Fr, unsigned Steps) {
+  if (!P || ++Steps > MaxResolve)
+    return std::nullopt;
+  P = P->IgnoreParens();
+  if (const auto *Cast = dyn_cast<CastExpr>(P)) {
+    switch (Cast->getCastKind()) {
+    case CK_ArrayToPointerDecay:
+      return lvalue(Cast->getSubExpr(), Fr, Steps);
+    case CK_LValueToRValue:
+      return pointerIn(Cast->getSubExpr(), Fr, Steps);
+    case CK_NoOp:
+    case CK_BitCast:
+    case CK_UncheckedDerivedToBase:
+    case CK_DerivedToBase:
+    case CK_BaseToDerived:
+    case CK_AddressSpaceConversion:
+      return pointee(Cast->getSubExpr(), Fr, Steps);
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(P)) {
+    if (UO->getOpcode() == UO_AddrOf)
+      return lvalue(UO->getSubExpr(), Fr, Steps);
+    return std::nullopt;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+    if (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub)
+      return std::nullopt;
+    const Expr *Ptr = BO->getLHS(), *Offset = BO->getRHS();
+    if (!Ptr->getType()->isPointerType())
+      std::swap(Ptr, Offset);
+    if (!Ptr->getType()->isPointerType() || Offset->getType()->isPointerType())
+      return std::nullopt;
+    std::optional<ObjectRef> R = pointee(Ptr, Fr, Steps);
+    if (R)
+      addIndex(*R, Offset, Fr);
+    return R;
+  }
+  if (isa<CXXThisExpr>(P)) {
+    for (const Frame *Up = Fr; Up; Up = Up->Parent)
+      if (isa<CXXMethodDecl>(Up->F)) {
+        if (!Up->This)
+          return std::nullopt;
+        return Up->ThisIsPointer ? pointee(Up->This, Up->Parent, Steps) : lvalue(Up->This, Up->Parent, Steps);
+      }
+    return std::nullopt;
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
+    std::optional<ObjectRef> A = pointee(CO->getTrueExpr(), Fr, Steps), B = pointee(CO->getFalseExpr(), Fr, Steps);
+    if (A && B && A->sameObject(*B))
+      return A;
+    return std::nullopt;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(P)) {
+    if (auto Ret = returned(CE, Fr))
+      return pointee(Ret->first, Ret->second, Steps);
+    return std::nullopt;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(P))
+    return pointerIn(DRE, Fr, Steps); // an array parameter's value, say
+  return std::nullopt;
+}
+
+/// The object that the pointer stored in the object \p L points to.
+std::optional<ObjectRef> ScopedAccesses::Walker::pointerIn(const Expr *L, const Frame *Fr, unsigned Steps) {
+  if (!L || ++Steps > MaxResolve)
+    return std::nullopt;
+  L = stripWrappers(L);
+  auto Deref = [](std::optional<ObjectRef> R) {
+    if (R)
+      R->Path.push_back(nullptr);
+    return R;
+  };
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(L)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return std::nullopt;
+    if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+      if (auto Arg = argumentFor(P, Fr)) {
+        if (P->getType()->isReferenceType())
+          return pointerIn(Arg->first, Arg->second, Steps);
+        if (std::optional<ObjectRef> R = pointee(Arg->first, Arg->second, Steps))
+          return R;
+      }
+      return Deref(rootRef(P));
+    }
+    if (VD->hasLocalStorage()) {
+      if (VD->getType()->isReferenceType() && VD->getInit())
+        return pointerIn(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Steps);
+      if (VD->getInit() && !modified(VD))
+        if (std::optional<ObjectRef> R = pointee(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Steps))
+          return R;
+    }
+    return Deref(rootRef(VD));
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(L))
+    if (std::optional<ObjectRef> R = storedInElements(AS, Fr, Steps))
+      return R;
+  if (const auto *ME = dyn_cast<MemberExpr>(L); ME && !ME->isArrow()) {
+    // A pointer field of a struct value the TU shows being built: an
+    // aggregate initializer, or a function returning one.
+    if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      if (auto Value = structValue(ME->getBase(), Fr, Steps))
+        if (const auto *IL = dyn_cast<InitListExpr>(Value->first))
+          if (initializesFields(IL, FD) && FD->getFieldIndex() < IL->getNumInits())
+            if (std::optional<ObjectRef> R = pointee(IL->getInit(FD->getFieldIndex()), Value->second, Steps))
+              return R;
+  }
+  return Deref(lvalue(L, Fr, Steps));
+}
+
+/// A pointer read from a local array whose every element the function sets
+/// by a plain assignment, and every assignment stores a pointer to the same
+/// object (`src[k] = comm->buffers[(rank + k) % n]`): that object, as the IR
+/// sees after the array is promoted to registers. Which element is left
+/// unknown.
+std::optional<ObjectRef> ScopedAccesses::Walker::storedInElements(const ArraySubscriptExpr *AS, const Frame *Fr,
+                                                                  unsigned Steps) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !VD->getType()->isArrayType() || VD->hasInit())
+    return std::nullopt;
+  const Modifications *Map = modificationsOf(VD);
+  auto It = Map ? Map->find(VD) : Modifications::const_iterator();
+  if (!Map || It == Map->end() || It->second.Elements.empty() || It->second.Count != It->second.Elements.size())
+    return std::nullopt;
+  const Frame *Own = frameOf(VD->getParentFunctionOrMethod(), Fr);
+  std::optional<ObjectRef> First;
+  for (const Expr *Value : It->second.Elements) {
+    std::optional<ObjectRef> R = pointee(Value, Own, Steps);
+    if (!R || !R->Root || (First && (First->Root != R->Root || First->Path != R->Path)))
+      return std::nullopt;
+    if (!First)
+      First = std::move(R);
+  }
+  // Named uniquely: the element stored is chosen at run time.
+  First->Index = "<stored in " + VD->getName().str() + " at " + std::to_string(reinterpret_cast<uintptr_t>(AS)) + ">";
+  First->BlockDependent = First->ThreadDependent = false;
+  First->BlockSegment.clear();
+  First->WarpSegment = false;
+  First->LaneOffset.reset();
+  First->LaneBase.clear();
+  return First;
+}
+
+bool ScopedAccesses::Walker::stepToSource(const Expr *&E, const Frame *&Fr, Vars Which) {
+  std::optional<std::pair<const Expr *, const Frame *>> Next;
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    Next = returned(CE, Fr);
+  } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return false;
+    if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+      Next = argumentFor(P, Fr);
+    } else {
+      if (!VD->getInit())
+        return false;
+      if (Which == Vars::UnmodifiedLocals && (!VD->hasLocalStorage() || modified(VD)))
+        return false;
+      Next = std::make_pair(VD->getInit(),
+                            VD->hasLocalStorage() ? frameOf(VD->getParentFunctionOrMethod(), Fr) : Fr);
+    }
+  }
+  if (!Next)
+    return false;
+  E = Next->first;
+  Fr = Next->second;
+  return true;
+}
+
+std::optional<std::pair<const Expr *, const ScopedAccesses::Walker::Frame *>>
+ScopedAccesses::Walker::structValue(const Expr *E, const Frame *Fr, unsigned Steps) {
+  for (; E && Steps < MaxResolve; ++Steps) {
+    E = stripWrappers(E);
+    if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+      if (!IL->isSemanticForm() && IL->getSemanticForm())
+        IL = IL->getSemanticForm();
+      return std::make_pair(static_cast<const Expr *>(IL), Fr);
+    }
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      // A copy or move of another value.
+      if (Construct->getNumArgs() == 1 && Construct->getConstructor()->isCopyOrMoveConstructor()) {
+        E = Construct->getArg(0);
+        continue;
+      }
+      return std::nullopt;
+    }
+    if (isa<DeclRefExpr>(E) || isa<CallExpr>(E)) {
+      if (!stepToSource(E, Fr, Vars::UnmodifiedLocals))
+        return std::nullopt;
+      continue;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<ObjectRef> ScopedAccesses::Walker::atomicRefTarget(const Expr *E, const Frame *Fr, unsigned Steps) {
+  // An atomic_ref names the object it was constructed from; copies of it,
+  // variables holding it and parameters it was passed to name the same.
+  for (; E && Steps < MaxResolve; ++Steps) {
+    E = stripWrappers(E);
+    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      E = FC->getSubExpr();
+      continue;
+    }
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      if (Construct->getNumArgs() < 1)
+        return std::nullopt;
+      const Expr *Arg = Construct->getArg(0);
+      if (Construct->getConstructor()->isCopyOrMoveConstructor()) {
+        E = Arg;
+        continue;
+      }
+      return lvalue(Arg, Fr, Steps);
+    }
+    if (isa<DeclRefExpr>(E) || isa<CallExpr>(E)) {
+      if (!stepToSource(E, Fr, Vars::Initialized))
+        return std::nullopt;
+      continue;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Frame *Fr) {
+  IndexDeps Deps;
+  std::string Text = canon(Index, Fr, Deps);
+  if (Text == "0")
+    return; // p[0] is *p, and p + 0 is p
+  R.Index += "[" + Text + "]";
+  if (Deps.Block && !R.BlockDependent) {
+    R.BlockSegment = R.Index;
+    R.WarpSegment = Deps.Warp || Deps.Thread;
+  }
+  R.BlockDependent |= Deps.Block;
+  R.ThreadDependent |= Deps.Thread;
+  // One subscript of the thread's index (or lane) plus a constant, and others every lane of a warp
+  // computes alike: lanes apart by the constant's difference.
+  ++R.Subscripts;
+  if (std::optional<int64_t> K = threadIndexPlus(Index, Fr)) {
+    R.LaneVoid |= R.LaneOffset.has_value();
+    R.LaneOffset = K;
+  } else if (laneBits(Index, Fr) == 0) {
+    R.LaneBase += "[" + Text + "]";
+  } else {
+    R.LaneVoid = true;
+  }
+}
+
+/// Canonical text of an index: equal text means the same computation, so the
+/// same element for threads with the same block and thread indices. Locals
+/// are replaced by their initializers and parameters by their arguments; what
+/// cannot be followed is named uniquely. \p Deps says whether the value reads
+/// blockIdx.x (threadIdx.x) through operations that keep distinct blocks
+/// (threads) apart.
+std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexDeps &Deps, unsigned Depth) {
+  auto Unique = [](const void *P, StringRef Name) { return (Name + "@" + utohexstr(reinterpret_cast<uintptr_t>(P))).str(); };
+  if (!E)
+    return "?";
+  if (Depth > MaxResolve)
+    return Unique(E, "?");
+  E = E->IgnoreParenCasts();
+  if (std::optional<int64_t> V = constantInt(E, Ctx))
+    return std::to_string(*V);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *D = DRE->getDecl();
+    if (isBlockIndexName(identifierOf(D)) || isThreadIndexName(identifierOf(D))) {
+      (isBlockIndexName(identifierOf(D)) ? Deps.Block : Deps.Thread) = true;
+      return identifierOf(D).str();
+    }
+    if (const auto *P = dyn_cast<ParmVarDecl>(D))
+      if (auto Arg = argumentFor(P, Fr))
+        return canon(Arg->first, Arg->second, Deps, Depth + 1);
+    if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD)) {
+      if (VD->getInit() && !modified(VD))
+        return canon(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Deps, Depth + 1);
+      if (const Expr *Value = singleAssignment(VD))
+        return canon(Value, frameOf(VD->getParentFunctionOrMethod(), Fr), Deps, Depth + 1);
+      // A grid-stride loop's variable stays the thread's own: each thread
+      // starts apart and steps over the whole grid.
+      if (const Expr *Start = gridStrideStart(VD, Fr, Depth + 1)) {
+        IndexDeps Sub;
+        std::string Text = canon(Start, frameOf(VD->getParentFunctionOrMethod(), Fr), Sub, Depth + 1);
+        if (Sub.Block && Sub.Thread) {
+          Deps.Block = Deps.Thread = true;
+          return "stride(" + Text + ")";
+        }
+      }
+    }
+    if (isGridSizeName(identifierOf(D))) {
+      Deps.Grid = true;
+      return identifierOf(D).str();
+    }
+    return Unique(D, identifierOf(D));
+  }
+  if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
+    return canon(OV->getSourceExpr(), Fr, Deps, Depth + 1);
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    return canon(PO->getSyntacticForm(), Fr, Deps, Depth + 1);
+  // blockIdx.x keeps blocks apart, threadIdx.x a block's threads; .y or .z
+  // alone does not (separatesBlocks).
+  auto Member = [&](const Expr *Base, StringRef Name, StringRef Sep) {
+    IndexDeps Sub;
+    std::string Text = canon(Base, Fr, Sub, Depth + 1) + Sep.str() + Name.str();
+    const Expr *B = Base->IgnoreParenImpCasts();
+    if (const auto *OV = dyn_cast<OpaqueValueExpr>(B); OV && OV->getSourceExpr())
+      B = OV->getSourceExpr()->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(B);
+    StringRef BaseName = DRE ? identifierOf(DRE->getDecl()) : StringRef();
+    bool Component =
+        (isBlockIndexName(BaseName) || isThreadIndexName(BaseName) || isGridSizeName(BaseName)) && Name.size() == 1;
+    bool Apart = !Component || separatesBlocks(Name[0]);
+    Deps.Block |= Sub.Block && Apart;
+    Deps.Thread |= Sub.Thread && Apart;
+    Deps.Grid |= Sub.Grid && Apart;
+    return Text;
+  };
+  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E))
+    return Member(MP->getBaseExpr(), identifierOf(MP->getPropertyDecl()), ".");
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return Member(ME->getBase(), ME->getMemberDecl()->getNameAsString(), ME->isArrow() ? "->" : ".");
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
+      return Unique(E, "?");
+    // +, -, * and << keep distinct blocks on distinct elements; /, %, &, |,
+    // ^ and >> can map several blocks to one element.
+    bool Injective = BO->isAdditiveOp() || BO->getOpcode() == BO_Mul || BO->getOpcode() == BO_Shl;
+    IndexDeps Ignored;
+    IndexDeps &D = Injective ? Deps : Ignored;
+    std::string Text =
+        "(" + canon(BO->getLHS(), Fr, D, Depth + 1) + BO->getOpcodeStr().str() + canon(BO->getRHS(), Fr, D, Depth + 1) + ")";
+    // The thread's warp keeps a block's warps apart.
+    if (std::optional<int64_t> C = constantInt(BO->getRHS(), Ctx); C && !Injective) {
+      bool Warp = (BO->getOpcode() == BO_Shr && isWarpShift(*C)) || (BO->getOpcode() == BO_Div && isWarpDivisor(*C));
+      IndexDeps Sub;
+      if (Warp && (canon(BO->getLHS(), Fr, Sub, Depth + 1), Sub.Thread || Sub.Warp))
+        Deps.Warp = true;
+    }
+    return Text;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->isIncrementDecrementOp())
+      return Unique(E, "?");
+    return UnaryOperator::getOpcodeStr(UO->getOpcode()).str() + "(" + canon(UO->getSubExpr(), Fr, Deps, Depth + 1) +
+           ")";
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return "(" + canon(CO->getCond(), Fr, Deps, Depth + 1) + "?" + canon(CO->getTrueExpr(), Fr, Deps, Depth + 1) +
+           ":" + canon(CO->getFalseExpr(), Fr, Deps, Depth + 1) + ")";
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return canon(AS->getBase(), Fr, Deps, Depth + 1) + "[" + canon(AS->getIdx(), Fr, Deps, Depth + 1) + "]";
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (FD && (isBlockIndexName(identifierOf(FD)) || isThreadIndexName(identifierOf(FD)) ||
+               isGridSizeName(identifierOf(FD)))) {
+      // __nvvm_read_ptx_sreg_ctaid_x, __nvvm_read_ptx_sreg_tid_x, __nvvm_read_ptx_sreg_nctaid_x
+      StringRef Name = identifierOf(FD);
+      (isBlockIndexName(Name) ? Deps.Block : isThreadIndexName(Name) ? Deps.Thread : Deps.Grid) |=
+          separatesBlocks(Name.back());
+      return Name.str();
+    }
+    if (auto Ret = returned(CE, Fr))
+      return canon(Ret->first, Ret->second, Deps, Depth + 1);
+    std::string Text = FD ? plainQualifiedName(FD) : Unique(E, "?");
+    Text += "(";
+    for (const Expr *Arg : CE->arguments())
+      Text += canon(Arg, Fr, Deps, Depth + 1) + ",";
+    return Text + ")";
+  }
+  return Unique(E, "?");
+}
+
+} // namespace cuda_scope

@@ -1,0 +1,188 @@
+//===- ReleaseAcquireCheck.cpp - messages with no release/acquire pair ----===//
+//
+// The engine's message rules (model/EngineMessages.cpp) over the TU's records
+// (AstRecords): a flag published after data writes with no release between
+// them, received before data reads with no acquire between them, or ordered
+// only by a fence whose scope leaves out the other side. Cumulativity makes
+// __syncthreads() then one thread's fence and flag enough, and a walk in
+// program order sees exactly that.
+//
+//===----------------------------------------------------------------------===//
+#include "ReleaseAcquireCheck.h"
+#include "ast/CheckUtils.h"
+#include "model/Wording.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include <set>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace llvm;
+
+namespace cuda_scope {
+
+ReleaseAcquireCheck::ReleaseAcquireCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
+    : ClangTidyCheck(Name, Ctx), FenceFunctionsOption(Options.get("FenceFunctions", "").str()),
+      AcrossKernelsOption(Options.get("AcrossKernels", "false").str()),
+      StrictnessOption(Options.get("Strictness", "evidence").str()) {
+  std::optional<bool> Across = parseBoolOption(AcrossKernelsOption);
+  if (!Across)
+    configurationDiag("invalid value '%0' for option 'AcrossKernels' of check '%1': expected 'true' or 'false'",
+                      DiagnosticIDs::Error)
+        << AcrossKernelsOption << Name;
+  AcrossKernels = Across.value_or(false);
+  std::optional<Strictness> Parsed = strictnessFromName(StrictnessOption);
+  if (!Parsed)
+    configurationDiag(invalidOptionMessage("Strictness", "'evidence' or 'wide'"), DiagnosticIDs::Error)
+        << StrictnessOption << Name;
+  Net = Parsed.value_or(Strictness::Evidence);
+  for (const std::string &P : splitList(FenceFunctionsOption)) {
+    if (isFunctionPattern(P))
+      FenceFunctions.push_back(P);
+    else
+      configurationDiag("invalid entry '%0' in option 'FenceFunctions' of check '%1': expected a function "
+                        "name, qualified or not, optionally ending in '*'",
+                        DiagnosticIDs::Error)
+          << P << Name;
+  }
+}
+
+void ReleaseAcquireCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "FenceFunctions", FenceFunctionsOption);
+  Options.store(Opts, "AcrossKernels", AcrossKernels ? "true" : "false");
+  Options.store(Opts, "Strictness", strictnessName(Net));
+}
+
+void ReleaseAcquireCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
+}
+
+void ReleaseAcquireCheck::check(const MatchFinder::MatchResult &Result) {
+  if (Result.Nodes.getNodeAs<TranslationUnitDecl>("tu")) {
+    Records = AstRecords::get(*Result.Context);
+    SM = Result.SourceManager;
+    LangOpts = &Result.Context->getLangOpts();
+  }
+}
+
+void ReleaseAcquireCheck::onEndOfTranslationUnit() {
+  if (!Records)
+    return;
+  auto IsFence = [&](const FunctionDecl *F) {
+    return any_of(FenceFunctions, [&](const std::string &P) { return matchesFunctionName(F, P); });
+  };
+  EngineOptions Opts;
+  Opts.AcrossKernels = AcrossKernels;
+  Opts.Net = Net;
+  Opts.Rules = EngineOptions::Messages;
+  std::set<std::pair<const Stmt *, int>> Reported;
+  for (const Finding &F : Records->findings(Opts, IsFence)) {
+    if (F.What != Finding::NoRelease && F.What != Finding::NoAcquire && F.What != Finding::NarrowFence)
+      continue;
+    if (Reported.insert({Records->accessAt(F.At).Site, F.What == Finding::NarrowFence ? -1 : int(F.What)}).second)
+      report(F);
+  }
+  Records.reset();
+}
+
+namespace {
+/// Who may be on the other side of a message whose flag needs scope \p S.
+StringRef otherSide(Scope S) {
+  switch (S) {
+  case Scope::Block: return "another thread of the block";
+  case Scope::System: return "a host thread or another block";
+  default: return "a thread in another block";
+  }
+}
+
+/// "relaxed store", "volatile load", "plain store".
+std::string howAccessed(const ScopedAccess &A) {
+  return (orderName(A.Ord) + " " + opKindName(A.What)).str();
+}
+} // namespace
+
+void ReleaseAcquireCheck::report(const Finding &F) {
+  const ScopedAccess &Flag = Records->accessAt(F.Flag);
+  const ScopedAccess &Data = Records->accessAt(F.Data);
+  const ScopedAccess *Other = Records->access(F.Other);
+  std::string FlagName = ScopedAccesses::describe(*Flag.Object);
+  std::string DataName = ScopedAccesses::describe(*Data.Object);
+  bool Publish = F.What == Finding::NoRelease || (F.What == Finding::NarrowFence && !F.Receiving);
+  StringRef DataUse = Data.What == OpKind::Store ? "written" : "read";
+
+  if (F.What == Finding::NarrowFence) {
+    const ScopedAccess &Fence = Records->accessAt(F.Fence);
+    std::string Consider = widerFenceAdvice(F.Needed, Fence.How == ScopedAccess::DeviceBuiltin);
+    diag(Fence.Loc, "'%0' orders the message through %1 and %2 with %3, but %4 is on the other side; a fence's "
+                    "scope must include the threads it synchronizes with; consider %5")
+        << Fence.Name << FlagName << DataName << libcuName(Fence.S) << otherSide(F.Needed) << Consider;
+    diag(Flag.Loc, "%0 is %1 here with a %2", DiagnosticIDs::Note)
+        << FlagName << (Publish ? "published" : "received") << howAccessed(Flag);
+    diag(Data.Loc, "%0 is %1 here", DiagnosticIDs::Note) << DataName << DataUse;
+    return;
+  }
+
+  // The order as written, where changing it is certainly the fix: a relaxed
+  // libcu++ store or load whose order argument names relaxed.
+  std::optional<FixItHint> Fix;
+  StringRef Wanted = Publish ? "release" : "acquire";
+  if (Flag.How == ScopedAccess::LibcuType && Flag.Ord == Order::Relaxed && Flag.OrderSpelling.isValid() &&
+      Flag.What == (Publish ? OpKind::Store : OpKind::Load)) {
+    CharSourceRange Range = CharSourceRange::getTokenRange(Flag.OrderSpelling);
+    StringRef Text = Lexer::getSourceText(Range, *SM, *LangOpts);
+    if (Text == "memory_order_relaxed")
+      Fix = FixItHint::CreateReplacement(Range, ("memory_order_" + Wanted).str());
+    else if (Text == "relaxed")
+      Fix = FixItHint::CreateReplacement(Range, Wanted);
+  }
+  // What else would order it: the order (where the form takes one), or a
+  // fence; worded as the IR pass words it (model/Wording).
+  FlagForm Form = Flag.How == ScopedAccess::Plain           ? FlagForm::Plain
+                  : Flag.How == ScopedAccess::DeviceBuiltin ? FlagForm::NoOrder
+                                                            : FlagForm::Ordered;
+  std::string Consider = messageAdvice(Publish, Form, Flag.What, F.Needed);
+
+  const ScopedAccess *Via = Records->access(F.Via);
+  if (Publish && Via) {
+    // A relay: the data reached this thread through another flag.
+    std::string ViaName = ScopedAccesses::describe(*Via->Object);
+    auto D = diag(Flag.Loc, "%0 is published here with a %1 after %2 was received, which carries %3, with no "
+                            "release between them; %4 that sees %0 may still read the old data; consider %5")
+             << FlagName << howAccessed(Flag) << ViaName << DataName << otherSide(F.Needed) << Consider;
+    if (Fix)
+      D << *Fix;
+    diag(Via->Loc, "%0 is received here", DiagnosticIDs::Note) << ViaName;
+  } else if (Publish && F.WriteWrite) {
+    auto D = diag(Flag.Loc, "%0 is published here with a %1 after %2 writes to %3, with no release between "
+                            "them; %4 that sees the flag and then writes %3 may have that write overwritten by this "
+                            "earlier one (the two writes race); consider %5")
+             << FlagName << howAccessed(Flag) << orderName(Data.Ord) << DataName << otherSide(F.Needed) << Consider;
+    if (Fix)
+      D << *Fix;
+  } else if (Publish) {
+    auto D = diag(Flag.Loc, "%0 is published here with a %1 after %2 writes to %3, with no release between "
+                            "them; %4 that sees the flag may still read the old data; consider %5")
+             << FlagName << howAccessed(Flag) << orderName(Data.Ord) << DataName << otherSide(F.Needed) << Consider;
+    if (Fix)
+      D << *Fix;
+  } else if (F.WriteWrite) {
+    auto D = diag(Flag.Loc, "%0 is received here with a %1 and %2 is written after it, with no acquire between "
+                            "them; the write may be ordered before one made before the flag was published, "
+                            "which then overwrites it (the two writes race); consider %3")
+             << FlagName << howAccessed(Flag) << DataName << Consider;
+    if (Fix)
+      D << *Fix;
+  } else {
+    auto D = diag(Flag.Loc, "%0 is received here with a %1 and %2 is read after it, with no acquire between "
+                            "them; the read may return data older than the flag; consider %3")
+             << FlagName << howAccessed(Flag) << DataName << Consider;
+    if (Fix)
+      D << *Fix;
+  }
+  diag(Data.Loc, "%0 is %1 here", DiagnosticIDs::Note) << DataName << DataUse;
+  if (Other)
+    diag(Other->Loc, "%0 %1 %2 here", DiagnosticIDs::Note)
+        << describeRoot(*Other) << (Publish ? "receives" : "publishes") << FlagName;
+}
+
+} // namespace cuda_scope

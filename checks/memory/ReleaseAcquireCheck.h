@@ -1,0 +1,40 @@
+//===- ReleaseAcquireCheck.h - messages with no release/acquire pair ------===//
+#ifndef CUDA_SCOPE_MEMORY_RELEASEACQUIRECHECK_H
+#define CUDA_SCOPE_MEMORY_RELEASEACQUIRECHECK_H
+
+#include "AstRecords.h"
+#include "clang-tidy/ClangTidyCheck.h"
+#include <string>
+#include <vector>
+
+namespace cuda_scope {
+
+/// Flags data published through a flag with no release, received with no
+/// acquire, or ordered by a fence narrower than the threads on the other side.
+/// Documentation: docs/checks/release-acquire.md
+class ReleaseAcquireCheck : public clang::tidy::ClangTidyCheck {
+public:
+  ReleaseAcquireCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Ctx);
+  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
+    return LO.CUDA; // device-code rules; host-API checks run on C and C++ too
+  }
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+
+private:
+  void report(const Finding &F);
+
+  const std::string FenceFunctionsOption, AcrossKernelsOption, StrictnessOption;
+  std::vector<std::string> FenceFunctions;
+  bool AcrossKernels = false;
+  Strictness Net = Strictness::Evidence;
+  std::shared_ptr<AstRecords> Records;
+  const clang::SourceManager *SM = nullptr;
+  const clang::LangOptions *LangOpts = nullptr;
+};
+
+} // namespace cuda_scope
+
+#endif

@@ -1,0 +1,261 @@
+//===- ScopedAccesses.h - every scoped atomic, fence and barrier of a TU --===//
+//
+// Collected once per translation unit and shared by every check that asks
+// (ScopedAccesses::get): the atomic accesses, fences and barrier operations
+// that kernels, the device functions they call and host functions perform,
+// each with its kind, order and scope, the object it touches and the context
+// it runs in (the kernel, or host code).
+//
+// Device code is walked from each kernel down through the functions the TU
+// defines (outside system headers), with every call's arguments bound to the
+// callee's parameters, so that a pointer passed down is known by where it
+// came from. Object identity follows what the TU shows: variables, fields
+// reached through the same base, elements of one array, kernel parameters
+// within a kernel, locals through their initializers (when never assigned),
+// values returned by functions with one return, and the host variable a
+// kernel parameter is bound to at every launch.
+//
+// For the rules about messages (model/EngineMessages.cpp), the same walk also collects
+// device code's plain and volatile loads and stores of memory it does not
+// own, where each read's value decides a branch (directly, through the
+// variables it is stored to, or through a helper's return), the if and ?:
+// arms on the way to each access, and the calls made.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_SCOPE_MEMORY_SCOPEDACCESSES_H
+#define CUDA_SCOPE_MEMORY_SCOPEDACCESSES_H
+
+#include "model/Engine.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+} // namespace clang
+
+namespace cuda_scope {
+
+/// The object an access touches: a root declaration and the way from it.
+struct ObjectRef {
+  /// A variable, a parameter, or after a launch binding the host variable a
+  /// kernel parameter comes from.
+  const clang::ValueDecl *Root = nullptr;
+  /// Fields and dereferences after the root, in order; a null entry is a
+  /// dereference ("*p", "p->x", "p[i]").
+  llvm::SmallVector<const clang::FieldDecl *, 2> Path;
+  ObjectHome Home = ObjectHome::Unknown;
+  /// The element indices on the way, as canonical text (locals replaced by
+  /// their initializers, parameters by the arguments); empty for none.
+  std::string Index;
+  /// The address depends on the block index: some index reads blockIdx.
+  bool BlockDependent = false;
+  /// Index up to the first component that keeps blocks apart: the block's
+  /// own part of the object (a row of a pitched array); empty for none.
+  std::string BlockSegment;
+  /// The step that gives BlockSegment keeps the block's warps apart too.
+  bool WarpSegment = false;
+  /// Some index reads threadIdx.x, so that with BlockDependent the element
+  /// is the thread's own (out[blockIdx.x * blockDim.x + threadIdx.x]).
+  bool ThreadDependent = false;
+  /// How many subscripts the address takes, and, for one that is threadIdx.x
+  /// plus a constant (s[tid + 16]), that constant (MemOp::LaneOffset).
+  unsigned Subscripts = 0;
+  std::optional<int64_t> LaneOffset;
+  /// The other subscripts, which every lane of a warp computes alike, as
+  /// text (MemOp::LaneBase); LaneOffset is void when one differs between
+  /// lanes or two are lane subscripts.
+  std::string LaneBase;
+  bool LaneVoid = false;
+  /// How to name the object in a message: "flag", "state->count".
+  std::string Spelling;
+
+  bool sameObject(const ObjectRef &O) const { return Root == O.Root && Path == O.Path; }
+  /// The same bytes for the same object (Root and Path), for maps.
+  std::string key() const;
+};
+
+/// One atomic access, fence or barrier operation, in one context.
+struct ScopedAccess {
+  OpKind What = OpKind::Load;
+  Order Ord = Order::SeqCst;
+  Scope S = Scope::System;
+  /// The object; none for fences and __syncthreads().
+  std::optional<ObjectRef> Object;
+
+  /// How the access is written.
+  enum Form : uint8_t {
+    LibcuType,     ///< a member of cuda::atomic_ref, cuda::atomic, cuda::barrier, ... (or std::)
+    DeviceBuiltin, ///< atomicAdd_block, __threadfence, __syncthreads
+    ScopeArgument, ///< __nv_atomic_*, __scoped_atomic_*, cuda::atomic_thread_fence
+    InlinePtx,     ///< an instruction of an asm statement
+    Plain,         ///< a plain or volatile load or store of a scalar (Ord Plain or Volatile)
+  } How = LibcuType;
+  /// "cuda::atomic_ref<int, thread_scope_block>::store", "atomicAdd_block",
+  /// "st.release.cta.b32".
+  std::string Name;
+  /// For a read-modify-write: the value it applies, when it is a constant
+  /// (countsArrivals: adding 0 counts nothing).
+  std::optional<int64_t> Operand;
+  /// For a write: the value it leaves, when constant (MemOp::Stored).
+  std::optional<int64_t> Stored;
+  const clang::Stmt *Site = nullptr; ///< the call, operator call or asm statement
+  clang::SourceLocation Loc;         ///< where to report it
+
+  const clang::FunctionDecl *Function = nullptr; ///< the function whose body holds it
+  /// The kernel it runs under, the host function, or a device function no
+  /// kernel of the TU reaches.
+  const clang::FunctionDecl *Root = nullptr;
+  enum RootKind : uint8_t { Kernel, DeviceFunction, Host } RootIs = Kernel;
+  /// The calls from Root down to Function.
+  llvm::SmallVector<const clang::Expr *, 2> CallChain;
+  /// Program order within one walk of Root (loops and branches aside).
+  unsigned Seq = 0;
+  /// The if and ?: arms (and the calls) on the way from Root to the access:
+  /// two accesses in different arms of one statement never follow each other.
+  llvm::SmallVector<std::pair<const clang::Stmt *, unsigned>, 2> Arms;
+  /// The one block that runs it, where a branch on blockIdx.x says so
+  /// (if (blockIdx.x == 0) ...); -1 when any block may.
+  int64_t OnlyBlock = -1;
+  /// For a load or read-modify-write whose value decides a branch (the
+  /// condition of an if, a loop, ?:, && or ||), directly or through the
+  /// variables it is stored to (t = atomicAdd(...); last = t == n; if (last)),
+  /// or a libcu++ wait(): the Seq of that test.
+  std::optional<unsigned> TestSeq;
+  /// How that test compares the value.
+  ValueTest Test = ValueTest::None;
+  /// What the value is compared with is the grid's size in blocks, or a
+  /// value computed from it (MemOp::AgainstGrid).
+  bool AgainstGrid = false;
+  /// A read-modify-write whose value nothing uses (MemOp::ValueUnused).
+  bool ValueUnused = false;
+  /// A wait of its own (libcu++'s wait(old)): it returns once the value
+  /// differs, whatever statement holds it.
+  bool Waits = false;
+  /// It sits in a loop over the grid's blocks (MemOp::GridLoop).
+  bool GridLoop = false;
+  /// Only threads whose threadIdx.x is below this run it (MemOp::ThreadBelow).
+  int64_t ThreadBelow = -1;
+  /// The statement whose outcome the test decides, and what runs on it: the
+  /// Seqs from TestFrom (the test, or the end of a loop it ends) to TestUntil
+  /// (the end of the statement, or never where an arm leaves or a loop ends).
+  const clang::Stmt *TestGuard = nullptr;
+  unsigned TestFrom = 0, TestUntil = ~0u;
+  /// Where the memory_order argument is written at the call, as an
+  /// enumerator in the user's code, for a fix that changes the order.
+  clang::SourceRange OrderSpelling;
+
+  /// Where the scope is written, for a fix that widens it: the enumerator
+  /// naming the scope in the template arguments (thread_scope_block in
+  /// cuda::atomic_ref<int, cuda::thread_scope_block>), or the builtin's name
+  /// (atomicAdd_block). Invalid where the scope is not written at the access
+  /// (an alias, a template parameter, a macro, a system header).
+  enum WidenForm : uint8_t { NoWiden, Enumerator, BuiltinName } Widen = NoWiden;
+  clang::SourceRange ScopeSpelling;
+  llvm::StringRef BuiltinOperation; ///< "atomicAdd" for atomicAdd_block
+
+
+  bool isPlain() const { return How == Plain; }
+  bool isMemoryAccess() const {
+    return What == OpKind::Load || What == OpKind::Store || What == OpKind::RMW;
+  }
+};
+
+/// Marks an arm (ScopedAccess::Arms) that ends in a return.
+constexpr unsigned ArmReturns = 1u << 31;
+/// The entry of ScopedAccess::Arms that a loop's condition and body sit in.
+constexpr unsigned ArmLoop = 1u << 30;
+/// Marks an arm that ends in a break or continue: it leaves the iteration of
+/// its loop, so nothing in it precedes what follows it in that loop.
+constexpr unsigned ArmLeavesIteration = 1u << 29;
+
+/// \p A and \p B sit in one loop (the same walk of it).
+bool inCommonLoop(const ScopedAccess &A, const ScopedAccess &B);
+
+/// A call made by device code, where the walk met it.
+struct CallSite {
+  const clang::FunctionDecl *Callee = nullptr;
+  const clang::CallExpr *Call = nullptr;
+  const clang::FunctionDecl *Root = nullptr;
+  unsigned Seq = 0;
+  llvm::SmallVector<std::pair<const clang::Stmt *, unsigned>, 2> Arms;
+};
+
+/// True when \p A may run before \p B in one thread: both are in one walk of
+/// the same root, \p A comes first, and they are not in different arms of one
+/// if or ?: statement. Loops are not followed back.
+bool mayPrecede(const ScopedAccess &A, const ScopedAccess &B);
+bool mayPrecede(const ScopedAccess &A, const CallSite &B);
+bool mayPrecede(const CallSite &A, const ScopedAccess &B);
+
+
+class ScopedAccesses {
+public:
+  /// The collection of \p Ctx's translation unit, made on first use and
+  /// shared by every caller until the last one lets go of it.
+  static std::shared_ptr<ScopedAccesses> get(clang::ASTContext &Ctx);
+
+  explicit ScopedAccesses(clang::ASTContext &Ctx);
+  ~ScopedAccesses();
+
+  /// Every access, in the order the walks met them; collected on first call.
+  llvm::ArrayRef<ScopedAccess> accesses();
+
+  /// The plain and volatile loads and stores of scalars that device code
+  /// makes to objects it does not own (variables outside the function, what
+  /// pointers and references reach), with their objects. They synchronize
+  /// nothing (volatile aside) and make no group: rules about the data a flag
+  /// publishes read them.
+  llvm::ArrayRef<ScopedAccess> plainAccesses();
+
+  /// The calls device code makes, in walk order.
+  llvm::ArrayRef<CallSite> calls();
+
+  /// The roots left out because their code has errors.
+  const llvm::DenseSet<const clang::FunctionDecl *> &unanalysed() const { return Unanalysed; }
+
+  /// Every launch of \p Kernel in the TU runs one block (<<<1, N>>>).
+  bool runsOneBlock(const clang::FunctionDecl *Kernel) const;
+
+  /// "'flag'", "shared variable 'tile'".
+  static std::string describe(const ObjectRef &O);
+
+  clang::ASTContext &context() { return Ctx; }
+
+  struct Launch;
+  class Walker;
+
+private:
+  void collect();
+  void bindLaunches();
+  ObjectHome homeOf(const ObjectRef &O, bool FromLaunch) const;
+  ObjectHome homeOfRoot(const ObjectRef &O) const;
+
+  clang::ASTContext &Ctx;
+  bool Collected = false;
+  std::vector<ScopedAccess> All, Plain;
+  std::vector<CallSite> Calls;
+  std::vector<std::unique_ptr<Launch>> Launches;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> OneBlock;
+  llvm::DenseSet<const clang::FunctionDecl *> Unanalysed;
+  llvm::DenseMap<const clang::VarDecl *, Allocation> Allocations;
+};
+
+/// "kernel 'k'", "device function 'f'", "host function 'main'": what \p A
+/// runs under.
+std::string describeRoot(const ScopedAccess &A);
+
+/// "loaded", "stored", "updated", "used as a barrier".
+llvm::StringRef accessVerb(OpKind K);
+
+} // namespace cuda_scope
+
+#endif

@@ -1,0 +1,271 @@
+//===- ScopedAccessesWalker.h - the walk behind ScopedAccesses ---------===//
+//
+// The walker that collects ScopedAccesses, declared once for the files that
+// implement it: ObjectIdentity.cpp (what object an expression names),
+// AccessWalk.cpp (program order, tested values, plain accesses, calls),
+// AccessForms.cpp (the atomic, fence and barrier spellings) and
+// ScopedAccesses.cpp (launches, homes, the collection itself). Private to
+// checks/memory.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_SCOPE_MEMORY_SCOPEDACCESSESWALKER_H
+#define CUDA_SCOPE_MEMORY_SCOPEDACCESSESWALKER_H
+
+#include "ScopedAccesses.h"
+#include "ast/CheckUtils.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace cuda_scope {
+namespace impl {
+
+/// A (cuda::)std::memory_order.
+bool isMemoryOrderType(clang::QualType T);
+/// The definition the TU holds of \p F, outside dependent contexts.
+const clang::FunctionDecl *definitionOf(const clang::FunctionDecl *F);
+/// The initializers of \p IL are the fields of \p FD's struct, in order.
+bool initializesFields(const clang::InitListExpr *IL, const clang::FieldDecl *FD);
+
+/// How a body modifies one of its variables: how many times, and the value
+/// of a plain assignment.
+struct Modification {
+  unsigned Count = 0;
+  const clang::Expr *Assigned = nullptr; ///< the right-hand side of the last plain `v = ...`
+  unsigned Plain = 0;                     ///< plain assignments `v = ...`
+  unsigned Other = 0;                     ///< ++, --, &v, references, member calls, other compounds
+  /// What `v += e`, `v -= e`, `v = v + e` and `v = v - e` step by.
+  llvm::SmallVector<const clang::Expr *, 2> Steps;
+  /// For a local array: the right-hand sides of plain assignments to one of
+  /// its elements (`ptrs[i] = comm->buffers[peer]`).
+  llvm::SmallVector<const clang::Expr *, 2> Elements;
+};
+
+constexpr unsigned MaxDepth = 12;       // calls followed down from a root
+constexpr unsigned MaxResolve = 24;     // steps resolving one expression
+constexpr unsigned WalkBudget = 200000; // statements walked per root
+
+} // namespace impl
+
+struct ScopedAccesses::Launch {
+  const clang::FunctionDecl *Kernel = nullptr;
+  /// What each argument points to (pointer parameters) or is (the others).
+  llvm::SmallVector<std::optional<ObjectRef>, 4> Args;
+  bool OneBlock = false;
+};
+
+/// Walks each root function once, from kernels down through the calls the TU
+/// defines, recording accesses into its owner.
+class ScopedAccesses::Walker {
+public:
+  /// What becomes of the value of the expression being walked: it decides a
+  /// branch (Tested), or it is stored to a variable (RelayTo).
+  struct ValueUse {
+    bool Tested = false;
+    const clang::VarDecl *RelayTo = nullptr;
+    /// How the value is compared on the way (none: a truth test, if any).
+    ValueTest Compare = ValueTest::None;
+    /// The statement whose outcome the test decides (an if, a loop, ?:, &&).
+    const clang::Stmt *Guard = nullptr;
+    /// Nothing uses the value: a statement of its own, or what a function
+    /// returns to a call whose value is dropped. A load whose value is
+    /// dropped reads no data.
+    bool Discarded = false;
+    /// The value is compared with the grid's size (gridDim.x - 1).
+    bool AgainstGrid = false;
+  };
+
+  /// A call into a function: its arguments bind the callee's parameters, and
+  /// a member call's object binds 'this'.
+  struct Frame {
+    const clang::FunctionDecl *F = nullptr;
+    const clang::Expr *Call = nullptr; ///< the clang::CallExpr or CXXConstructExpr that entered F
+    const Frame *Parent = nullptr;
+    const clang::Expr *This = nullptr; ///< the object of a member call, in Parent
+    bool ThisIsPointer = false;
+    unsigned Depth = 0;
+    /// What the caller does with the call's value: the callee's return
+    /// statements hand their values to it.
+    ValueUse Result;
+  };
+
+  /// The frame of the function that declares a variable of \p DC, if it is
+  /// on the walk's stack.
+  static const Frame *frameOf(const clang::DeclContext *DC, const Frame *Fr) {
+    for (; Fr; Fr = Fr->Parent)
+      if (Fr->F == DC)
+        return Fr;
+    return nullptr;
+  }
+
+  Walker(ScopedAccesses &Owner) : Owner(Owner), Ctx(Owner.Ctx), SM(Ctx.getSourceManager()) {}
+
+  void walkRoot(const clang::FunctionDecl *F, ScopedAccess::RootKind K) {
+    Root = F;
+    Kind = K;
+    Seq = 0;
+    Budget = impl::WalkBudget;
+    OnlyBlock = -1;
+    Chain.clear();
+    Arms.clear();
+    Use = ValueUse();
+    Relays.clear();
+    VarFlows.clear();
+    Broken = false;
+    GuardEnd.clear();
+    const size_t FirstAll = Owner.All.size(), FirstPlain = Owner.Plain.size();
+    Frame Top;
+    Top.F = F;
+    Active.insert(F);
+    walkBody(F, &Top);
+    Active.erase(F);
+    resolveRelays();
+    resolveSetters(FirstAll, FirstPlain);
+    resolveGuards(FirstAll, FirstPlain);
+    if (Broken)
+      Owner.Unanalysed.insert(F);
+  }
+
+  llvm::DenseSet<const clang::FunctionDecl *> Reached; ///< functions walked under a kernel
+  llvm::DenseMap<const clang::VarDecl *, Allocation> Allocations;
+
+  // Object resolution; also used for launch arguments.
+  std::optional<ObjectRef> lvalue(const clang::Expr *E, const Frame *Fr, unsigned Steps = 0);
+  std::optional<ObjectRef> pointee(const clang::Expr *E, const Frame *Fr, unsigned Steps = 0);
+
+private:
+  void walkBody(const clang::FunctionDecl *F, const Frame *Fr) {
+    if (Kind != ScopedAccess::Host)
+      Reached.insert(F);
+    if (const auto *Ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(F))
+      for (const clang::CXXCtorInitializer *Init : Ctor->inits())
+        walk(Init->getInit(), Fr);
+    walk(F->getBody(), Fr);
+  }
+
+  void walk(const clang::Stmt *S, const Frame *Fr);
+  void call(const clang::CallExpr *CE, const Frame *Fr);
+  bool recordCall(const clang::CallExpr *CE, const Frame *Fr);
+  bool libcuMember(const clang::CallExpr *CE, const clang::CXXMethodDecl *MD, const clang::Expr *Obj, const Frame *Fr);
+  void atomicExpr(const clang::AtomicExpr *AE, const Frame *Fr);
+  void inlineAsm(const clang::GCCAsmStmt *A, const Frame *Fr);
+  void launch(const clang::CUDAKernelCallExpr *K, const Frame *Fr);
+  void allocation(const clang::CallExpr *CE);
+  void record(ScopedAccess A, const clang::Stmt *Site, const Frame *Fr, bool PlainList = false);
+  void plainAccess(const clang::Expr *E, OpKind K, const clang::Stmt *Site, clang::SourceLocation Loc, const Frame *Fr);
+  bool control(const clang::Stmt *S, const Frame *Fr);
+  std::optional<int64_t> pinnedBlock(const clang::Expr *Cond, bool WhenTrue) const;
+  /// The bound \p Cond coming out \p WhenTrue puts on threadIdx.x (tid < 32: 32).
+  std::optional<int64_t> threadBound(const clang::Expr *Cond, bool WhenTrue, const Frame *Fr);
+  /// \p E is threadIdx.x plus a constant, through locals and arguments: the constant.
+  std::optional<int64_t> threadIndexPlus(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
+  /// The bits of \p E that may differ between the lanes of a warp: those that depend on the low
+  /// bits of threadIdx.x, through shifts, masks and arithmetic; every bit for memory, calls,
+  /// threadIdx.y. None: every lane computes it alike (the warp's index, threadIdx.x / 32).
+  uint64_t laneBits(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
+  /// The value of a condition the compiler knows in this instantiation (if
+  /// constexpr, !Traits::value, sizeof(T) == 4); none when it depends on the run.
+  std::optional<bool> knownCondition(const clang::Expr *Cond) const;
+  /// \p E computes the grid's size in blocks, or a value of it: gridDim,
+  /// cooperative groups' grid size, through locals and the arguments of the
+  /// calls that led here (model/Hierarchy.h, the grid barrier rule).
+  bool computesGridSize(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
+  void walkWith(const clang::Stmt *S, const Frame *Fr, ValueUse U);
+  void walkArm(const clang::Stmt *S, const Frame *Fr, const clang::Stmt *Owner, unsigned Arm);
+  void resolveRelays();
+  void resolveSetters(size_t FirstAll, size_t FirstPlain);
+  void resolveGuards(size_t FirstAll, size_t FirstPlain);
+  /// The Seq at the end of each statement that guards a test.
+  /// Where each walk of a guarding statement ends, in walk order: a device
+  /// function called twice walks its loops twice, and a test belongs to the
+  /// walk it was read in (the first end after it).
+  llvm::DenseMap<const clang::Stmt *, llvm::SmallVector<unsigned, 2>> GuardEnd;
+  /// The end of the walk of \p Guard that holds \p Seq, if one was recorded.
+  std::optional<unsigned> guardEnd(const clang::Stmt *Guard, unsigned Seq) const {
+    auto It = GuardEnd.find(Guard);
+    if (It == GuardEnd.end())
+      return std::nullopt;
+    for (unsigned End : It->second)
+      if (End > Seq)
+        return End;
+    return std::nullopt;
+  }
+
+  std::optional<ObjectRef> pointerIn(const clang::Expr *L, const Frame *Fr, unsigned Steps);
+  std::optional<ObjectRef> storedInElements(const clang::ArraySubscriptExpr *AS, const Frame *Fr, unsigned Steps);
+  std::optional<ObjectRef> atomicRefTarget(const clang::Expr *E, const Frame *Fr, unsigned Steps = 0);
+  std::optional<std::pair<const clang::Expr *, const Frame *>> structValue(const clang::Expr *E, const Frame *Fr,
+                                                                    unsigned Steps);
+  std::optional<std::pair<const clang::Expr *, const Frame *>> argumentFor(const clang::ParmVarDecl *P, const Frame *Fr);
+  std::optional<std::pair<const clang::Expr *, const Frame *>> returned(const clang::CallExpr *CE, const Frame *Fr);
+  /// Variables a value may be followed through: unmodified locals only, or any with an initializer.
+  enum class Vars { UnmodifiedLocals, Initialized };
+  /// One step back to where a value comes from: a parameter to its argument at the call, a call to
+  /// what it returns, a variable to its initializer. False when the TU does not show it.
+  bool stepToSource(const clang::Expr *&E, const Frame *&Fr, Vars Which);
+  void addIndex(ObjectRef &R, const clang::Expr *Index, const Frame *Fr);
+  struct IndexDeps {
+    bool Block = false, Thread = false;
+    bool Grid = false; ///< reads gridDim.x: a step over the whole grid
+    bool Warp = false; ///< reads the thread's warp (threadIdx.x >> 5)
+  };
+  /// A loop variable that starts at the thread's own index and steps by the
+  /// grid's size (for (i = tid; i < n; i += blockDim.x * gridDim.x)): where
+  /// it starts, or null.
+  const clang::Expr *gridStrideStart(const clang::VarDecl *V, const Frame *Fr, unsigned Depth);
+  std::string canon(const clang::Expr *E, const Frame *Fr, IndexDeps &Deps, unsigned Depth = 0);
+  ObjectRef rootRef(const clang::ValueDecl *D);
+  bool modified(const clang::VarDecl *V);
+  bool inSystemHeader(clang::SourceLocation L) const { return L.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(L)); }
+  void writtenScope(const clang::Expr *Obj, int ScopeArg, ScopedAccess &A);
+
+  ScopedAccesses &Owner;
+  clang::ASTContext &Ctx;
+  const clang::SourceManager &SM;
+  const clang::FunctionDecl *Root = nullptr;
+  ScopedAccess::RootKind Kind = ScopedAccess::Kernel;
+  unsigned Seq = 0, Budget = 0;
+  /// The walk met code with errors (a missing header, an unknown name).
+  bool Broken = false;
+  llvm::SmallVector<const clang::Expr *, 4> Chain;
+  llvm::SmallVector<std::pair<const clang::Stmt *, unsigned>, 8> Arms;
+  /// How many of the loops being walked are over the grid's blocks.
+  unsigned GridLoops = 0;
+  /// The one block that runs what is walked now, under if (blockIdx.x == C); -1: any.
+  int64_t OnlyBlock = -1;
+  /// The bound the conditions around the walk put on threadIdx.x (if (tid < 32)); -1: none.
+  int64_t ThreadBelow = -1;
+  ValueUse Use;
+  /// Accesses whose value is stored to a variable: which list, which entry, which variable.
+  struct Relay {
+    bool InPlain;
+    size_t Index;
+    const clang::VarDecl *To;
+    ValueTest Compare;
+    bool AgainstGrid;
+  };
+  llvm::SmallVector<Relay, 8> Relays;
+  /// Variables read where the value decides a branch (To null) or is stored to another (To).
+  struct VarFlow {
+    const clang::VarDecl *From, *To;
+    unsigned Seq;
+    ValueTest Compare;
+    const clang::Stmt *Guard;
+    bool AgainstGrid;
+  };
+  std::vector<VarFlow> VarFlows;
+  llvm::DenseSet<const clang::FunctionDecl *> Active;
+  using Modifications = llvm::DenseMap<const clang::VarDecl *, impl::Modification>;
+  llvm::DenseMap<const clang::DeclContext *, std::unique_ptr<Modifications>> Modified;
+  const Modifications *modificationsOf(const clang::VarDecl *V);
+  /// The value of a local declared without one and assigned exactly once.
+  const clang::Expr *singleAssignment(const clang::VarDecl *V);
+  std::vector<std::unique_ptr<Frame>> FramesKeepAlive;
+};
+
+} // namespace cuda_scope
+
+#endif

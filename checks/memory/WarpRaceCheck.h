@@ -1,0 +1,23 @@
+//===- WarpRaceCheck.h - lanes of a warp racing through shared memory -----===//
+#ifndef CUDA_SCOPE_MEMORY_WARPRACECHECK_H
+#define CUDA_SCOPE_MEMORY_WARPRACECHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace cuda_scope {
+
+/// Flags an access of shared memory that another lane of the same warp makes
+/// to the same element with nothing between them that orders the two
+/// (__syncwarp(), a warp *_sync call, __syncthreads()).
+/// Documentation: docs/checks/warp-race.md
+class WarpRaceCheck : public clang::tidy::ClangTidyCheck {
+public:
+  WarpRaceCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Ctx) : ClangTidyCheck(Name, Ctx) {}
+  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override { return LO.CUDA; }
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+};
+
+} // namespace cuda_scope
+
+#endif
