@@ -9,10 +9,59 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SCCIterator.h"
 #include <deque>
 
 using namespace clang;
 using namespace llvm;
+
+namespace cuda_scope {
+/// The call graph as llvm::scc_iterator walks it from one root, for
+/// TUCallGraph::computeReach: a function's successors are the definitions it
+/// transfers control to whose reach no earlier query has found.
+struct ReachGraph {
+  TUCallGraph *G;
+  const FunctionDecl *Root;
+  struct Node {
+    TUCallGraph *G;
+    const FunctionDecl *F;
+    bool operator==(const Node &O) const { return F == O.F; }
+    bool operator!=(const Node &O) const { return F != O.F; }
+  };
+  struct CalleeOf {
+    TUCallGraph *G;
+    Node operator()(const CallEdge &E) const { return {G, E.Callee}; }
+  };
+  struct Unfinished {
+    bool operator()(const Node &N) const { return !N.G->reachKnown(N.F); }
+  };
+  using Callees = mapped_iterator<const CallEdge *, CalleeOf>;
+  using Children = filter_iterator<Callees, Unfinished>;
+  static iterator_range<Children> children(const Node &N) {
+    const TUCallGraph::Summary *S = N.G->summary(N.F);
+    const CallEdge *Begin = S ? S->Calls.begin() : nullptr, *End = S ? S->Calls.end() : nullptr;
+    return make_filter_range(make_range(Callees(Begin, CalleeOf{N.G}), Callees(End, CalleeOf{N.G})),
+                             Unfinished());
+  }
+};
+} // namespace cuda_scope
+
+namespace llvm {
+template <> struct DenseMapInfo<cuda_scope::ReachGraph::Node> {
+  using Node = cuda_scope::ReachGraph::Node;
+  static Node getEmptyKey() { return {nullptr, DenseMapInfo<const clang::FunctionDecl *>::getEmptyKey()}; }
+  static Node getTombstoneKey() { return {nullptr, DenseMapInfo<const clang::FunctionDecl *>::getTombstoneKey()}; }
+  static unsigned getHashValue(const Node &N) { return DenseMapInfo<const clang::FunctionDecl *>::getHashValue(N.F); }
+  static bool isEqual(const Node &A, const Node &B) { return A.F == B.F; }
+};
+template <> struct GraphTraits<cuda_scope::ReachGraph> {
+  using NodeRef = cuda_scope::ReachGraph::Node;
+  using ChildIteratorType = cuda_scope::ReachGraph::Children;
+  static NodeRef getEntryNode(const cuda_scope::ReachGraph &R) { return {R.G, R.Root}; }
+  static ChildIteratorType child_begin(NodeRef N) { return cuda_scope::ReachGraph::children(N).begin(); }
+  static ChildIteratorType child_end(NodeRef N) { return cuda_scope::ReachGraph::children(N).end(); }
+};
+} // namespace llvm
 
 namespace cuda_scope {
 
@@ -382,66 +431,23 @@ const TUCallGraph::Summary *TUCallGraph::summary(const FunctionDecl *F) {
 void TUCallGraph::computeReach(const FunctionDecl *Root) {
   if (Reach.count(Root))
     return;
-  // Tarjan's strongly connected components, iteratively, so that call chains
-  // thousands deep and recursion cost no native stack. Each component gets
-  // the union of its members' events and of the components below it.
-  struct Frame {
-    const FunctionDecl *F;
-    unsigned Next;
-  };
-  DenseMap<const FunctionDecl *, std::pair<unsigned, unsigned>> IndexLow;
-  SmallVector<const FunctionDecl *, 16> Stack;
-  DenseSet<const FunctionDecl *> OnStack;
-  SmallVector<Frame, 16> Work;
-  unsigned Counter = 0;
-  auto Push = [&](const FunctionDecl *F) {
-    IndexLow[F] = {Counter, Counter};
-    ++Counter;
-    Stack.push_back(F);
-    OnStack.insert(F);
-    Work.push_back({F, 0});
-  };
-  Push(Root);
-  while (!Work.empty()) {
-    const FunctionDecl *F = Work.back().F;
-    const Summary *S = summary(F);
-    if (S && Work.back().Next < S->Calls.size()) {
-      const FunctionDecl *C = S->Calls[Work.back().Next++].Callee;
-      if (Reach.count(C))
-        continue;
-      auto Found = IndexLow.find(C);
-      if (Found == IndexLow.end())
-        Push(C);
-      else if (OnStack.count(C))
-        IndexLow[F].second = std::min(IndexLow[F].second, Found->second.first);
-      continue;
-    }
-    Work.pop_back();
-    auto [Index, Low] = IndexLow[F];
-    if (!Work.empty()) {
-      unsigned &ParentLow = IndexLow[Work.back().F].second;
-      ParentLow = std::min(ParentLow, Low);
-    }
-    if (Low != Index)
-      continue;
-    SmallVector<const FunctionDecl *, 4> Component;
-    const FunctionDecl *X;
-    do {
-      X = Stack.pop_back_val();
-      OnStack.erase(X);
-      Component.push_back(X);
-    } while (X != F);
+  // Components come bottom-up, callees' before their callers', and
+  // scc_iterator keeps its own stack, so call chains thousands deep and
+  // recursion cost no native stack. Each component gets the union of its
+  // members' events and of the components below it; a component an earlier
+  // query finished is a leaf here (ReachGraph leaves it out of the walk).
+  for (auto Component = scc_begin(ReachGraph{this, Root}); !Component.isAtEnd(); ++Component) {
     unsigned Mask = 0;
-    for (const FunctionDecl *M : Component)
-      if (const Summary *MS = summary(M)) {
+    for (ReachGraph::Node M : *Component)
+      if (const Summary *MS = summary(M.F)) {
         for (const CudaEvent &E : MS->Events)
           Mask |= E.mask();
         for (const CallEdge &E : MS->Calls)
           if (auto R = Reach.find(E.Callee); R != Reach.end())
             Mask |= R->second;
       }
-    for (const FunctionDecl *M : Component)
-      Reach[M] = Mask;
+    for (ReachGraph::Node M : *Component)
+      Reach[M.F] = Mask;
   }
 }
 

@@ -117,6 +117,9 @@ public:
 
   clang::ASTContext &context() { return Ctx; }
 
+  /// Whether an earlier query has found what \p F reaches.
+  bool reachKnown(const clang::FunctionDecl *F) const { return Reach.count(F); }
+
 private:
   void summarize(const clang::FunctionDecl *F, Summary &S);
   llvm::ArrayRef<const clang::CXXMethodDecl *> overriders(const clang::CXXMethodDecl *M);
