@@ -58,7 +58,6 @@ bool CaptureAnalysis::analyse(const FunctionDecl *F, Purpose Why, const Decl *Co
       R.EdgesAt[E.Loc].push_back(&E);
   }
   R.Collect = Collect;
-  collectModified(R);
 
   State Init;
   Init.Reached = true;
@@ -247,13 +246,13 @@ CaptureAnalysis::State CaptureAnalysis::edgeState(Run &R, const CFGBlock *Pred,
   // leaves out) takes one way only: the other is not reached, and a capture
   // begun there is not open. A local whose address is taken, passed by
   // reference or captured by reference may change behind the dataflow's back.
-  if (Var && Key == Var && Var->isLocalVarDeclOrParm() && !R.Modified.count(Var))
+  if (Var && Key == Var && Var->isLocalVarDeclOrParm() && !modified(R, Var))
     if (std::optional<int64_t> Known = valueOf(S, Var); Known && (*Known != 0) != Value) {
       State Dead;
       return Dead;
     }
   bool Stable =
-      Var && (Var->isLocalVarDeclOrParm() ? !R.Modified.count(Var) : configuration(R, Var));
+      Var && (Var->isLocalVarDeclOrParm() ? !modified(R, Var) : configuration(R, Var));
   if (!Stable)
     return S;
   erase_if(S.Open, [&](unsigned Id) {
@@ -271,7 +270,7 @@ CaptureAnalysis::State CaptureAnalysis::edgeState(Run &R, const CFGBlock *Pred,
 /// are not seen.
 bool CaptureAnalysis::configuration(Run &R, const VarDecl *V) {
   if (!V->hasGlobalStorage() || V->getType().isVolatileQualified() ||
-      !(V->getType()->isIntegralOrEnumerationType()) || R.Modified.count(V))
+      !(V->getType()->isIntegralOrEnumerationType()) || modified(R, V))
     return false;
   auto [It, New] = Configuration.try_emplace({R.F, V->getCanonicalDecl()}, true);
   if (!New)
@@ -292,65 +291,28 @@ bool CaptureAnalysis::configuration(Run &R, const VarDecl *V) {
   return It->second;
 }
 
-/// Calls \p Written with each expression \p S may write: the left side of an
-/// assignment, the operand of ++, -- or &, an argument passed by non-const
-/// reference. A lambda's body is not entered: \p Lambda gets the lambda.
-static void forEachWrite(const Stmt *S, function_ref<void(const Expr *)> Written,
-                         function_ref<void(const LambdaExpr *)> Lambda) {
-  if (!S)
-    return;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
-    Written(BO->getLHS());
-  else if (const auto *UO = dyn_cast<UnaryOperator>(S);
-           UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf))
-    Written(UO->getSubExpr());
-  else if (const auto *CE = dyn_cast<CallExpr>(S)) {
-    if (const FunctionDecl *FD = CE->getDirectCallee())
-      for (unsigned I = 0; I < CE->getNumArgs() && I < FD->getNumParams(); ++I) {
-        QualType T = FD->getParamDecl(I)->getType();
-        if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
-          Written(CE->getArg(I));
-      }
-  } else if (const auto *L = dyn_cast<LambdaExpr>(S)) {
-    Lambda(L);
-    return;
-  }
-  for (const Stmt *Child : S->children())
-    forEachWrite(Child, Written, Lambda);
-}
-
-static const ValueDecl *writtenDecl(const Expr *E) {
-  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-  return DRE ? DRE->getDecl() : nullptr;
+/// A use names one declaration of a global (`extern int x;` or its
+/// definition), so each is asked for.
+static bool mutatedIn(ExprMutationAnalyzer &A, const VarDecl *V) {
+  return any_of(V->redecls(), [&](const VarDecl *D) { return A.isMutated(D); });
 }
 
 bool CaptureAnalysis::writes(const Stmt *S, const VarDecl *V) {
-  bool Found = false;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
-    forEachWrite(
-        St,
-        [&](const Expr *E) {
-          const ValueDecl *D = writtenDecl(E);
-          Found |= D && D->getCanonicalDecl() == V->getCanonicalDecl();
-        },
-        [&](const LambdaExpr *L) { Walk(L->getBody()); });
-  };
-  Walk(S);
-  return Found;
+  if (!S)
+    return false;
+  ExprMutationAnalyzer A(*S, Ctx);
+  return mutatedIn(A, V);
 }
 
-void CaptureAnalysis::collectModified(Run &R) {
-  forEachWrite(
-      R.F->getBody(),
-      [&](const Expr *E) {
-        if (const ValueDecl *D = writtenDecl(E))
-          R.Modified.insert(D);
-      },
-      [&](const LambdaExpr *L) {
-        for (const LambdaCapture &C : L->captures())
-          if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
-            R.Modified.insert(C.getCapturedVar());
-      });
+bool CaptureAnalysis::modified(Run &R, const VarDecl *V) {
+  V = V->getCanonicalDecl();
+  auto [It, New] = R.Mutated.try_emplace(V, false);
+  if (New && R.F->getBody()) {
+    if (!R.Mutations)
+      R.Mutations = std::make_unique<ExprMutationAnalyzer>(*R.F->getBody(), Ctx);
+    It->second = mutatedIn(*R.Mutations, V);
+  }
+  return It->second;
 }
 
 void CaptureAnalysis::transfer(Run &R, State &S, const CFGBlock &B) {

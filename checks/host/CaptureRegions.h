@@ -19,6 +19,7 @@
 #include "ast/TUCallGraph.h"
 #include "model/Capture.h"
 #include "model/Wording.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -144,7 +145,11 @@ private:
     std::vector<OpenCapture> Captures;
     llvm::DenseMap<const clang::Expr *, unsigned> CaptureOf;
     llvm::DenseSet<unsigned> Ended;
-    llvm::DenseSet<const clang::ValueDecl *> Modified;
+    /// Whether the body writes a variable: an assignment, ++ or --, its
+    /// address or a non-const reference to it taken, a capture by reference
+    /// (clang's ExprMutationAnalyzer, answers kept per variable).
+    std::unique_ptr<clang::ExprMutationAnalyzer> Mutations;
+    llvm::DenseMap<const clang::VarDecl *, bool> Mutated;
     bool Final = false;
     RelaxedCalls *Collect = nullptr;
     bool reporting() const { return Final && Why == Purpose::Check; }
@@ -160,9 +165,9 @@ private:
   static void setValue(State &S, const clang::VarDecl *V, std::optional<int64_t> Value);
   static std::optional<int64_t> valueOf(const State &S, const clang::VarDecl *V);
   static void merge(State &Into, const State &From);
-  void collectModified(Run &R);
+  bool modified(Run &R, const clang::VarDecl *V);
   bool configuration(Run &R, const clang::VarDecl *V);
-  static bool writes(const clang::Stmt *S, const clang::VarDecl *V);
+  bool writes(const clang::Stmt *S, const clang::VarDecl *V);
 
   // Calls, boundaries and findings (CaptureRegionCalls.cpp).
   void call(Run &R, State &S, const clang::CallExpr *CE);

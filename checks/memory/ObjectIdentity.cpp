@@ -22,6 +22,9 @@ namespace {
 /// Collects the variables a body assigns, increments, takes the address of or
 /// binds to a non-const reference: their initializer may not be their value.
 /// For each, how many times, and the value of a plain assignment (Modification).
+/// Not clang's ExprMutationAnalyzer, which the capture regions use: that says
+/// whether a variable is written, and the device walk needs what each write
+/// stores (the one assignment of an index, a grid-stride loop's steps).
 class ModifiedVars : public RecursiveASTVisitor<ModifiedVars> {
 public:
   explicit ModifiedVars(DenseMap<const VarDecl *, Modification> &Out) : Out(Out) {}

@@ -149,6 +149,35 @@ void configuredOn(cudaStream_t S, cudaGraph_t *G) {
     cudaStreamEndCapture(S, G);
 }
 
+// A flag that may be written behind the dataflow's back is not known: its
+// address handed to a function, or a lambda that captures it by reference
+// (clang's ExprMutationAnalyzer decides what writes it). The branch is taken.
+void readFlag(bool *Out);
+void configuredThroughPointer(cudaStream_t S, cudaGraph_t *G) {
+  bool UseGraph = false;
+  readFlag(&UseGraph);
+  if (UseGraph) {
+    cudaStreamBeginCapture(S, cudaStreamCaptureModeRelaxed);
+    cudaStreamSynchronize(S);
+    // CHECK: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' called while stream 'S' is being captured invalidates the capture {{.*}} [cuda-scope-capture-api]
+    // CHECK: :[[@LINE-3]]:5: note: capture of 'S' begins here
+    cudaStreamEndCapture(S, G);
+  }
+}
+
+void configuredByLambda(cudaStream_t S, cudaGraph_t *G, int N) {
+  bool UseGraph = false;
+  auto Enable = [&] { UseGraph = N > 0; };
+  Enable();
+  if (UseGraph) {
+    cudaStreamBeginCapture(S, cudaStreamCaptureModeRelaxed);
+    cudaStreamSynchronize(S);
+    // CHECK: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' called while stream 'S' is being captured invalidates the capture {{.*}} [cuda-scope-capture-api]
+    // CHECK: :[[@LINE-3]]:5: note: capture of 'S' begins here
+    cudaStreamEndCapture(S, G);
+  }
+}
+
 // A configuration global (nccl-tests' cudaGraphLaunches, set once from the
 // command line): the capture begun under `if (GraphLaunches >= 1)` is ended
 // under the same test, and nothing this function reaches writes the global,
