@@ -123,6 +123,15 @@ void setAddress(IROp &Op, const Value *Ptr) {
     return;
   Op.Address = Ptr->stripPointerCasts();
   Op.Object = getUnderlyingObject(Ptr, /*MaxLookup=*/0);
+  // An address that -O2 merged from several (a loop's first and next
+  // element: cur = table[k].next, then table[cur].next) is a phi or a select;
+  // when every way into it is based on one object, so is the address.
+  if (isa<PHINode, SelectInst>(Op.Object)) {
+    SmallVector<const Value *, 4> Objects;
+    getUnderlyingObjects(Ptr, Objects);
+    if (Objects.size() == 1)
+      Op.Object = Objects.front();
+  }
   if (Op.Space == MemorySpace::Unknown || Op.Space == MemorySpace::Generic)
     Op.Space = spaceOf(Ptr->getType()->getPointerAddressSpace());
   Op.PerBlock = dependsOnBlockIndex(Ptr);

@@ -175,6 +175,33 @@ std::string blockSegment(const Value *Address, bool &WarpApart) {
 int64_t fieldOffset(const Value *Ptr, const DataLayout &DL) {
   int64_t Offset = 0;
   const Value *V = Ptr->stripPointerCasts();
+  // A merged address (a phi or a select of addresses) names the field every
+  // way into it names; a way that steps from the merge itself (p = p + 1)
+  // adds nothing to decide it.
+  if (isa<PHINode, SelectInst>(V)) {
+    std::optional<int64_t> Agreed;
+    auto Way = [&](const Value *In) {
+      const auto *Step = dyn_cast<GEPOperator>(In->stripPointerCasts());
+      if (In->stripPointerCasts() == V || (Step && Step->getPointerOperand()->stripPointerCasts() == V))
+        return true;
+      if (isa<PHINode, SelectInst>(In->stripPointerCasts()))
+        return false; // one merge deep: nested ones are not followed
+      int64_t F = fieldOffset(In, DL);
+      if (Agreed && *Agreed != F)
+        return false;
+      Agreed = F;
+      return true;
+    };
+    if (const auto *Phi = dyn_cast<PHINode>(V)) {
+      for (const Value *In : Phi->incoming_values())
+        if (!Way(In))
+          return -1;
+    } else if (const auto *Sel = dyn_cast<SelectInst>(V)) {
+      if (!Way(Sel->getTrueValue()) || !Way(Sel->getFalseValue()))
+        return -1;
+    }
+    return Agreed.value_or(-1);
+  }
   for (unsigned Step = 0; Step < 16; ++Step) {
     if (const auto *GEP = dyn_cast<GEPOperator>(V)) {
       APInt Constant(DL.getIndexTypeSizeInBits(GEP->getType()), 0);

@@ -612,8 +612,11 @@ void ScopedAccesses::Walker::resolveGuards(size_t FirstAll, size_t FirstPlain) {
     return guardEnd(Guard, Seq).value_or(~0u);
   };
   auto From = [&](const ScopedAccess &A) -> unsigned {
-    // A loop's test guards what runs once it is done.
-    if (A.TestGuard && isa<WhileStmt, ForStmt, DoStmt>(A.TestGuard))
+    // A while or for loop's test, which runs before its body, guards the body
+    // (it runs while the test holds), the step and what runs once the loop is
+    // done. A do-while's test follows the body, whose first run it does not
+    // guard: it guards what runs once the loop is done.
+    if (A.TestGuard && isa<DoStmt>(A.TestGuard))
       return guardEnd(A.TestGuard, *A.TestSeq).value_or(*A.TestSeq);
     return *A.TestSeq;
   };

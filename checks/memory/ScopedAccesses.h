@@ -145,7 +145,7 @@ struct ScopedAccess {
   /// Only threads whose threadIdx.x is below this run it (MemOp::ThreadBelow).
   int64_t ThreadBelow = -1;
   /// The statement whose outcome the test decides, and what runs on it: the
-  /// Seqs from TestFrom (the test, or the end of a loop it ends) to TestUntil
+  /// Seqs from TestFrom (the test, or the end of a do-while it ends) to TestUntil
   /// (the end of the statement, or never where an arm leaves or a loop ends).
   const clang::Stmt *TestGuard = nullptr;
   unsigned TestFrom = 0, TestUntil = ~0u;

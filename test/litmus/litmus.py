@@ -116,6 +116,9 @@ def main():
         for i, (first, kernel, label, expected, differs) in enumerate(tests):
             inside = lambda fs: {f for f in fs if first <= f[1] < bounds[i + 1]}
             t, p = inside(tidy), inside(ir)
+            # An instruction -O2 made of several (two loads merged through a phi) keeps their line
+            # and no column: it is the finding clang-tidy makes on that line.
+            p = {next((f for f in t if f[:2] == g[:2]), g) if g[2] == 0 else g for g in p}
             rules = {f[0] for f in t}
             problems = []
             if differs:

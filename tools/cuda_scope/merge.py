@@ -100,6 +100,27 @@ class Merge:
                 continue
             self.findings[d.key()] = self.by_place[place] = d
 
+    # An instruction -O2 made of several (two loads merged through a phi) keeps their line and no
+    # column: its remark is the finding clang-tidy makes on that line, whichever came first.
+    def _place(self, d):
+        place = place_of(d)
+        if d.col == 0 and place not in self.by_place:
+            for other in self.by_place:
+                if other[:2] == place[:2] and other[3:] == place[3:]:
+                    return other
+        return place
+
+    def _absorb_lineonly(self, d):
+        lineonly = place_of(d)[:2] + (0,) + place_of(d)[3:]
+        found = self.by_place.get(lineonly)
+        if found is None or found is d:
+            return
+        for side in found.sides:
+            if side not in d.sides:
+                d.sides.append(side)
+        del self.by_place[lineonly]
+        self.findings.pop(found.key(), None)
+
     def _error(self, d, key, side):
         if key not in self.errors:
             d.sides = [side]
@@ -155,7 +176,7 @@ class Merge:
             if self.nolint.suppressed(d.file, d.line, d.check):
                 self.suppressed += 1
                 continue
-            place = place_of(d)
+            place = self._place(d)
             if place in self.by_place:
                 if job.label not in self.by_place[place].sides:
                     self.by_place[place].sides.append(job.label)
@@ -187,6 +208,7 @@ class Merge:
                 target[key] = d
                 if not d.is_error and d.check:
                     self.by_place.setdefault(place_of(d), d)
+                    self._absorb_lineonly(d)
         # WarningsAsErrors (the project's .clang-tidy, or -warnings-as-errors) makes clang-tidy exit 1
         # with findings of level error: findings, not a failure.
         as_errors = any(d.level == "error" and d.check and not d.is_error for d in diags)

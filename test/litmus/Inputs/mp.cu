@@ -298,3 +298,31 @@ __global__ void mpBlockLessThanOne(int *data, int *flag, int *out) {
     *out = *data;
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The consumer reads the data in the body of the loop whose test reads the flag: the loop runs its
+// body while the flag is set, so the producer's 1 leads the consumer to the read, with no acquire
+// on either side. The loop's test guards its own body as much as what follows the loop.
+__global__ void mpReadInLoopBody(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    Dev(*flag).store(1, relaxed);
+  } else {
+    while (Dev(*flag).load(relaxed) != 0) {
+      out[blockIdx.x] = data[threadIdx.x];
+    }
+  }
+}
+
+// LITMUS: forbidden
+// The same loop with the release and the acquire: the read in the body is ordered after the data.
+__global__ void mpReadInLoopBodyAcquire(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    Dev(*flag).store(1, release);
+  } else {
+    while (Dev(*flag).load(acquire) != 0) {
+      out[blockIdx.x] = data[threadIdx.x];
+    }
+  }
+}

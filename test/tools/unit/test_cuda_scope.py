@@ -119,6 +119,23 @@ class Merging(unittest.TestCase):
         self.assertEqual(only.sides, ["host", "device sm_90", "IR pass sm_90"])
         self.assertEqual((m.errors, m.failed), ({}, []))
 
+    def test_a_remark_without_a_column_is_the_finding_on_its_line_in_either_order(self):
+        # -O2 merges two loads of one line into a phi's load, whose location keeps the line only.
+        tidy = "/k.cu:8:7: warning: 'Flag' is published here with a relaxed store [cuda-scope-release-acquire]\n"
+        other = "/k.cu:8:9: warning: 'Flag' is received here with a relaxed load [cuda-scope-release-acquire]\n"
+        with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+            f.write("--- !Analysis\nPass: cuda-scope\nName: cuda-scope-release-acquire\n"
+                    "DebugLoc: { File: '/k.cu', Line: 8, Column: 0 }\n...\n")
+        remark = "/k.cu:8:0: remark: kernel argument 1 is published here (store, relaxed) [-Rpass-analysis=cuda-scope]\n"
+        try:
+            for runs in ([("host", "sm_90", 0, tidy + other, "", None), ("pass", "sm_90", 0, "", remark, f.name)],
+                         [("pass", "sm_90", 0, "", remark, f.name), ("host", "sm_90", 0, tidy + other, "", None)]):
+                m = self.run_merge(runs)
+                self.assertEqual(sorted((d.line, d.col, tuple(sorted(d.sides))) for d in m.findings.values()),
+                                 [(8, 7, ("IR pass sm_90", "host")), (8, 9, ("host",))])
+        finally:
+            os.remove(f.name)
+
     def test_a_crash_without_diagnostics_is_a_failed_run_and_a_timeout_is_named(self):
         m = self.run_merge([("host", "sm_90", 139, "", "Stack dump:\n0. clang-tidy\n", None),
                             ("device", "sm_90", runner.TIMED_OUT, "", "", None)])
