@@ -185,10 +185,13 @@ CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManage
       }
   }
   // The grid barrier rule: a kernel's first wait of the whole grid, when the
-  // facts show a launch of it past residency.
+  // facts show a launch of it past residency; and a counting barrier used
+  // again on the same goal, however launched.
+  std::vector<GridWait> Waits = gridWaits(R.Records->ops(), *R.Records);
+  R.ReusedBarriers = reusedGridBarriers(R.Records->ops(), *R.Records, Waits);
   if (!Launches.GridGrows.empty()) {
     std::set<int> Seen;
-    for (const GridWait &W : gridWaits(R.Records->ops(), *R.Records)) {
+    for (const GridWait &W : Waits) {
       int K = R.Records->ops()[W.Wait].Context;
       auto It = Launches.GridGrows.find(R.Records->kernels()[K]->getName());
       if (It == Launches.GridGrows.end() || !launchBeyondResidency(It->second.Launch) || !Seen.insert(K).second)
@@ -448,6 +451,17 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
     ORE.emit([&] {
       OptimizationRemarkAnalysis R("cuda-scope", GridBarrierCheckName, userLoc(Wait.I), Wait.I->getParent());
       R << gridBarrierMessage(G.Kernel, placeOf(userLoc(Res.Records->irOp(G.Wait.Arrival).I)), G.Launch);
+      return R;
+    });
+  }
+  for (const ReusedGridBarrier &B : Res.ReusedBarriers) {
+    const IROp &Wait = Res.Records->irOp(B.Wait);
+    OptimizationRemarkEmitter ORE(Wait.I->getFunction());
+    ORE.emit([&] {
+      OptimizationRemarkAnalysis R("cuda-scope", GridBarrierCheckName, userLoc(Wait.I), Wait.I->getParent());
+      const Function *Kernel = Res.Records->kernels()[Res.Records->ops()[B.Wait].Context];
+      R << reusedGridBarrierMessage(plainFunctionName(demangle(Kernel->getName().str())),
+                                    placeOf(userLoc(Res.Records->irOp(B.Again).I)));
       return R;
     });
   }

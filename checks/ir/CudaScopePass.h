@@ -34,6 +34,8 @@ public:
     /// the whole grid and the launch, from the host side's facts, whose grid
     /// grows past residency.
     std::vector<GridBarrier> GridBarriers;
+    /// The same rule's reused counting barriers, however launched.
+    std::vector<ReusedGridBarrier> ReusedBarriers;
     /// The warp race rule (model/Hierarchy.h), over every kernel's records.
     std::vector<WarpRace> WarpRaces;
     /// The divergent barrier rule (model/Hierarchy.h), per kernel.

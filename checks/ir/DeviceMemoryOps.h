@@ -43,6 +43,8 @@ struct IROp {
   const llvm::Instruction *Test = nullptr;
   /// Its value is compared with the grid's size (MemOp::AgainstGrid).
   bool AgainstGrid = false;
+  /// ... with a value that can differ between uses (MemOp::GoalVaries).
+  bool GoalVaries = false;
   /// A call whose callee's memory effects are not shown (MemOp::Opaque).
   bool Opaque = false;
 

@@ -88,6 +88,32 @@ bool readsGridSize(const Value *V) {
   return false;
 }
 
+/// \p V is the same at every run by one thread (MemOp::GoalVaries is its
+/// negation): built from the special registers of the thread's and block's
+/// indices and sizes, constants and parameters (a by-value one read from its
+/// copy) by arithmetic. A phi (a loop's counter), a load or a call's result
+/// can change between runs.
+bool sameEveryUse(const Value *V, unsigned Depth = 0) {
+  if (Depth > 12)
+    return false;
+  if (isa<ConstantInt>(V) || isa<Argument>(V))
+    return true;
+  if (const auto *II = dyn_cast<IntrinsicInst>(V))
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::nvvm_read_ptx_sreg_tid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_tid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_tid_z: return true;
+    default: return isBlockRegister(II->getIntrinsicID());
+    }
+  if (const auto *Load = dyn_cast<LoadInst>(V)) {
+    const auto *Arg = dyn_cast<Argument>(getUnderlyingObject(Load->getPointerOperand(), 0));
+    return Arg && Arg->hasByValAttr();
+  }
+  if (isa<BinaryOperator>(V) || isa<CastInst>(V))
+    return all_of(cast<Instruction>(V)->operands(), [&](const Value *Op) { return sameEveryUse(Op, Depth + 1); });
+  return false;
+}
+
 /// How the value an operation reads decides a branch (the spin of a wait
 /// loop, the test of a flag or of a ticket): through equality, a bound, or
 /// not at all. \p StoredTo collects the objects it is stored to on the way
@@ -131,7 +157,8 @@ bool isBlockVote(const CallBase &Call) {
 
 std::optional<ValueTest> testOf(const Value *I,
                                 SmallVectorImpl<std::pair<const Value *, ValueTest>> *StoredTo = nullptr,
-                                const Instruction **Guard = nullptr, bool *AgainstGrid = nullptr) {
+                                const Instruction **Guard = nullptr, bool *AgainstGrid = nullptr,
+                                bool *GoalVaries = nullptr) {
   SmallVector<std::pair<const Value *, ValueTest>, 8> Work{{I, ValueTest::None}};
   SmallPtrSet<const Value *, 16> Seen;
   std::optional<ValueTest> Found;
@@ -179,8 +206,11 @@ std::optional<ValueTest> testOf(const Value *I,
         const Value *Other = Cmp->getOperand(0) == V ? Cmp->getOperand(1) : Cmp->getOperand(0);
         if (derivesFrom(Other, I))
           continue;
-        if (AgainstGrid && readsGridSize(Other))
+        if (AgainstGrid && readsGridSize(Other)) {
           *AgainstGrid = true;
+          if (GoalVaries && !sameEveryUse(Other))
+            *GoalVaries = true;
+        }
         if (Compare == ValueTest::None)
           Work.push_back({U, irComparisonTest(*Cmp, V)});
         else
@@ -449,7 +479,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
     for (unsigned I = First; I < Last; ++I) {
       IROp &Op = IROps[I];
       if (Op.What == OpKind::Load || Op.What == OpKind::RMW)
-        std::tie(Op.Test, Tests[I - First]) = testedAt(First, Last, Op, &Op.AgainstGrid);
+        std::tie(Op.Test, Tests[I - First]) = testedAt(First, Last, Op, &Op.AgainstGrid, &Op.GoalVaries);
       const Function *Fn = Op.I->getFunction();
       MemOp R;
       R.What = Op.What;
@@ -492,6 +522,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
       R.ValueUnused = Op.What == OpKind::RMW && Op.I->use_empty();
       R.WritesNothing = Op.What == OpKind::RMW && writesNothing(Op.Spelling, Op.Operand);
       R.AgainstGrid = Op.AgainstGrid;
+      R.GoalVaries = Op.GoalVaries;
       R.Opaque = Op.Opaque;
       R.Spins = Op.Test && exitsLoopOf(Op.Test, Op.I, orderOf(Fn).loops());
       if (R.Spins)
@@ -521,13 +552,13 @@ const FunctionOrder &IrRecords::orderOf(const Function *F) const {
 }
 
 std::pair<const Instruction *, ValueTest> IrRecords::testedAt(unsigned First, unsigned Last, const IROp &Op,
-                                                              bool *AgainstGrid) const {
+                                                              bool *AgainstGrid, bool *GoalVaries) const {
   // At the read itself, or, when the value is relayed through memory (the
   // last-block ticket stores it to a __shared__ bool, then every thread tests
   // it after __syncthreads()), at the load of the relay that decides a branch.
   SmallVector<std::pair<const Value *, ValueTest>, 2> Relays;
   const Instruction *Guard = nullptr;
-  if (std::optional<ValueTest> T = testOf(Op.I, &Relays, &Guard, AgainstGrid)) {
+  if (std::optional<ValueTest> T = testOf(Op.I, &Relays, &Guard, AgainstGrid, GoalVaries)) {
     // A decision whose one effect is to set a relay (if (now == mine)
     // haveLock = true;, then every thread tests haveLock after a barrier):
     // what the relay's test decides, the value decides, as the AST front end
@@ -559,7 +590,7 @@ std::pair<const Instruction *, ValueTest> IrRecords::testedAt(unsigned First, un
               !Order.mayPrecede(Set, L.I))
             continue;
           const Instruction *RelayGuard = nullptr;
-          if (testOf(L.I, nullptr, &RelayGuard, AgainstGrid) && RelayGuard)
+          if (testOf(L.I, nullptr, &RelayGuard, AgainstGrid, GoalVaries) && RelayGuard)
             return {RelayGuard, *T};
         }
       }
@@ -570,7 +601,7 @@ std::pair<const Instruction *, ValueTest> IrRecords::testedAt(unsigned First, un
       const IROp &L = IROps[I];
       if (L.What != OpKind::Load || L.Object != Relay || !orderOf(Op.I->getFunction()).mayPrecede(Op.I, L.I))
         continue;
-      if (std::optional<ValueTest> T = testOf(L.I, nullptr, &Guard, AgainstGrid))
+      if (std::optional<ValueTest> T = testOf(L.I, nullptr, &Guard, AgainstGrid, GoalVaries))
         return {Guard, Compare != ValueTest::None ? Compare : *T};
     }
   return {nullptr, ValueTest::None};

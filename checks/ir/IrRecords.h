@@ -40,7 +40,7 @@ public:
 private:
   const FunctionOrder &orderOf(const llvm::Function *F) const;
   std::pair<const llvm::Instruction *, ValueTest> testedAt(unsigned First, unsigned Last, const IROp &Op,
-                                                          bool *AgainstGrid) const;
+                                                          bool *AgainstGrid, bool *GoalVaries) const;
 
   std::vector<IROp> IROps;
   std::vector<MemOp> Ops;

@@ -25,16 +25,17 @@ void ScopedAccesses::Walker::resolveRelays() {
     unsigned After;
     ValueTest Compare;
     bool AgainstGrid;
+    bool GoalVaries;
   };
   for (const Relay &R : Relays) {
     ScopedAccess &A = (R.InPlain ? Owner.Plain : Owner.All)[R.Index];
     if (A.TestSeq)
       continue;
-    SmallVector<Step, 4> Work{{R.To, A.Seq, R.Compare, R.AgainstGrid}};
+    SmallVector<Step, 4> Work{{R.To, A.Seq, R.Compare, R.AgainstGrid, R.GoalVaries}};
     std::optional<unsigned> Best;
     const Stmt *Guard = nullptr;
     ValueTest How = ValueTest::Bound;
-    bool AgainstGrid = false;
+    bool AgainstGrid = false, GoalVaries = false;
     for (unsigned Round = 0; Round < 4 && !Work.empty(); ++Round) {
       SmallVector<Step, 4> Next;
       for (const Step &W : Work)
@@ -42,9 +43,10 @@ void ScopedAccesses::Walker::resolveRelays() {
           if (F.From != W.Var || F.Seq <= W.After)
             continue;
           ValueTest Compare = W.Compare != ValueTest::None ? W.Compare : F.Compare;
-          bool Grid = W.AgainstGrid || F.AgainstGrid;
+          bool Grid = W.AgainstGrid || F.AgainstGrid, Varies = W.GoalVaries || F.GoalVaries;
           if (!F.To) {
             AgainstGrid = AgainstGrid || Grid;
+            GoalVaries = GoalVaries || Varies;
             // The first test says where; any test for equality says how (as
             // the IR front end reads it).
             ValueTest T = Compare == ValueTest::None ? ValueTest::Equality : Compare;
@@ -55,7 +57,7 @@ void ScopedAccesses::Walker::resolveRelays() {
               Guard = F.Guard;
             }
           } else if (Next.size() < 16) {
-            Next.push_back({F.To, F.Seq, Compare, Grid});
+            Next.push_back({F.To, F.Seq, Compare, Grid, Varies});
           }
         }
       Work = std::move(Next);
@@ -65,6 +67,7 @@ void ScopedAccesses::Walker::resolveRelays() {
       A.Test = How;
       A.TestGuard = Guard;
       A.AgainstGrid = AgainstGrid;
+      A.GoalVaries = GoalVaries;
     }
   }
 }

@@ -1,5 +1,6 @@
 //===- AccessWalk.cpp - program order, tested values, plain accesses -----===//
 #include "ScopedAccessesWalker.h"
+#include "Divergence.h"
 #include "ast/CheckUtils.h"
 #include "model/Hierarchy.h"
 #include "model/Ptx.h"
@@ -433,7 +434,7 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     }
     for (size_t I = First; I < Last; ++I)
       VarFlows.push_back({VarFlows[I].From, VarFlows[I].To, Seq, VarFlows[I].Compare, VarFlows[I].Guard,
-                          VarFlows[I].AgainstGrid});
+                          VarFlows[I].AgainstGrid, VarFlows[I].GoalVaries});
   };
   if (const auto *If = dyn_cast<IfStmt>(S)) {
     walk(If->getInit(), Fr);
@@ -511,6 +512,8 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
       R.Compare = astComparisonTest(BO, /*Left=*/false);
       L.AgainstGrid = U.AgainstGrid || computesGridSize(BO->getRHS(), Fr);
       R.AgainstGrid = U.AgainstGrid || computesGridSize(BO->getLHS(), Fr);
+      L.GoalVaries = U.GoalVaries || (L.AgainstGrid && !sameEveryUse(BO->getRHS(), Fr));
+      R.GoalVaries = U.GoalVaries || (R.AgainstGrid && !sameEveryUse(BO->getLHS(), Fr));
       walkWith(BO->getLHS(), Fr, L);
       walkWith(BO->getRHS(), Fr, R);
       return true;
@@ -559,9 +562,9 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
       if (Use.Tested)
-        VarFlows.push_back({VD, nullptr, Seq, Use.Compare, Use.Guard, Use.AgainstGrid});
+        VarFlows.push_back({VD, nullptr, Seq, Use.Compare, Use.Guard, Use.AgainstGrid, Use.GoalVaries});
       else if (Use.RelayTo && Use.RelayTo != VD)
-        VarFlows.push_back({VD, Use.RelayTo, Seq, Use.Compare, nullptr, Use.AgainstGrid});
+        VarFlows.push_back({VD, Use.RelayTo, Seq, Use.Compare, nullptr, Use.AgainstGrid, Use.GoalVaries});
     }
     return true;
   }
@@ -598,6 +601,45 @@ bool ScopedAccesses::Walker::computesGridSize(const Expr *E, const Frame *Fr, un
   for (const Stmt *Child : E->children())
     if (const auto *C = dyn_cast_or_null<Expr>(Child); C && computesGridSize(C, Fr, Depth))
       return true;
+  return false;
+}
+
+bool ScopedAccesses::Walker::sameEveryUse(const Expr *E, const Frame *Fr, unsigned Depth) {
+  if (!E || Depth > 6)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (constantInt(E, Ctx) || builtinVariableRead(E))
+    return true;
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    return FD && isGridSizeCall(plainFunctionName(FD->getQualifiedNameAsString()));
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    // A parameter is the argument its call passed (a kernel's: the same for
+    // the whole launch); a local, what it holds if it is set once.
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+      if (auto Arg = argumentFor(P, Fr))
+        return sameEveryUse(Arg->first, Arg->second, Depth + 1);
+      return !modified(P);
+    }
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->hasLocalStorage()) {
+      const Expr *Value = VD->getInit() ? (modified(VD) ? nullptr : VD->getInit()) : singleAssignment(VD);
+      return Value && sameEveryUse(Value, Fr, Depth + 1);
+    }
+    return isa<EnumConstantDecl>(DRE->getDecl());
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) // a dim3 parameter's x; not what a pointer points to
+    return !ME->isArrow() && sameEveryUse(ME->getBase(), Fr, Depth + 1);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return !BO->isAssignmentOp() && BO->getOpcode() != BO_Comma && sameEveryUse(BO->getLHS(), Fr, Depth + 1) &&
+           sameEveryUse(BO->getRHS(), Fr, Depth + 1);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return !UO->isIncrementDecrementOp() && UO->getOpcode() != UO_Deref && sameEveryUse(UO->getSubExpr(), Fr, Depth + 1);
+  if (const auto *Cast = dyn_cast<CastExpr>(E))
+    return sameEveryUse(Cast->getSubExpr(), Fr, Depth + 1);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return sameEveryUse(CO->getCond(), Fr, Depth + 1) && sameEveryUse(CO->getTrueExpr(), Fr, Depth + 1) &&
+           sameEveryUse(CO->getFalseExpr(), Fr, Depth + 1);
   return false;
 }
 
@@ -740,10 +782,11 @@ void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Fram
     A.Test = Use.Compare == ValueTest::None ? ValueTest::Equality : Use.Compare;
     A.TestGuard = Use.Guard;
     A.AgainstGrid = Use.AgainstGrid;
+    A.GoalVaries = Use.GoalVaries;
   }
   std::vector<ScopedAccess> &List = PlainList ? Owner.Plain : Owner.All;
   if (Reads && Use.RelayTo && Kind != ScopedAccess::Host)
-    Relays.push_back({PlainList, List.size(), Use.RelayTo, Use.Compare, Use.AgainstGrid});
+    Relays.push_back({PlainList, List.size(), Use.RelayTo, Use.Compare, Use.AgainstGrid, Use.GoalVaries});
   List.push_back(std::move(A));
 }
 

@@ -406,6 +406,7 @@ void AstRecords::build() {
     if (A.What == OpKind::Store || A.What == OpKind::RMW)
       Op.Stored = A.Stored;
     Op.AgainstGrid = A.AgainstGrid;
+    Op.GoalVaries = A.GoalVaries;
     Op.GridLoop = A.GridLoop;
     Op.ThreadBelow = A.ThreadBelow > INT32_MAX ? -1 : static_cast<int>(A.ThreadBelow);
     if (A.Object && A.Object->LaneOffset && !A.Object->LaneVoid && *A.Object->LaneOffset > INT32_MIN &&
@@ -457,6 +458,11 @@ void AstRecords::build() {
 std::vector<GridWait> AstRecords::gridWaits() {
   build();
   return cuda_scope::gridWaits(Ops, *PO);
+}
+
+std::vector<ReusedGridBarrier> AstRecords::reusedGridBarriers(ArrayRef<GridWait> Waits) {
+  build();
+  return cuda_scope::reusedGridBarriers(Ops, *PO, Waits);
 }
 
 std::vector<WarpRace> AstRecords::warpRaces() {

@@ -36,6 +36,8 @@ public:
   llvm::ArrayRef<MemOp> ops();
   /// The waits of the whole grid in the file's kernels (model/Hierarchy.h).
   std::vector<GridWait> gridWaits();
+  /// Those of \p Waits that a counting barrier uses again on the same goal.
+  std::vector<ReusedGridBarrier> reusedGridBarriers(llvm::ArrayRef<GridWait> Waits);
   /// The warp races in the file's kernels (model/Hierarchy.h).
   std::vector<WarpRace> warpRaces();
   /// The access behind record \p I; null for a call.

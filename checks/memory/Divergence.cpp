@@ -1,5 +1,6 @@
 //===- Divergence.cpp - what threads of one block or warp may decide differently ===//
 #include "Divergence.h"
+#include "ast/CheckUtils.h"
 #include "ast/KernelLaunches.h"
 #include "model/Hierarchy.h"
 #include "model/MemoryModel.h"
@@ -17,11 +18,39 @@ using namespace llvm;
 
 namespace cuda_scope {
 
-namespace {
-StringRef identifierOf(const NamedDecl *D) {
-  return D && D->getDeclName().isIdentifier() ? D->getName() : StringRef();
+/// A read of a builtin variable's component: threadIdx.x as the toolkit's
+/// property (a pseudo-object whose base is an opaque value standing for the
+/// variable) or as the NVVM builtin that reads its register
+/// (__nvvm_read_ptx_sreg_tid_x): the variable's name and the component.
+std::optional<std::pair<StringRef, char>> builtinVariableRead(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    E = PO->getSyntacticForm()->IgnoreParenImpCasts();
+  if (const auto *P = dyn_cast<MSPropertyRefExpr>(E)) {
+    const Expr *Base = P->getBaseExpr()->IgnoreParenImpCasts();
+    if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+      Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+    if (!DRE || !P->getPropertyDecl() || P->getPropertyDecl()->getName().size() != 1)
+      return std::nullopt;
+    return std::make_pair(identifierOf(DRE->getDecl()), P->getPropertyDecl()->getName()[0]);
+  }
+  const auto *CE = dyn_cast<CallExpr>(E);
+  StringRef N = CE ? identifierOf(CE->getDirectCallee()) : StringRef();
+  if (!N.consume_front("__nvvm_read_ptx_sreg_") || N.size() < 3 || N[N.size() - 2] != '_')
+    return std::nullopt;
+  StringRef Var = StringSwitch<StringRef>(N.drop_back(2))
+                      .Case("tid", "threadIdx")
+                      .Case("ntid", "blockDim")
+                      .Case("ctaid", "blockIdx")
+                      .Case("nctaid", "gridDim")
+                      .Default("");
+  if (Var.empty())
+    return std::nullopt;
+  return std::make_pair(Var, N.back());
 }
 
+namespace {
 /// The values of one function that threads of one block (lanes of one warp)
 /// may see differently.
 class Varying {
@@ -114,37 +143,7 @@ public:
   }
 
 private:
-  /// A read of a builtin variable's component: threadIdx.x as the toolkit's
-  /// property (a pseudo-object whose base is an opaque value standing for the
-  /// variable) or as the NVVM builtin that reads its register
-  /// (__nvvm_read_ptx_sreg_tid_x): the variable's name and the component.
-  static std::optional<std::pair<StringRef, char>> builtinRead(const Expr *E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
-      E = PO->getSyntacticForm()->IgnoreParenImpCasts();
-    if (const auto *P = dyn_cast<MSPropertyRefExpr>(E)) {
-      const Expr *Base = P->getBaseExpr()->IgnoreParenImpCasts();
-      if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
-        Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
-      const auto *DRE = dyn_cast<DeclRefExpr>(Base);
-      if (!DRE || !P->getPropertyDecl() || P->getPropertyDecl()->getName().size() != 1)
-        return std::nullopt;
-      return std::make_pair(identifierOf(DRE->getDecl()), P->getPropertyDecl()->getName()[0]);
-    }
-    const auto *CE = dyn_cast<CallExpr>(E);
-    StringRef N = CE ? identifierOf(CE->getDirectCallee()) : StringRef();
-    if (!N.consume_front("__nvvm_read_ptx_sreg_") || N.size() < 3 || N[N.size() - 2] != '_')
-      return std::nullopt;
-    StringRef Var = StringSwitch<StringRef>(N.drop_back(2))
-                        .Case("tid", "threadIdx")
-                        .Case("ntid", "blockDim")
-                        .Case("ctaid", "blockIdx")
-                        .Case("nctaid", "gridDim")
-                        .Default("");
-    if (Var.empty())
-      return std::nullopt;
-    return std::make_pair(Var, N.back());
-  }
+  static std::optional<std::pair<StringRef, char>> builtinRead(const Expr *E) { return builtinVariableRead(E); }
   /// The thread's index (x) itself, as threadIdx.x or the NVVM builtin.
   static bool isThreadIndexX(const Expr *E) {
     auto R = builtinRead(E);

@@ -14,12 +14,18 @@
 #include "clang/AST/Expr.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace cuda_scope {
 
 enum class VaryLevel { Block, Warp };
+
+/// A read of a builtin variable's component (threadIdx.x, gridDim.y, or the
+/// NVVM builtin that reads its register): the variable's name and the
+/// component.
+std::optional<std::pair<llvm::StringRef, char>> builtinVariableRead(const clang::Expr *E);
 
 /// A statement that a varying condition decides: the condition (or the one
 /// an earlier exit is taken under).

@@ -1,9 +1,10 @@
-//===- GridBarrierCheck.cpp - hand-written grid barriers past residency ---===//
+//===- GridBarrierCheck.cpp - hand-written grid barriers: residency, reuse -===//
 //
-// The grid barrier rule of model/Hierarchy.h: the engine's records of the
+// The grid barrier rules of model/Hierarchy.h: the engine's records of the
 // file (AstRecords) say which kernels wait for every block of their grid
-// (gridWaits), the file's launches (KernelLaunches) how each is launched and
-// what its grid is computed from. Launches in other files reach the IR pass
+// (gridWaits) and which of those waits a counting barrier reuses each round
+// on the same goal (reusedGridBarriers); the file's launches (KernelLaunches)
+// how each kernel is launched and what its grid is computed from. Launches in other files reach the IR pass
 // through the host side's facts (docs/facts.md), so the cuda-scope command
 // finds those too.
 //
@@ -11,6 +12,7 @@
 #include "GridBarrierCheck.h"
 #include "AstRecords.h"
 #include "Divergence.h"
+#include "ast/CheckUtils.h"
 #include "ast/KernelLaunches.h"
 #include "model/Hierarchy.h"
 #include "clang/AST/ASTContext.h"
@@ -41,11 +43,23 @@ void GridBarrierCheck::check(const MatchFinder::MatchResult &Result) {
     if (std::optional<unsigned> I = launchBeyondResidency(Facts))
       Beyond.try_emplace(Kernel, Facts[*I], Info.Sites[*I].E);
   }
+  std::shared_ptr<AstRecords> Records = AstRecords::get(Ctx);
+  std::vector<GridWait> Waits = Records->gridWaits();
+  // A counting barrier used again on the same goal, however the kernel is
+  // launched.
+  for (const ReusedGridBarrier &B : Records->reusedGridBarriers(Waits)) {
+    const ScopedAccess *Wait = Records->access(B.Wait);
+    const ScopedAccess *Again = Records->access(B.Again);
+    if (!Wait || !Again || !Wait->Root)
+      continue;
+    diag(Wait->Loc, "%0") << reusedGridBarrierMessage(plainQualifiedName(Wait->Root),
+                                                      placeOf(Again->Loc, SM));
+    diag(Again->Loc, "arrives again here", DiagnosticIDs::Note);
+  }
   if (Beyond.empty())
     return;
-  std::shared_ptr<AstRecords> Records = AstRecords::get(Ctx);
   SmallPtrSet<const FunctionDecl *, 4> Reported; // one finding per kernel: its first wait
-  for (const GridWait &W : Records->gridWaits()) {
+  for (const GridWait &W : Waits) {
     const ScopedAccess *Wait = Records->access(W.Wait);
     const ScopedAccess *Arrival = Records->access(W.Arrival);
     if (!Wait || !Arrival || !Wait->Root)

@@ -1,4 +1,4 @@
-//===- GridBarrierCheck.h - hand-written grid barriers past residency ------===//
+//===- GridBarrierCheck.h - hand-written grid barriers: residency, reuse ---===//
 #ifndef CUDA_SCOPE_MEMORY_GRIDBARRIERCHECK_H
 #define CUDA_SCOPE_MEMORY_GRIDBARRIERCHECK_H
 
@@ -8,7 +8,8 @@ namespace cuda_scope {
 
 /// Flags the wait of a hand-written grid barrier (blocks count arrivals,
 /// then spin until all have come) in a kernel that the file launches, not
-/// cooperatively, on a grid that grows with the input.
+/// cooperatively, on a grid that grows with the input; and a counting grid
+/// barrier used again each round on a goal that does not grow.
 /// Documentation: docs/checks/grid-barrier.md
 class GridBarrierCheck : public clang::tidy::ClangTidyCheck {
 public:

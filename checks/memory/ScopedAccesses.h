@@ -135,6 +135,8 @@ struct ScopedAccess {
   /// What the value is compared with is the grid's size in blocks, or a
   /// value computed from it (MemOp::AgainstGrid).
   bool AgainstGrid = false;
+  /// ... with a value that can differ between uses (MemOp::GoalVaries).
+  bool GoalVaries = false;
   /// A read-modify-write whose value nothing uses (MemOp::ValueUnused).
   bool ValueUnused = false;
   /// A wait of its own (libcu++'s wait(old)): it returns once the value

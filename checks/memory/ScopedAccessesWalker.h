@@ -76,6 +76,8 @@ public:
     bool Discarded = false;
     /// The value is compared with the grid's size (gridDim.x - 1).
     bool AgainstGrid = false;
+    /// ... with such a value that can differ between uses (MemOp::GoalVaries).
+    bool GoalVaries = false;
   };
 
   /// A call into a function: its arguments bind the callee's parameters, and
@@ -173,6 +175,10 @@ private:
   /// cooperative groups' grid size, through locals and the arguments of the
   /// calls that led here (model/Hierarchy.h, the grid barrier rule).
   bool computesGridSize(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
+  /// \p E is the same at every run by one thread: built from builtin
+  /// variables (gridDim, blockIdx, ...), constants and parameters by
+  /// arithmetic, through locals set once (MemOp::GoalVaries is its negation).
+  bool sameEveryUse(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
   void walkWith(const clang::Stmt *S, const Frame *Fr, ValueUse U);
   void walkArm(const clang::Stmt *S, const Frame *Fr, const clang::Stmt *Owner, unsigned Arm);
   void resolveRelays();
@@ -246,6 +252,7 @@ private:
     const clang::VarDecl *To;
     ValueTest Compare;
     bool AgainstGrid;
+    bool GoalVaries;
   };
   llvm::SmallVector<Relay, 8> Relays;
   /// Variables read where the value decides a branch (To null) or is stored to another (To).
@@ -255,6 +262,7 @@ private:
     ValueTest Compare;
     const clang::Stmt *Guard;
     bool AgainstGrid;
+    bool GoalVaries;
   };
   std::vector<VarFlow> VarFlows;
   llvm::DenseSet<const clang::FunctionDecl *> Active;

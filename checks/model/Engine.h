@@ -173,6 +173,12 @@ struct MemOp {
   /// The read's value is compared with the grid's size in blocks (gridDim,
   /// %nctaid), or a value computed from it (gridDim.x * gridDim.y - 1).
   bool AgainstGrid = false;
+  /// That value can differ between two runs of the read by one thread: it is
+  /// computed from a loop's counter, from what the thread read (the ticket an
+  /// arrival returned), or from anything else that is not the grid's size,
+  /// the block's and the thread's indices, constants and parameters, by
+  /// arithmetic (a goal that grows with each use: gridDim.x * (round + 1)).
+  bool GoalVaries = false;
   /// It sits in a loop over the grid's blocks: a loop whose exit compares
   /// its counter with the grid's size (for (b = 0; b < gridDim.x; ++b)).
   bool GridLoop = false;

@@ -88,6 +88,39 @@ std::vector<GridWait> gridWaits(ArrayRef<MemOp> Ops, const ProgramOrder &PO) {
   return Out;
 }
 
+std::vector<ReusedGridBarrier> reusedGridBarriers(ArrayRef<MemOp> Ops, const ProgramOrder &PO,
+                                                  ArrayRef<GridWait> Waits) {
+  std::vector<ReusedGridBarrier> Out;
+  for (const GridWait &W : Waits) {
+    const MemOp &Wait = Ops[W.Wait], &Arrive = Ops[W.Arrival];
+    // A counting wait on a goal that stays the same.
+    if (!Wait.AgainstGrid || Wait.GoalVaries || Arrive.Object != Wait.Object)
+      continue;
+    // Nothing but arrivals writes the count, in any thread of the kernel:
+    // a reset is a different protocol.
+    bool OnlyArrivals = true;
+    for (const MemOp &M : Ops)
+      if (M.Context == Wait.Context && M.Object == Wait.Object && M.writes() && !M.Counts)
+        OnlyArrivals = false;
+    if (!OnlyArrivals)
+      continue;
+    std::optional<unsigned> Again;
+    for (unsigned A = 0; A < Ops.size() && !Again; ++A) {
+      const MemOp &Next = Ops[A];
+      if (!Next.Counts || Next.Object != Wait.Object || Next.Thread != Wait.Thread || Next.Context != Wait.Context)
+        continue;
+      // The same arrival and wait run again: they sit in one loop. (A second
+      // barrier on the same count waits for its own goal, which may be
+      // larger: which one is not read here.)
+      if (A == W.Arrival && PO.inCommonLoop(A, W.Wait))
+        Again = A;
+    }
+    if (Again)
+      Out.push_back({W.Wait, W.Arrival, *Again});
+  }
+  return Out;
+}
+
 std::vector<WarpRace> warpRaces(ArrayRef<MemOp> Ops, const ProgramOrder &PO) {
   auto Plain = [](const MemOp &M) {
     // Which lanes run it must be known: a guard on the thread's index that no bound reads
@@ -180,6 +213,19 @@ std::string gridBarrierMessage(StringRef Kernel, StringRef ArrivalWhere, const K
        "running ones spin without giving up their place (on an H100, 133 of 528 blocks never saw every arrival at "
        "twice the resident grid); launch it with cudaLaunchCooperativeKernel, or size the grid with "
        "cudaOccupancyMaxActiveBlocksPerMultiprocessor times the SM count and loop over the input";
+  return M;
+}
+
+std::string reusedGridBarrierMessage(StringRef Kernel, StringRef AgainWhere) {
+  std::string M = "kernel '" + Kernel.str() +
+                  "' waits here until its count reaches a goal that does not grow, but the loop around it "
+                  "arrives on the same count again";
+  if (!AgainWhere.empty())
+    M += " (at " + AgainWhere.str() + ")";
+  M += " and nothing resets it: after the first use the count already holds the goal, so every later wait "
+       "is passed at once and blocks run ahead into the next phase while others are still in this one; wait "
+       "for a goal that grows with each use (gridDim.x * round), flip a generation the last block to arrive "
+       "writes, or use cooperative groups' grid sync";
   return M;
 }
 

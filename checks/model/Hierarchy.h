@@ -85,6 +85,28 @@ struct GridWait {
 };
 std::vector<GridWait> gridWaits(llvm::ArrayRef<MemOp> Ops, const ProgramOrder &PO);
 
+/// A counting grid barrier used again with the same goal: the thread arrives
+/// on the count again after its wait (the arrival and the wait sit in one
+/// loop: the same barrier each round), the wait compares the count with a goal
+/// that does not grow between uses (GoalVaries is unset), and nothing but
+/// arrivals writes the count. After the first use the count already holds the
+/// goal, so every later wait is passed at once: blocks run into the next phase
+/// while others are still in the last one, and read what is not yet written.
+/// A goal that grows (gridDim.x * round), a generation or a sense that the
+/// last arrival flips (not a counting wait), or a reset of the count is left
+/// to the other rules.
+struct ReusedGridBarrier {
+  unsigned Wait;    ///< the first use's wait
+  unsigned Arrival; ///< its arrival
+  unsigned Again;   ///< the arrival of the next use (the same arrival, next round)
+};
+std::vector<ReusedGridBarrier> reusedGridBarriers(llvm::ArrayRef<MemOp> Ops, const ProgramOrder &PO,
+                                                  llvm::ArrayRef<GridWait> Waits);
+
+/// The finding's words, at the wait: \p Kernel as the user wrote it,
+/// \p AgainWhere "file:line" of the next use's arrival.
+std::string reusedGridBarrierMessage(llvm::StringRef Kernel, llvm::StringRef AgainWhere);
+
 /// The first launch under which a grid wait deadlocks: not cooperative,
 /// with a grid that grows with the input.
 std::optional<unsigned> launchBeyondResidency(llvm::ArrayRef<KernelLaunch> Launches);

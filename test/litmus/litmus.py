@@ -28,7 +28,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tools"))
 from cuda_scope import common  # noqa: E402
 
-RULES = ("cuda-scope-mismatch", "cuda-scope-insufficient", "cuda-scope-release-acquire")
+RULES = ("cuda-scope-mismatch", "cuda-scope-insufficient", "cuda-scope-release-acquire", "cuda-scope-grid-barrier")
 
 
 def labels(path):

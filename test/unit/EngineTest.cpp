@@ -30,12 +30,16 @@ public:
   }
   bool afterTest(unsigned A, unsigned B) const override { return Ops[A].Tested && mayPrecede(A, B); }
   bool alwaysBefore(unsigned A, unsigned B) const override { return mayPrecede(A, B) && !Arms[A]; }
-  bool inCommonLoop(unsigned, unsigned) const override { return false; }
+  bool inCommonLoop(unsigned A, unsigned B) const override {
+    return Looped && Ops[A].Thread == Ops[B].Thread;
+  }
 
   std::vector<Finding> run(EngineOptions Opts = EngineOptions()) const { return analyse(Ops, *this, Opts); }
 
   std::vector<MemOp> Ops;
   std::vector<int> Arms;
+  /// Every thread's operations sit in one loop (a kernel's rounds).
+  bool Looped = false;
 };
 
 MemOp access(OpKind K, int Object, Order O, std::optional<Scope> S = Scope::Device) {
@@ -332,6 +336,49 @@ TEST(GridWaits, NotAWaitOfTheGrid) {
     P.add(A);
     P.add(S);
     EXPECT_TRUE(gridWaits(P.Ops, P).empty());
+  }
+}
+
+// A counting barrier reused each round on the same goal (reusedGridBarriers).
+TEST(GridWaits, ReusedOnTheSameGoal) {
+  Program P;
+  P.Looped = true;
+  unsigned A = P.add(arrive(0));
+  unsigned W = P.add(spin(0, true));
+  auto Reused = reusedGridBarriers(P.Ops, P, gridWaits(P.Ops, P));
+  ASSERT_EQ(Reused.size(), 1u);
+  EXPECT_EQ(Reused[0].Wait, W);
+  EXPECT_EQ(Reused[0].Again, A);
+}
+
+TEST(GridWaits, NotReused) {
+  // Used once.
+  {
+    Program P;
+    P.add(arrive(0));
+    P.add(spin(0, true));
+    EXPECT_TRUE(reusedGridBarriers(P.Ops, P, gridWaits(P.Ops, P)).empty());
+  }
+  // A goal that grows with the round, or comes from the ticket.
+  {
+    Program P;
+    P.Looped = true;
+    P.add(arrive(0));
+    MemOp S = spin(0, true);
+    S.GoalVaries = true;
+    P.add(S);
+    EXPECT_TRUE(reusedGridBarriers(P.Ops, P, gridWaits(P.Ops, P)).empty());
+  }
+  // A count something resets, in any thread: another protocol.
+  {
+    Program P;
+    P.Looped = true;
+    P.add(arrive(0));
+    P.add(spin(0, true));
+    MemOp Reset = access(OpKind::Store, 0, Order::Relaxed);
+    Reset.Thread = 1;
+    P.add(Reset);
+    EXPECT_TRUE(reusedGridBarriers(P.Ops, P, gridWaits(P.Ops, P)).empty());
   }
 }
 

@@ -266,3 +266,56 @@ __device__ void barrierTwiceOnce(unsigned *in, unsigned *out) {
   }
   __syncthreads();
 }
+
+// LITMUS: allowed cuda-scope-grid-barrier
+// A counting barrier in a loop, each round waiting for the same gridDim.x arrivals, fenced on both
+// sides, and never reset: from the second round on the count already holds gridDim.x, so the wait
+// is passed at once and a block reads its neighbour's data before the neighbour wrote it.
+__global__ void countBarrierReused(unsigned *count, int *data, int *out, int rounds) {
+  if (threadIdx.x == 0) {
+    for (int r = 0; r < rounds; ++r) {
+      data[r * gridDim.x + blockIdx.x] = r;
+      __threadfence();
+      atomicAdd(count, 1u);
+      while (atomicAdd(count, 0u) < gridDim.x) {
+      }
+      __threadfence();
+      out[r * gridDim.x + blockIdx.x] = data[r * gridDim.x + (blockIdx.x + 1) % gridDim.x];
+    }
+  }
+}
+
+// LITMUS: forbidden
+// The same loop waiting for a goal that grows with the round: each round waits for its own
+// gridDim.x arrivals.
+__global__ void countBarrierReusedGrowing(unsigned *count, int *data, int *out, int rounds) {
+  if (threadIdx.x == 0) {
+    for (int r = 0; r < rounds; ++r) {
+      data[r * gridDim.x + blockIdx.x] = r;
+      __threadfence();
+      atomicAdd(count, 1u);
+      while (atomicAdd(count, 0u) < gridDim.x * (r + 1)) {
+      }
+      __threadfence();
+      out[r * gridDim.x + blockIdx.x] = data[r * gridDim.x + (blockIdx.x + 1) % gridDim.x];
+    }
+  }
+}
+
+// LITMUS: forbidden
+// The goal taken from the ticket the arrival returns: the next multiple of gridDim.x, a generation
+// of its own each round.
+__global__ void countBarrierReusedTicket(unsigned *count, int *data, int *out, int rounds) {
+  if (threadIdx.x == 0) {
+    for (int r = 0; r < rounds; ++r) {
+      data[r * gridDim.x + blockIdx.x] = r;
+      __threadfence();
+      unsigned ticket = atomicAdd(count, 1u);
+      unsigned goal = (ticket / gridDim.x + 1) * gridDim.x;
+      while (atomicAdd(count, 0u) < goal) {
+      }
+      __threadfence();
+      out[r * gridDim.x + blockIdx.x] = data[r * gridDim.x + (blockIdx.x + 1) % gridDim.x];
+    }
+  }
+}
