@@ -454,8 +454,14 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
       return R;
     });
   }
+  // One finding per place: -O2 may copy a spin's read (a rotated loop's
+  // first test and its latch), each a wait of its own to the model.
+  std::set<std::tuple<std::string, unsigned, unsigned>> ReusePlaces;
   for (const ReusedGridBarrier &B : Res.ReusedBarriers) {
     const IROp &Wait = Res.Records->irOp(B.Wait);
+    DebugLoc Loc = userLoc(Wait.I);
+    if (Loc && !ReusePlaces.insert({placeOf(Loc), Loc.getLine(), Loc.getCol()}).second)
+      continue;
     OptimizationRemarkEmitter ORE(Wait.I->getFunction());
     ORE.emit([&] {
       OptimizationRemarkAnalysis R("cuda-scope", GridBarrierCheckName, userLoc(Wait.I), Wait.I->getParent());

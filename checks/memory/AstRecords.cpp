@@ -44,11 +44,7 @@ public:
       return S ? ArrayRef<std::pair<const Stmt *, unsigned>>(S->Arms)
                : ArrayRef<std::pair<const Stmt *, unsigned>>(C->Arms);
     };
-    auto ArmsA = ArmsOf(X, CX), ArmsB = ArmsOf(Y, CY);
-    for (size_t I = 0; I < ArmsA.size() && I < ArmsB.size() && ArmsA[I] == ArmsB[I]; ++I)
-      if (ArmsA[I].second & ArmLoop)
-        return true;
-    return false;
+    return cuda_scope::inCommonLoop(ArmsOf(X, CX), ArmsOf(Y, CY));
   }
   bool alwaysBefore(unsigned A, unsigned B) const override {
     // Not inside an if or ?: arm that B is not inside (loops aside).

@@ -18,6 +18,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
@@ -47,10 +48,11 @@ void GridBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   std::vector<GridWait> Waits = Records->gridWaits();
   // A counting barrier used again on the same goal, however the kernel is
   // launched.
+  DenseSet<SourceLocation> ReusePlaces; // one finding per place (a helper's wait reached twice)
   for (const ReusedGridBarrier &B : Records->reusedGridBarriers(Waits)) {
     const ScopedAccess *Wait = Records->access(B.Wait);
     const ScopedAccess *Again = Records->access(B.Again);
-    if (!Wait || !Again || !Wait->Root)
+    if (!Wait || !Again || !Wait->Root || !ReusePlaces.insert(Wait->Loc).second)
       continue;
     diag(Wait->Loc, "%0") << reusedGridBarrierMessage(plainQualifiedName(Wait->Root),
                                                       placeOf(Again->Loc, SM));

@@ -309,11 +309,22 @@ bool precedes(const FunctionDecl *RootA, unsigned SeqA, ArmList ArmsA, const Fun
 }
 } // namespace
 
-bool inCommonLoop(const ScopedAccess &A, const ScopedAccess &B) {
-  if (A.Root != B.Root)
+bool inCommonLoop(ArmList ArmsA, ArmList ArmsB) {
+  // Whether what sits in Arms leaves the loop at Arms[Loop] once it has run.
+  auto Leaves = [](ArmList Arms, size_t Loop) {
+    bool InnerLoop = false; // a break inside an inner loop leaves that one
+    for (size_t J = Loop + 1; J < Arms.size(); ++J) {
+      if (isa<CallExpr>(Arms[J].first))
+        return false; // a callee's return and breaks stay in the callee
+      if (Arms[J].second & ArmLoop)
+        InnerLoop = true;
+      else if ((Arms[J].second & ArmReturns) || (!InnerLoop && (Arms[J].second & ArmBreaks)))
+        return true;
+    }
     return false;
-  for (size_t I = 0; I < A.Arms.size() && I < B.Arms.size() && A.Arms[I] == B.Arms[I]; ++I)
-    if (A.Arms[I].second & ArmLoop)
+  };
+  for (size_t I = 0; I < ArmsA.size() && I < ArmsB.size() && ArmsA[I] == ArmsB[I]; ++I)
+    if ((ArmsA[I].second & ArmLoop) && !Leaves(ArmsA, I) && !Leaves(ArmsB, I))
       return true;
   return false;
 }

@@ -178,9 +178,16 @@ constexpr unsigned ArmLoop = 1u << 30;
 /// Marks an arm that ends in a break or continue: it leaves the iteration of
 /// its loop, so nothing in it precedes what follows it in that loop.
 constexpr unsigned ArmLeavesIteration = 1u << 29;
+/// Marks an arm that ends in a break: it leaves its loop.
+constexpr unsigned ArmBreaks = 1u << 28;
 
-/// \p A and \p B sit in one loop (the same walk of it).
-bool inCommonLoop(const ScopedAccess &A, const ScopedAccess &B);
+/// The entries of ScopedAccess::Arms (or CallSite::Arms) of two operations
+/// sit in one loop (the same walk of it) that neither leaves once it has run:
+/// no arm either sits in, inside that loop, ends in a return or in a break
+/// of that loop. The IR's loops are the same: a tail that always leaves
+/// cannot reach the loop's header, and LoopInfo holds it outside.
+bool inCommonLoop(llvm::ArrayRef<std::pair<const clang::Stmt *, unsigned>> ArmsA,
+                  llvm::ArrayRef<std::pair<const clang::Stmt *, unsigned>> ArmsB);
 
 /// A call made by device code, where the walk met it.
 struct CallSite {

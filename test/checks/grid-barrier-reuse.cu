@@ -15,7 +15,7 @@
 // RUN:   | sed -n 's/^.*grid-barrier-reuse.cu:\([0-9]*\):\([0-9]*\): remark: kernel .\([a-zA-Z]*\). waits here until its count .*(at .*grid-barrier-reuse.cu:\([0-9]*\)).*$/\1 \2 \3 \4/p' \
 // RUN:   | sort > %t.ir
 // RUN: diff %t.tidy %t.ir
-// RUN: test `wc -l < %t.ir` -eq 3
+// RUN: test `wc -l < %t.ir` -eq 4
 #include <cooperative_groups.h>
 #include <cuda/atomic>
 namespace cg = cooperative_groups;
@@ -156,5 +156,55 @@ __global__ void usedOnce(unsigned *count, float *x) {
     while (atomicAdd(count, 0u) < gridDim.x) { // no-warning: one use
     }
     __threadfence();
+  }
+}
+
+// In a loop, but followed by a break or a return out of it: the barrier runs once. (The IR's loop
+// does not hold a tail that cannot reach its header either.)
+__global__ void onceThenBreak(unsigned *count, float *x, const int *work) {
+  for (int i = 0;; ++i) {
+    x[blockIdx.x] += work[i];
+    if (work[i] == 0) {
+      __syncthreads();
+      if (threadIdx.x == 0) {
+        __threadfence();
+        atomicAdd(count, 1u);
+        while (atomicAdd(count, 0u) < gridDim.x) { // no-warning: the loop is left right after
+        }
+        __threadfence();
+      }
+      __syncthreads();
+      break;
+    }
+  }
+}
+__global__ void onceThenReturn(unsigned *count, float *x) {
+  while (true) {
+    x[blockIdx.x] += 1.0f;
+    if (threadIdx.x == 0) {
+      atomicAdd(count, 1u);
+      while (atomicAdd(count, 0u) < gridDim.x) { // no-warning: the thread returns right after
+      }
+      return;
+    }
+  }
+}
+
+// A break that leaves an inner loop leaves the outer one running: reused.
+__global__ void innerBreak(unsigned *count, float *x, int rounds, const int *work) {
+  for (int r = 0; r < rounds; ++r) {
+    for (int i = 0;; ++i) {
+      if (work[i] == 0) {
+        if (threadIdx.x == 0) {
+          atomicAdd(count, 1u);
+          while (atomicAdd(count, 0u) < gridDim.x) {
+          }
+          // CHECK: :[[@LINE-2]]:18: warning: kernel 'innerBreak' waits here until its count {{.*}} [cuda-scope-grid-barrier]
+          // CHECK: :[[@LINE-4]]:11: note: arrives again here
+        }
+        break;
+      }
+    }
+    x[blockIdx.x] += 1.0f;
   }
 }
