@@ -9,6 +9,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/IR/PatternMatch.h"
 
 using namespace llvm;
 
@@ -33,6 +34,35 @@ bool isBlockRegister(Intrinsic::ID ID) {
 }
 
 
+/// What \p BO computes, in the model's words. A remainder that -O2 expanded
+/// because its quotient is used too (DivRemPairs: x % n as x - (x / n) * n)
+/// is a remainder, as the source wrote it.
+static Arith arithOf(const BinaryOperator *BO) {
+  using namespace PatternMatch;
+  const Value *X = nullptr, *N = nullptr;
+  switch (BO->getOpcode()) {
+  case Instruction::Add: return Arith::Add;
+  case Instruction::Sub:
+    if (match(BO, m_Sub(m_Value(X), m_c_Mul(m_CombineOr(m_UDiv(m_Deferred(X), m_Value(N)),
+                                                             m_SDiv(m_Deferred(X), m_Value(N))),
+                                                 m_Deferred(N)))))
+      return Arith::Rem;
+    return Arith::Sub;
+  case Instruction::Mul: return Arith::Mul;
+  case Instruction::Shl: return Arith::Shl;
+  case Instruction::Or: return cast<PossiblyDisjointInst>(BO)->isDisjoint() ? Arith::DisjointOr : Arith::Or;
+  case Instruction::UDiv:
+  case Instruction::SDiv: return Arith::Div;
+  case Instruction::URem:
+  case Instruction::SRem: return Arith::Rem;
+  case Instruction::And: return Arith::And;
+  case Instruction::Xor: return Arith::Xor;
+  case Instruction::LShr:
+  case Instruction::AShr: return Arith::Shr;
+  default: return Arith::Other;
+  }
+}
+
 /// The address as canonical text: the same text, the same computation (so
 /// the same address for the same thread), whichever instructions compute it;
 /// what cannot be followed is named by its own identity. The AST front end
@@ -55,10 +85,8 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
   if (const auto *Cast = dyn_cast<CastInst>(V))
     return canonical(Cast->getOperand(0), Deps, Depth + 1);
   if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
-    // +, -, * and << keep distinct blocks (threads) on distinct elements.
     unsigned Op = BO->getOpcode();
-    bool Injective = Op == Instruction::Add || Op == Instruction::Sub || Op == Instruction::Mul ||
-                     Op == Instruction::Shl || (Op == Instruction::Or && cast<PossiblyDisjointInst>(BO)->isDisjoint());
+    bool Injective = keepsIndicesApart(arithOf(BO));
     IndexDeps Ignored;
     IndexDeps &D = Injective ? Deps : Ignored;
     std::string Text = "(" + std::string(BO->getOpcodeName()) + " " + canonical(BO->getOperand(0), D, Depth + 1) +

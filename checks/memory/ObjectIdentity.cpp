@@ -652,9 +652,22 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
       return Unique(E, "?");
-    // +, -, * and << keep distinct blocks on distinct elements; /, %, &, |,
-    // ^ and >> can map several blocks to one element.
-    bool Injective = BO->isAdditiveOp() || BO->getOpcode() == BO_Mul || BO->getOpcode() == BO_Shl;
+    auto Kind = [](BinaryOperatorKind K) {
+      switch (K) {
+      case BO_Add: return Arith::Add;
+      case BO_Sub: return Arith::Sub;
+      case BO_Mul: return Arith::Mul;
+      case BO_Shl: return Arith::Shl;
+      case BO_Div: return Arith::Div;
+      case BO_Rem: return Arith::Rem;
+      case BO_And: return Arith::And;
+      case BO_Or: return Arith::Or;
+      case BO_Xor: return Arith::Xor;
+      case BO_Shr: return Arith::Shr;
+      default: return Arith::Other;
+      }
+    };
+    bool Injective = keepsIndicesApart(Kind(BO->getOpcode()));
     IndexDeps Ignored;
     IndexDeps &D = Injective ? Deps : Ignored;
     std::string Text =

@@ -128,6 +128,18 @@ std::string plainFunctionName(llvm::StringRef Demangled);
 /// element (tickets[blockIdx.y] is shared by the blocks of row y).
 inline bool separatesBlocks(char Component) { return Component == 'x'; }
 
+/// Integer arithmetic, in one vocabulary for every front end.
+enum class Arith : uint8_t { Add, Sub, Mul, Shl, DisjointOr, Div, Rem, And, Or, Xor, Shr, Other };
+/// Whether an index computed with \p A from a value that differs between
+/// blocks (threads) still differs: +, -, * and << keep distinct blocks on
+/// distinct elements; /, %, &, |, ^ and >> can map several to one
+/// (out[blockIdx.x % n] is shared by blocks b and b + n). An `or` of
+/// operands with no common bit is an add. A remainder -O2 expands
+/// (x - (x / n) * n) is a remainder: the IR front end reads it back.
+inline bool keepsIndicesApart(Arith A) {
+  return A == Arith::Add || A == Arith::Sub || A == Arith::Mul || A == Arith::Shl || A == Arith::DisjointOr;
+}
+
 /// The threads of a warp, on every architecture CUDA supports.
 constexpr int64_t WarpSize = 32;
 /// Whether a thread index divided by \p Divisor (or shifted right by

@@ -182,6 +182,15 @@ TEST(Hierarchy, WhatVariesWithinABlock) {
             std::string::npos);
 }
 
+TEST(MemoryModel, WhichArithmeticKeepsBlocksApart) {
+  // out[b + k], out[b * n], out[b << 2] are one element per block; out[b % n], out[b / n],
+  // out[b & 3], out[b >> 1] are shared by several blocks.
+  for (Arith A : {Arith::Add, Arith::Sub, Arith::Mul, Arith::Shl, Arith::DisjointOr})
+    EXPECT_TRUE(keepsIndicesApart(A));
+  for (Arith A : {Arith::Div, Arith::Rem, Arith::And, Arith::Or, Arith::Xor, Arith::Shr, Arith::Other})
+    EXPECT_FALSE(keepsIndicesApart(A));
+}
+
 TEST(Hierarchy, WarpSynchronousCalls) {
   EXPECT_EQ(warpSyncCall("__shfl_down_sync")->Name, "__shfl_down_sync");
   EXPECT_EQ(warpSyncCall("llvm.nvvm.shfl.sync.down.i32")->Name, "__shfl_down_sync");

@@ -51,3 +51,19 @@ __global__ void mixedCounter(unsigned *count) {
   else
     atomicAdd_block(count, 1u);
 }
+
+// LITMUS: allowed cuda-scope-insufficient
+// Blocks b and b + n share counts[b % n] (HeteroSync's per-SM locks). With the quotient used too,
+// -O2 computes the remainder as b - (b / n) * n, which is still a remainder: several blocks per
+// element.
+__global__ void remainderGroupCounter(unsigned *counts, unsigned n, unsigned *out) {
+  unsigned group = blockIdx.x % n, round = blockIdx.x / n;
+  atomicAdd_block(&counts[group], round);
+}
+
+// LITMUS: forbidden
+// The quotient and the block's own element: one block per element.
+__global__ void remainderOwnCounter(unsigned *counts, unsigned n, unsigned *out) {
+  unsigned round = blockIdx.x / n;
+  atomicAdd_block(&counts[blockIdx.x], round);
+}
