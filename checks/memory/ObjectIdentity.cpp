@@ -414,8 +414,11 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointerIn(const Expr *L, const 
     if (VD->hasLocalStorage()) {
       if (VD->getType()->isReferenceType() && VD->getInit())
         return pointerIn(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Steps);
-      if (VD->getInit() && !modified(VD))
-        if (std::optional<ObjectRef> R = pointee(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Steps))
+      // Set where it is declared and never again, or declared bare and set
+      // once (int *p; p = &a[i];): the one value it ever has, as in SSA.
+      const Expr *Value = VD->getInit() ? (modified(VD) ? nullptr : VD->getInit()) : singleAssignment(VD);
+      if (Value)
+        if (std::optional<ObjectRef> R = pointee(Value, frameOf(VD->getParentFunctionOrMethod(), Fr), Steps))
           return R;
     }
     return Deref(rootRef(VD));
@@ -481,11 +484,12 @@ bool ScopedAccesses::Walker::stepToSource(const Expr *&E, const Frame *&Fr, Vars
     if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
       Next = argumentFor(P, Fr);
     } else {
-      if (!VD->getInit())
+      const Expr *Value = VD->getInit();
+      if (!Value && !(Value = singleAssignment(VD)))
         return false;
-      if (Which == Vars::UnmodifiedLocals && (!VD->hasLocalStorage() || modified(VD)))
+      if (Which == Vars::UnmodifiedLocals && (!VD->hasLocalStorage() || (VD->getInit() && modified(VD))))
         return false;
-      Next = std::make_pair(VD->getInit(),
+      Next = std::make_pair(Value,
                             VD->hasLocalStorage() ? frameOf(VD->getParentFunctionOrMethod(), Fr) : Fr);
     }
   }

@@ -121,3 +121,23 @@ __global__ void poolLockNarrowRelease(Pool pool, unsigned *out) {
   if (lane == 1)
     atomicAnd(pool.locks + node, 0x7fffffffu);
 }
+
+// LITMUS: allowed cuda-scope-mismatch
+// A local pointer declared bare and set once (refCounter's shape): every use is through that one
+// value, as in SSA. Blocks of a group share counters[group + threadIdx.x], counted at block scope by
+// one update and device scope by the other.
+__global__ void pointerSetOnce(unsigned *counters, unsigned groups, unsigned *out) {
+  unsigned *counter;
+  counter = &counters[(blockIdx.x % groups) * blockDim.x + threadIdx.x];
+  atomicAdd_block(counter, 1u);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = atomicDec(counter, 1000u);
+}
+
+// LITMUS: forbidden
+// The same with both updates at device scope.
+__global__ void pointerSetOnceDevice(unsigned *counters, unsigned groups, unsigned *out) {
+  unsigned *counter;
+  counter = &counters[(blockIdx.x % groups) * blockDim.x + threadIdx.x];
+  atomicAdd(counter, 1u);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = atomicDec(counter, 1000u);
+}
