@@ -116,4 +116,15 @@ const Expr *stripWrappers(const Expr *E) {
   return E;
 }
 
+const Expr *sameMemory(const Expr *E) {
+  for (unsigned Step = 0; E && Step < 16; ++Step) {
+    E = E->IgnoreParenImpCasts();
+    const auto *Cast = dyn_cast<ExplicitCastExpr>(E);
+    if (!Cast || !Cast->isGLValue() || (Cast->getCastKind() != CK_LValueBitCast && Cast->getCastKind() != CK_NoOp))
+      return E;
+    E = Cast->getSubExpr();
+  }
+  return E;
+}
+
 } // namespace cuda_scope

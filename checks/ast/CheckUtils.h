@@ -16,6 +16,11 @@ std::optional<int64_t> constantInt(const clang::Expr *E, const clang::ASTContext
 /// Strips what wraps an expression without changing its value or object:
 /// parentheses, implicit casts, temporaries and cleanups.
 const clang::Expr *stripWrappers(const clang::Expr *E);
+/// \p E with parentheses, implicit casts and explicit casts that name the
+/// same memory as another type stripped: (vec3 &)node, reinterpret_cast<
+/// int4 &>(x), (const T &)v. An access through it is an access of what the
+/// operand names.
+const clang::Expr *sameMemory(const clang::Expr *E);
 
 /// The name of \p D when it is an identifier; empty for operators and the like.
 llvm::StringRef identifierOf(const clang::NamedDecl *D);

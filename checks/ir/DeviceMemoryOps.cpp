@@ -368,6 +368,27 @@ void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const 
         collectAsm(*CB, Out);
         continue;
       }
+      // A struct copied or cleared whole (-O2 makes `(vec3 &)node = b` and
+      // `Box b = boxes[i]` a memcpy): it reads its source and writes its
+      // destination, as the AST's copy does.
+      if (const auto *MI = dyn_cast<MemIntrinsic>(CB)) {
+        Order Plain = MI->isVolatile() ? Order::Volatile : Order::Plain;
+        std::optional<Scope> Qual = MI->isVolatile() ? std::optional<Scope>(Scope::System) : std::nullopt;
+        if (const auto *MT = dyn_cast<MemTransferInst>(MI)) {
+          IROp Read{OpKind::Load, &I};
+          Read.Spelling = Op.Spelling;
+          Read.Ord = Plain;
+          Read.ScopeQual = Qual;
+          setAddress(Read, MT->getRawSource());
+          Out.push_back(std::move(Read));
+        }
+        Op.What = OpKind::Store;
+        Op.Ord = Plain;
+        Op.ScopeQual = Qual;
+        setAddress(Op, MI->getRawDest());
+        Out.push_back(std::move(Op));
+        continue;
+      }
       const Function *Callee = CB->getCalledFunction();
       if (!Callee)
         continue;

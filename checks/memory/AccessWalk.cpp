@@ -609,7 +609,7 @@ void ScopedAccesses::Walker::resolveGuards(size_t FirstAll, size_t FirstPlain) {
 
 void ScopedAccesses::Walker::plainAccess(const Expr *E, OpKind K, const Stmt *Site, SourceLocation Loc,
                                          const Frame *Fr) {
-  E = E->IgnoreParenImpCasts();
+  E = sameMemory(E);
   if (!E->getType()->isScalarType() && !E->getType()->isRecordType())
     return;
   // A thread's own variables, and what blocks or the host cannot write

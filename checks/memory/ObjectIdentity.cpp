@@ -260,6 +260,10 @@ std::optional<ObjectRef> ScopedAccesses::Walker::lvalue(const Expr *E, const Fra
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
     if (Construct->getNumArgs() == 1 && Construct->getConstructor()->isCopyOrMoveConstructor())
       return lvalue(Construct->getArg(0), Fr, Steps);
+  // The same memory seen as another type ((vec3 &)node): the object the
+  // operand names.
+  if (const Expr *Same = sameMemory(E); Same != E)
+    return lvalue(Same, Fr, Steps);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD)

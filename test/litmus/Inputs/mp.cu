@@ -326,3 +326,50 @@ __global__ void mpReadInLoopBodyAcquire(int *data, int *flag, int *out) {
     }
   }
 }
+
+// A tree refit: each child writes its node's bounds, then counts on its parent; the second child to
+// arrive reads its sibling's bounds and goes on up. Bounds are written and read as whole structs,
+// through a cast to another struct type ((Box &)nodes[i], as warp's BVH refit does): -O2 makes both
+// copies memcpy, clang-tidy sees a trivial assignment and a trivial copy.
+struct Box {
+  float lo, hi;
+};
+struct Node {
+  float lo, hi;
+  int left, right;
+};
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The arrival's fence is a release; nothing after the count is an acquire.
+__global__ void refitStructCopy(Node *nodes, const int *parents, int *count, const Box *leaves, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  (Box &)nodes[i] = leaves[i];
+  for (int parent = parents[i]; parent >= 0; parent = parents[parent]) {
+    __threadfence();
+    if (atomicAdd(&count[parent], 1) == 0)
+      return;
+    Box l = (Box &)nodes[nodes[parent].left];
+    Box r = (Box &)nodes[nodes[parent].right];
+    (Box &)nodes[parent] = Box{fminf(l.lo, r.lo), fmaxf(l.hi, r.hi)};
+  }
+}
+
+// LITMUS: forbidden
+// A fence after the count makes it an acquire pattern.
+__global__ void refitStructCopyAcquire(Node *nodes, const int *parents, int *count, const Box *leaves, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  (Box &)nodes[i] = leaves[i];
+  for (int parent = parents[i]; parent >= 0; parent = parents[parent]) {
+    __threadfence();
+    if (atomicAdd(&count[parent], 1) == 0)
+      return;
+    __threadfence();
+    Box l = (Box &)nodes[nodes[parent].left];
+    Box r = (Box &)nodes[nodes[parent].right];
+    (Box &)nodes[parent] = Box{fminf(l.lo, r.lo), fmaxf(l.hi, r.hi)};
+  }
+}
