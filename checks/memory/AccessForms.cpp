@@ -321,9 +321,8 @@ void ScopedAccesses::Walker::inlineAsm(const GCCAsmStmt *Asm, const Frame *Fr) {
     ValueUse Saved = Use;
     if (A.What == OpKind::Load || A.What == OpKind::RMW)
       if (Asm->getNumOutputs() > 0)
-        if (const auto *DRE = dyn_cast<DeclRefExpr>(Asm->getOutputExpr(0)->IgnoreParenImpCasts()))
-          if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-            Use = ValueUse{false, VD};
+        if (const VarDecl *VD = relayTarget(Asm->getOutputExpr(0), Fr))
+          Use = ValueUse{false, VD};
     record(std::move(A), Asm, Fr);
     Use = Saved;
   }

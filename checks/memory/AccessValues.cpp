@@ -2,7 +2,8 @@
 //
 // Part of ScopedAccesses::Walker: whether the other side of a comparison is
 // the grid's size (MemOp::AgainstGrid) and whether it is the same at every
-// run by one thread (MemOp::GoalVaries), as the grid barrier rules read them.
+// run by one thread (MemOp::GoalVaries), as the grid barrier rules read them;
+// values a call fixes (constant arguments), and the branches they decide.
 //
 //===----------------------------------------------------------------------===//
 #include "ScopedAccessesWalker.h"
@@ -87,6 +88,164 @@ bool ScopedAccesses::Walker::sameEveryUse(const Expr *E, const Frame *Fr, unsign
     return sameEveryUse(CO->getCond(), Fr, Depth + 1) && sameEveryUse(CO->getTrueExpr(), Fr, Depth + 1) &&
            sameEveryUse(CO->getFalseExpr(), Fr, Depth + 1);
   return false;
+}
+
+std::optional<int64_t> ScopedAccesses::Walker::valueIn(const Expr *E, const Frame *Fr, unsigned Depth) {
+  if (!E || Depth > 8 || E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  if (std::optional<int64_t> K = constantInt(E, Ctx))
+    return K;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(E))
+    return valueIn(Default->getExpr(), Fr, Depth + 1);
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || VD->getType()->isReferenceType() || modified(VD))
+    return std::nullopt;
+  if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+    if (auto Arg = argumentFor(P, Fr))
+      return valueIn(Arg->first, Arg->second, Depth + 1);
+    return std::nullopt;
+  }
+  if (!VD->getInit())
+    return std::nullopt;
+  return valueIn(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Depth + 1);
+}
+
+const VarDecl *ScopedAccesses::Walker::relayTarget(const Expr *LHS, const Frame *Fr, unsigned Depth) {
+  const auto *DRE = LHS ? dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()) : nullptr;
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || Depth > 8)
+    return VD;
+  if (const auto *P = dyn_cast<ParmVarDecl>(VD); P && P->getType()->isReferenceType())
+    if (auto Arg = argumentFor(P, Fr))
+      if (const VarDecl *Behind = relayTarget(Arg->first, Arg->second, Depth + 1))
+        return Behind;
+  return VD;
+}
+
+std::optional<bool> ScopedAccesses::Walker::knownCondition(const Expr *Cond, const Frame *Fr) {
+  if (!Cond || Cond->isValueDependent() || Cond->isTypeDependent() || Cond->HasSideEffects(Ctx))
+    return std::nullopt;
+  bool Value = false;
+  if (Cond->EvaluateAsBooleanCondition(Value, Ctx))
+    return Value;
+  // What the calls that led here fix: a parameter's constant argument.
+  const Expr *E = Cond->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_LNot) {
+    std::optional<bool> Inner = knownCondition(UO->getSubExpr(), Fr);
+    return Inner ? std::optional<bool>(!*Inner) : std::nullopt;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isLogicalOp()) {
+      std::optional<bool> L = knownCondition(BO->getLHS(), Fr), R = knownCondition(BO->getRHS(), Fr);
+      bool And = BO->getOpcode() == BO_LAnd;
+      if ((L && *L != And) || (R && *R != And))
+        return !And; // false && x, true || x
+      if (L && R)
+        return And;
+      return std::nullopt;
+    }
+    if (BO->isComparisonOp()) {
+      std::optional<int64_t> L = valueIn(BO->getLHS(), Fr), R = valueIn(BO->getRHS(), Fr);
+      if (!L || !R)
+        return std::nullopt;
+      bool Unsigned = BO->getLHS()->IgnoreImpCasts()->getType()->isUnsignedIntegerType();
+      auto Less = [&](int64_t A, int64_t B) { return Unsigned ? uint64_t(A) < uint64_t(B) : A < B; };
+      switch (BO->getOpcode()) {
+      case BO_EQ: return *L == *R;
+      case BO_NE: return *L != *R;
+      case BO_LT: return Less(*L, *R);
+      case BO_GT: return Less(*R, *L);
+      case BO_LE: return !Less(*R, *L);
+      case BO_GE: return !Less(*L, *R);
+      default: return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+  if (std::optional<int64_t> V = valueIn(E, Fr))
+    return *V != 0;
+  return std::nullopt;
+}
+
+/// The statement a case label stands for, past the labels stacked on it
+/// (case 1: case 2: f();).
+static const Stmt *labelled(const Stmt *S) {
+  while (const auto *SC = dyn_cast_or_null<SwitchCase>(S))
+    S = SC->getSubStmt();
+  return S;
+}
+
+void ScopedAccesses::Walker::walkSwitch(const SwitchStmt *Sw, const Frame *Fr) {
+  // Only a body whose labels are its own statements is split; anything else
+  // (a label inside a loop, Duff's device) is walked as written.
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Sw->getBody());
+  SmallVector<unsigned, 8> Starts;
+  if (Body)
+    for (unsigned I = 0; I < Body->size(); ++I)
+      if (isa<SwitchCase>(Body->body_begin()[I]))
+        Starts.push_back(I);
+  if (Starts.empty() || Starts.front() != 0) {
+    walk(Sw->getBody(), Fr);
+    return;
+  }
+  // A case runs from its label to the first break, falling through labels.
+  auto RunFrom = [&](unsigned First) {
+    for (unsigned I = First; I < Body->size(); ++I) {
+      const Stmt *S = labelled(Body->body_begin()[I]);
+      if (isa<BreakStmt>(S))
+        return;
+      walk(S, Fr);
+      if (isa<ReturnStmt, ContinueStmt, GotoStmt>(S))
+        return;
+    }
+  };
+  auto Matches = [&](const Stmt *S, int64_t V) {
+    while (const auto *SC = dyn_cast_or_null<SwitchCase>(S)) {
+      if (const auto *Case = dyn_cast<CaseStmt>(SC)) {
+        std::optional<int64_t> Lo = constantInt(Case->getLHS(), Ctx);
+        std::optional<int64_t> Hi = Case->getRHS() ? constantInt(Case->getRHS(), Ctx) : Lo;
+        if (Lo && Hi && *Lo <= V && V <= *Hi)
+          return true;
+      }
+      S = SC->getSubStmt();
+    }
+    return false;
+  };
+  auto IsDefault = [&](const Stmt *S) {
+    while (const auto *SC = dyn_cast_or_null<SwitchCase>(S)) {
+      if (isa<DefaultStmt>(SC))
+        return true;
+      S = SC->getSubStmt();
+    }
+    return false;
+  };
+  if (std::optional<int64_t> V = valueIn(Sw->getCond(), Fr)) {
+    std::optional<unsigned> Taken;
+    for (unsigned I : Starts)
+      if (Matches(Body->body_begin()[I], *V))
+        Taken = I;
+    for (unsigned I : Starts)
+      if (!Taken && IsDefault(Body->body_begin()[I]))
+        Taken = I;
+    if (Taken)
+      RunFrom(*Taken);
+    return;
+  }
+  for (unsigned K = 0; K < Starts.size(); ++K) {
+    // The case's own statements, to the next label: an arm of the switch.
+    unsigned End = K + 1 < Starts.size() ? Starts[K + 1] : Body->size();
+    const Stmt *Last = labelled(Body->body_begin()[End - 1]);
+    Arms.push_back({Sw, K | (isa<ReturnStmt>(Last) ? ArmReturns : 0)});
+    for (unsigned I = Starts[K]; I < End; ++I) {
+      const Stmt *S = labelled(Body->body_begin()[I]);
+      if (isa<BreakStmt>(S))
+        break;
+      walk(S, Fr);
+    }
+    Arms.pop_back();
+  }
 }
 
 } // namespace cuda_scope

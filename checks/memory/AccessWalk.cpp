@@ -277,14 +277,6 @@ std::optional<int64_t> ScopedAccesses::Walker::threadBound(const Expr *Cond, boo
   }
 }
 
-std::optional<bool> ScopedAccesses::Walker::knownCondition(const Expr *Cond) const {
-  bool Value = false;
-  if (!Cond || Cond->isValueDependent() || Cond->isTypeDependent() || Cond->HasSideEffects(Ctx) ||
-      !Cond->EvaluateAsBooleanCondition(Value, Ctx))
-    return std::nullopt;
-  return Value;
-}
-
 void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
   if (!S || Budget == 0)
     return;
@@ -449,7 +441,7 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     walkWith(If->getCond(), Fr, ValueUse{true, nullptr, ValueTest::None, If});
     // A condition the compiler knows (if constexpr, a template's if (!Traits::value), a sizeof
     // test) leaves one arm: the other never runs, and the device IR has no trace of it.
-    std::optional<bool> Known = knownCondition(If->getCond());
+    std::optional<bool> Known = knownCondition(If->getCond(), Fr);
     const int64_t Saved = OnlyBlock, SavedBelow = ThreadBelow;
     auto Below = [&](bool WhenTrue) {
       if (ThreadBelow == UnknownThreadGuard)
@@ -492,12 +484,12 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     walk(Sw->getInit(), Fr);
     walk(Sw->getConditionVariableDeclStmt(), Fr);
     walkWith(Sw->getCond(), Fr, ValueUse{true, nullptr, ValueTest::None, Sw});
-    walk(Sw->getBody(), Fr);
+    walkSwitch(Sw, Fr);
     return true;
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
     walkWith(CO->getCond(), Fr, TestOf(CO));
-    std::optional<bool> Known = knownCondition(CO->getCond());
+    std::optional<bool> Known = knownCondition(CO->getCond(), Fr);
     if (Known != false)
       walkArm(CO->getTrueExpr(), Fr, CO, 0);
     if (Known != true)
@@ -531,9 +523,8 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     // stays, and a variable assigned to relays it.
     ValueUse U = Use;
     U.Discarded = false; // the store uses it
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
-      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-        U.RelayTo = VD;
+    if (const VarDecl *VD = relayTarget(BO->getLHS(), Fr))
+      U.RelayTo = VD;
     walkWith(BO->getRHS(), Fr, U);
     walkWith(BO->getLHS(), Fr, ValueUse());
     if (Kind != ScopedAccess::Host)

@@ -170,7 +170,20 @@ private:
   uint64_t laneBits(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
   /// The value of a condition the compiler knows in this instantiation (if
   /// constexpr, !Traits::value, sizeof(T) == 4); none when it depends on the run.
-  std::optional<bool> knownCondition(const clang::Expr *Cond) const;
+  /// Also one this call decides: a parameter compared with a constant where
+  /// every call that led here passes a constant (switch (order) in an atomic
+  /// wrapper called with memory_order_relaxed), as inlining folds it.
+  std::optional<bool> knownCondition(const clang::Expr *Cond, const Frame *Fr);
+  /// The integer \p E holds in this call: a constant, or a parameter (a local
+  /// set once) that holds one through the arguments of the calls that led here.
+  std::optional<int64_t> valueIn(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
+  /// The variable a value written to \p LHS lands in, for the relays: a
+  /// variable, or the caller's variable a reference parameter is bound to
+  /// (ld_flag(unsigned &flag, ...) fills the caller's loop variable).
+  const clang::VarDecl *relayTarget(const clang::Expr *LHS, const Frame *Fr, unsigned Depth = 0);
+  /// A switch: only the case its condition selects where that is known, else
+  /// each case as its own arm (cases are alternatives, as the IR's blocks are).
+  void walkSwitch(const clang::SwitchStmt *Sw, const Frame *Fr);
   /// \p E computes the grid's size in blocks, or a value of it: gridDim,
   /// cooperative groups' grid size, through locals and the arguments of the
   /// calls that led here (model/Hierarchy.h, the grid barrier rule).
