@@ -688,6 +688,10 @@ void ScopedAccesses::Walker::call(const CallExpr *CE, const Frame *Fr) {
 }
 
 void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Frame *Fr, bool PlainList) {
+  // What the host side compiles of device code only because __CUDA_ARCH__
+  // is not defined there runs on no GPU: the device side reads that code.
+  if (Kind != ScopedAccess::Host && HostArms && HostArms->hostOnly(A.Loc.isValid() ? A.Loc : Site->getBeginLoc()))
+    return;
   A.Site = Site;
   A.Function = Fr->F;
   A.Root = Root;

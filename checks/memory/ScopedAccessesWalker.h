@@ -12,6 +12,7 @@
 #define CUDA_SCOPE_MEMORY_SCOPEDACCESSESWALKER_H
 
 #include "ScopedAccesses.h"
+#include "ast/ArchRegions.h"
 #include "ast/CheckUtils.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -103,7 +104,8 @@ public:
     return nullptr;
   }
 
-  Walker(ScopedAccesses &Owner) : Owner(Owner), Ctx(Owner.Ctx), SM(Ctx.getSourceManager()) {}
+  Walker(ScopedAccesses &Owner)
+      : Owner(Owner), Ctx(Owner.Ctx), SM(Ctx.getSourceManager()), HostArms(ArchRegions::of(SM)) {}
 
   void walkRoot(const clang::FunctionDecl *F, ScopedAccess::RootKind K) {
     Root = F;
@@ -244,6 +246,9 @@ private:
   ScopedAccesses &Owner;
   clang::ASTContext &Ctx;
   const clang::SourceManager &SM;
+  /// On the host side, the arms of #if __CUDA_ARCH__ ... #else the host took:
+  /// device code there is no GPU's (ast/ArchRegions.h).
+  std::shared_ptr<const ArchRegions> HostArms;
   const clang::FunctionDecl *Root = nullptr;
   ScopedAccess::RootKind Kind = ScopedAccess::Kernel;
   unsigned Seq = 0, Budget = 0;
