@@ -203,12 +203,14 @@ class Analyser:
                                                self.args.timeout)
         return {k: f.result() for k, f in futures.items()}
 
-    def preprocess(self, tu, overlay):
-        """{side: digest of clang -E's output} on the host and device sides."""
+    def preprocess(self, tu, overlay, emit=False):
+        """{side: digest of clang -E's output} on the host and device sides; with `emit`, of the
+        LLVM IR each side generates at -O0 (what the compiler makes of the code it uses)."""
         def one(job):
             flags = job.argv[job.argv.index("--") + 1:]
+            out = ["-S", "-emit-llvm", "-O0", "-g0"] if emit else ["-E"]
             argv = [self.clangxx] + locate.compat_flags(self.tidy_module) + flags + FIXED_CLOCK + \
-                (["-ivfsoverlay", overlay] if overlay else []) + ["-E", "-o", "-", tu.path]
+                (["-ivfsoverlay", overlay] if overlay else []) + out + ["-o", "-", tu.path]
             try:
                 p = subprocess.run(argv, cwd=tu.cwd, capture_output=True, timeout=self.args.timeout)
             except subprocess.TimeoutExpired:
@@ -579,6 +581,17 @@ def evaluate(tu, m, rec, analyser, args, base, base_findings, digests):
                              f"{m.detail.get('function_name')} is host code: the device side never runs it")
             return
         host_only = m.kind in mutate.HOST_KINDS
+        if not host_only:
+            # Code neither side generates (an inline function or a template the TU never uses) runs
+            # nowhere: the same IR, the same program.
+            if "emitted" not in digests:
+                digests["emitted"] = analyser.preprocess(tu, None, emit=True)
+            ir = analyser.preprocess(tu, overlay, emit=True)
+            if all(ir[s] is not None and ir[s] == digests["emitted"][s] for s in ("host", "device")):
+                rec["status"] = "not-compiled"
+                rec["reason"] = (f"neither side generates it: both compile to the unmutated LLVM IR at -O0 "
+                                 f"({m.detail.get('function_name') or 'the code'} is never used by this TU)")
+                return
         res = analyser.sides(tu, overlay, not host_only)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -62,8 +62,12 @@ class Examples(unittest.TestCase):
         self.assertEqual(got, [(20, "scope.builtin", "equivalent"), (24, "scope.builtin", "does-not-parse"),
                                (26, "fence.delete", "not-compiled"), (26, "fence.narrow", "not-compiled"),
                                (29, "fence.delete", "equivalent"), (29, "fence.narrow", "equivalent"),
-                               (30, "fence.delete", "equivalent"), (30, "fence.narrow", "equivalent")])
+                               (30, "fence.delete", "equivalent"), (30, "fence.narrow", "equivalent"),
+                               (47, "fence.delete", "not-compiled"), (47, "fence.narrow", "not-compiled"),
+                               (48, "scope.builtin", "not-compiled")])
         self.assertTrue(all(m.get("reason") for m in doc["mutants"]))
+        unused = [m for m in doc["mutants"] if m["line"] in (47, 48)]
+        self.assertTrue(all("neither side generates it" in m["reason"] for m in unused))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 // Mutants that the benchmark leaves out, one of each reason: equivalent by the text, dropped by the
-// preprocessor, and no longer compiling.
+// preprocessor or never generated, and no longer compiling.
 #include <cstdio>
 
 struct Pair {
@@ -38,4 +38,12 @@ int main() {
   cudaMalloc(&sums, sizeof(Pair));
   histogram<<<4, 256>>>(in, 1024, bins, sums);
   return cudaDeviceSynchronize() != cudaSuccess;
+}
+
+// An inline helper nothing in the file calls: neither side generates any code for it, so no mutant
+// of it changes what runs (the same LLVM IR at -O0 on both sides).
+inline __device__ void publishUnused(int *data, int *flag) {
+  data[0] = 1;
+  __threadfence();
+  atomicExch(flag, 1);
 }
