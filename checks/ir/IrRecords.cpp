@@ -237,6 +237,38 @@ bool isBlockIndexX(const Value *V) {
   return II && II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_ctaid_x;
 }
 
+/// \p V reads the special register \p ID, through casts.
+bool readsRegister(const Value *V, Intrinsic::ID ID) {
+  while (const auto *Cast = dyn_cast<CastInst>(V))
+    V = Cast->getOperand(0);
+  const auto *II = dyn_cast<IntrinsicInst>(V);
+  return II && II->getIntrinsicID() == ID;
+}
+
+/// blockIdx.x * blockDim.x, in either order: where the block's threads start
+/// in a one-dimensional grid.
+bool isBlockOffsetX(const Value *V) {
+  using namespace PatternMatch;
+  const Value *X = nullptr, *Y = nullptr;
+  while (const auto *Cast = dyn_cast<CastInst>(V))
+    V = Cast->getOperand(0);
+  return match(V, m_c_Mul(m_Value(X), m_Value(Y))) &&
+         ((isBlockIndexX(X) && readsRegister(Y, Intrinsic::nvvm_read_ptx_sreg_ntid_x)) ||
+          (isBlockIndexX(Y) && readsRegister(X, Intrinsic::nvvm_read_ptx_sreg_ntid_x)));
+}
+
+/// threadIdx.x + blockIdx.x * blockDim.x, in either order, through casts:
+/// the thread's index in a one-dimensional grid.
+bool isGridIndexX(const Value *V) {
+  using namespace PatternMatch;
+  while (const auto *Cast = dyn_cast<CastInst>(V))
+    V = Cast->getOperand(0);
+  const Value *A = nullptr, *B = nullptr;
+  return match(V, m_c_Add(m_Value(A), m_Value(B))) &&
+         ((readsRegister(A, Intrinsic::nvvm_read_ptx_sreg_tid_x) && isBlockOffsetX(B)) ||
+          (readsRegister(B, Intrinsic::nvvm_read_ptx_sreg_tid_x) && isBlockOffsetX(A)));
+}
+
 /// The one block whose threads see \p Cond come out \p WhenTrue, as the AST
 /// front end reads if (blockIdx.x == C) and its negations.
 /// blockIdx.x is one of the operands of \p V, an or (of ors).
@@ -272,6 +304,16 @@ std::optional<int64_t> pinnedBlock(const Value *Cond, bool WhenTrue, unsigned De
     std::swap(L, R);
     P = CmpInst::getSwappedPredicate(P);
   }
+  // -O2 moves the block's part across: tid + ctaid * ntid == 0 becomes
+  // tid == 0 - ctaid * ntid.
+  if (CmpInst::isEquality(P))
+    for (int Turn = 0; Turn < 2; ++Turn, std::swap(L, R)) {
+      using namespace PatternMatch;
+      const Value *Offset = nullptr;
+      if (readsRegister(L, Intrinsic::nvvm_read_ptx_sreg_tid_x) && match(R, m_Sub(m_Zero(), m_Value(Offset))) &&
+          isBlockOffsetX(Offset))
+        return gridIndexPinnedBy(P == CmpInst::ICMP_EQ ? IndexCompare::EQ : IndexCompare::NE, 0, WhenTrue);
+    }
   const auto *C = dyn_cast<ConstantInt>(R);
   if (!C)
     return std::nullopt;
@@ -283,7 +325,8 @@ std::optional<int64_t> pinnedBlock(const Value *Cond, bool WhenTrue, unsigned De
       return std::nullopt;
     return orOfBlockIndex(Or) ? blockPinnedBy(IndexCompare::EQ, 0, true) : std::nullopt;
   }
-  if (!isBlockIndexX(L))
+  bool GridIndex = !isBlockIndexX(L) && isGridIndexX(L);
+  if (!isBlockIndexX(L) && !GridIndex)
     return std::nullopt;
   std::optional<IndexCompare> Op;
   switch (P) {
@@ -298,7 +341,7 @@ std::optional<int64_t> pinnedBlock(const Value *Cond, bool WhenTrue, unsigned De
   }
   if (C->isNegative() || C->getBitWidth() > 64)
     return std::nullopt;
-  return blockPinnedBy(*Op, C->getSExtValue(), WhenTrue);
+  return GridIndex ? gridIndexPinnedBy(*Op, C->getSExtValue(), WhenTrue) : blockPinnedBy(*Op, C->getSExtValue(), WhenTrue);
 }
 
 /// \p Guard, the branch a read's value decides, leaves a loop that holds

@@ -1,5 +1,6 @@
 //===- AccessWalk.cpp - program order, tested values, plain accesses -----===//
 #include "ScopedAccessesWalker.h"
+#include "Divergence.h"
 #include "ast/CheckUtils.h"
 #include "model/Hierarchy.h"
 #include "model/Ptx.h"
@@ -98,7 +99,32 @@ bool leaves(const Stmt *S) {
 /// The one block whose threads see \p Cond come out \p WhenTrue: a
 /// comparison of blockIdx.x with a constant, either way round, as the model
 /// reads it (blockPinnedBy), through !, && and ||.
-std::optional<int64_t> ScopedAccesses::Walker::pinnedBlock(const Expr *Cond, bool WhenTrue) const {
+bool ScopedAccesses::Walker::isGridIndexX(const Expr *E, unsigned Depth) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || Depth > 4)
+      return false;
+    const Expr *Value = VD->getInit() ? (modified(VD) ? nullptr : VD->getInit()) : singleAssignment(VD);
+    return Value && isGridIndexX(Value, Depth + 1);
+  }
+  const auto *Add = dyn_cast<BinaryOperator>(E);
+  if (!Add || Add->getOpcode() != BO_Add)
+    return false;
+  auto Is = [](const Expr *V, StringRef Name) {
+    std::optional<std::pair<StringRef, char>> B = builtinVariableRead(V);
+    return B && B->first == Name && B->second == 'x';
+  };
+  auto Parts = [&](const Expr *Thread, const Expr *Block) {
+    const auto *Mul = dyn_cast<BinaryOperator>(Block->IgnoreParenImpCasts());
+    return Is(Thread, "threadIdx") && Mul && Mul->getOpcode() == BO_Mul &&
+           ((isBlockIndexX(Mul->getLHS()) && Is(Mul->getRHS(), "blockDim")) ||
+            (isBlockIndexX(Mul->getRHS()) && Is(Mul->getLHS(), "blockDim")));
+  };
+  return Parts(Add->getLHS(), Add->getRHS()) || Parts(Add->getRHS(), Add->getLHS());
+}
+
+std::optional<int64_t> ScopedAccesses::Walker::pinnedBlock(const Expr *Cond, bool WhenTrue) {
   if (!Cond)
     return std::nullopt;
   Cond = Cond->IgnoreParenImpCasts();
@@ -128,14 +154,18 @@ std::optional<int64_t> ScopedAccesses::Walker::pinnedBlock(const Expr *Cond, boo
   default: return std::nullopt;
   }
   const Expr *L = BO->getLHS(), *R = BO->getRHS();
-  if (!isBlockIndexX(L)) {
+  if (constantInt(L, Ctx)) {
     std::swap(L, R);
     Op = swapped(*Op);
   }
   std::optional<int64_t> C = constantInt(R, Ctx);
-  if (!isBlockIndexX(L) || !C)
+  if (!C)
     return std::nullopt;
-  return blockPinnedBy(*Op, *C, WhenTrue);
+  if (isBlockIndexX(L))
+    return blockPinnedBy(*Op, *C, WhenTrue);
+  if (isGridIndexX(L)) // tid == 0: thread 0 of block 0
+    return gridIndexPinnedBy(*Op, *C, WhenTrue);
+  return std::nullopt;
 }
 
 std::optional<int64_t> ScopedAccesses::Walker::threadIndexPlus(const Expr *E, const Frame *Fr, unsigned Depth) {

@@ -161,7 +161,9 @@ private:
   void record(ScopedAccess A, const clang::Stmt *Site, const Frame *Fr, bool PlainList = false);
   void plainAccess(const clang::Expr *E, OpKind K, const clang::Stmt *Site, clang::SourceLocation Loc, const Frame *Fr);
   bool control(const clang::Stmt *S, const Frame *Fr);
-  std::optional<int64_t> pinnedBlock(const clang::Expr *Cond, bool WhenTrue) const;
+  std::optional<int64_t> pinnedBlock(const clang::Expr *Cond, bool WhenTrue);
+  /// threadIdx.x + blockIdx.x * blockDim.x (any order), through locals that hold it.
+  bool isGridIndexX(const clang::Expr *E, unsigned Depth = 0);
   /// The bound \p Cond coming out \p WhenTrue puts on threadIdx.x (tid < 32: 32).
   std::optional<int64_t> threadBound(const clang::Expr *Cond, bool WhenTrue, const Frame *Fr);
   /// \p E is threadIdx.x plus a constant, through locals and arguments: the constant.

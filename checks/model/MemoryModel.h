@@ -108,6 +108,14 @@ IndexCompare swapped(IndexCompare Op);
 /// the index, if (blockIdx.x), is != 0. Both front ends pin an operation's
 /// block with it, through !, && and || (and, after -O2, (a | b) == 0).
 std::optional<int64_t> blockPinnedBy(IndexCompare Op, int64_t C, bool WhenTrue);
+/// The same for the thread's index in a one-dimensional grid, threadIdx.x +
+/// blockIdx.x * blockDim.x (any order): only 0 names one block (tid == 0 is
+/// thread 0 of block 0, since no term is negative and blockDim.x is at least
+/// 1); tid == 5 is one thread, but of a block the size decides.
+inline std::optional<int64_t> gridIndexPinnedBy(IndexCompare Op, int64_t C, bool WhenTrue) {
+  std::optional<int64_t> B = blockPinnedBy(Op, C, WhenTrue);
+  return B && *B == 0 ? B : std::nullopt;
+}
 
 /// A warp shuffle, which hands a lane's value to the other lanes of its warp:
 /// __shfl_sync and its up/down/xor forms (and the pre-CUDA-9 ones), and the

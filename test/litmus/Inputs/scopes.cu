@@ -67,3 +67,20 @@ __global__ void remainderOwnCounter(unsigned *counts, unsigned n, unsigned *out)
   unsigned round = blockIdx.x / n;
   atomicAdd_block(&counts[blockIdx.x], round);
 }
+
+// LITMUS: forbidden
+// The thread's index in the grid equal to 0 is thread 0 of block 0 alone (no term of
+// threadIdx.x + blockIdx.x * blockDim.x is negative, and blockDim.x is at least 1): one block.
+__global__ void gridIndexZeroCounter(unsigned *count) {
+  unsigned tid = threadIdx.x + blockIdx.x * blockDim.x;
+  if (tid == 0)
+    atomicAdd_block(count, 1u);
+}
+
+// LITMUS: allowed cuda-scope-insufficient
+// The first 64 threads of the grid are in as many blocks as 64 / blockDim.x: several, for small blocks.
+__global__ void gridIndexFewCounter(unsigned *count) {
+  unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid < 64)
+    atomicAdd_block(count, 1u);
+}
