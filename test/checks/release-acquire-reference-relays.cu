@@ -38,56 +38,26 @@ static __device__ void stFlagRelease(uint32_t flag, uint32_t *addr) {
   asm volatile("st.global.release.sys.b32 [%1], %0;" ::"r"(flag), "l"(addr));
 }
 
-__global__ void waitRelaxed(uint32_t *flags, float *data, float *out, uint32_t expected) {
-  if (blockIdx.x == 0) {
-    data[threadIdx.x] = 1.0f;
-    __syncthreads();
-    if (threadIdx.x == 0)
-      stFlagRelease(expected, flags);
-  } else {
-    if (threadIdx.x == 0) {
-      uint32_t seen = 0;
-      do {
-        ldFlagRelaxed(seen, flags);
-      } while (seen != expected);
-    }
-    __syncthreads();
-    out[blockIdx.x * blockDim.x + threadIdx.x] = data[threadIdx.x];
+// One kernel per helper: block 0 writes the data and releases the flag; the other blocks' thread 0
+// waits through the helper, and every thread reads the data after the barrier.
+#define WAIT(Name, Load)                                                                           \
+  __global__ void Name(uint32_t *flags, float *data, float *out, uint32_t expected) {              \
+    if (blockIdx.x == 0) {                                                                         \
+      data[threadIdx.x] = 1.0f;                                                                    \
+      __syncthreads();                                                                             \
+      if (threadIdx.x == 0)                                                                        \
+        stFlagRelease(expected, flags);                                                            \
+    } else {                                                                                       \
+      if (threadIdx.x == 0) {                                                                      \
+        uint32_t seen = 0;                                                                         \
+        do {                                                                                       \
+          Load(seen, flags);                                                                       \
+        } while (seen != expected);                                                                \
+      }                                                                                            \
+      __syncthreads();                                                                             \
+      out[blockIdx.x * blockDim.x + threadIdx.x] = data[threadIdx.x];                              \
+    }                                                                                              \
   }
-}
-
-__global__ void waitAcquire(uint32_t *flags, float *data, float *out, uint32_t expected) {
-  if (blockIdx.x == 0) {
-    data[threadIdx.x] = 1.0f;
-    __syncthreads();
-    if (threadIdx.x == 0)
-      stFlagRelease(expected, flags);
-  } else {
-    if (threadIdx.x == 0) {
-      uint32_t seen = 0;
-      do {
-        ldFlagAcquire(seen, flags);
-      } while (seen != expected);
-    }
-    __syncthreads();
-    out[blockIdx.x * blockDim.x + threadIdx.x] = data[threadIdx.x];
-  }
-}
-
-__global__ void waitVolatile(uint32_t *flags, float *data, float *out, uint32_t expected) {
-  if (blockIdx.x == 0) {
-    data[threadIdx.x] = 1.0f;
-    __syncthreads();
-    if (threadIdx.x == 0)
-      stFlagRelease(expected, flags);
-  } else {
-    if (threadIdx.x == 0) {
-      uint32_t seen = 0;
-      do {
-        loadFlag(seen, flags);
-      } while (seen != expected);
-    }
-    __syncthreads();
-    out[blockIdx.x * blockDim.x + threadIdx.x] = data[threadIdx.x];
-  }
-}
+WAIT(waitRelaxed, ldFlagRelaxed)
+WAIT(waitAcquire, ldFlagAcquire)
+WAIT(waitVolatile, loadFlag)
