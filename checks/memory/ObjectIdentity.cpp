@@ -121,6 +121,8 @@ private:
           ++M.Count;
           if (Value) // a step or ++ leaves the plain assignment as it was
             M.Assigned = E == Whole ? Value : nullptr;
+          if (Value && E == Whole)
+            M.Values.push_back(Value);
           if (ElementValue)
             M.Elements.push_back(ElementValue);
         }
@@ -424,6 +426,9 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointerIn(const Expr *L, const 
       if (Value)
         if (std::optional<ObjectRef> R = pointee(Value, frameOf(VD->getParentFunctionOrMethod(), Fr), Steps))
           return R;
+      if (!Value && VD->getType()->isPointerType())
+        if (std::optional<ObjectRef> R = mergedPointee(VD, Fr, Steps))
+          return R;
     }
     return Deref(rootRef(VD));
   }
@@ -441,6 +446,43 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointerIn(const Expr *L, const 
               return R;
   }
   return Deref(lvalue(L, Fr, Steps));
+}
+
+/// A local pointer set more than once, where its initializer and every plain
+/// assignment point into one object (node = &nodes[i]; ... node =
+/// &nodes[parent]; a tree walked up): that object, at an element chosen at run
+/// time, as the IR's phi of those addresses is based on it. Nothing else may
+/// change it (no ++, no address taken).
+std::optional<ObjectRef> ScopedAccesses::Walker::mergedPointee(const VarDecl *VD, const Frame *Fr, unsigned Steps) {
+  const Modifications *Map = modificationsOf(VD);
+  auto It = Map ? Map->find(VD) : Modifications::const_iterator();
+  if (!Map || It == Map->end() || It->second.Other || !It->second.Steps.empty() ||
+      It->second.Values.size() != It->second.Count)
+    return std::nullopt;
+  SmallVector<const Expr *, 4> Ways(It->second.Values.begin(), It->second.Values.end());
+  if (VD->getInit())
+    Ways.push_back(VD->getInit());
+  if (Ways.size() < 2)
+    return std::nullopt;
+  const Frame *Own = frameOf(VD->getParentFunctionOrMethod(), Fr);
+  std::optional<ObjectRef> First;
+  for (const Expr *Way : Ways) {
+    // A way that names the variable itself (p = p->next) is not followed.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Way->IgnoreParenImpCasts()); DRE && DRE->getDecl() == VD)
+      return std::nullopt;
+    std::optional<ObjectRef> R = pointee(Way, Own, Steps);
+    if (!R || !R->Root || (First && (First->Root != R->Root || First->Path != R->Path)))
+      return std::nullopt;
+    if (!First)
+      First = std::move(R);
+  }
+  First->Index = "<merged in " + VD->getName().str() + " at " + std::to_string(reinterpret_cast<uintptr_t>(VD)) + ">";
+  First->BlockDependent = First->ThreadDependent = false;
+  First->BlockSegment.clear();
+  First->WarpSegment = false;
+  First->LaneOffset.reset();
+  First->LaneBase.clear();
+  return First;
 }
 
 /// A pointer read from a local array whose every element the function sets

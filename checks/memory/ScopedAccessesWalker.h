@@ -38,6 +38,8 @@ struct Modification {
   const clang::Expr *Assigned = nullptr; ///< the right-hand side of the last plain `v = ...`
   unsigned Plain = 0;                     ///< plain assignments `v = ...`
   unsigned Other = 0;                     ///< ++, --, &v, references, member calls, other compounds
+  /// The right-hand sides of every plain `v = ...` of the whole variable.
+  llvm::SmallVector<const clang::Expr *, 2> Values;
   /// What `v += e`, `v -= e`, `v = v + e` and `v = v - e` step by.
   llvm::SmallVector<const clang::Expr *, 2> Steps;
   /// For a local array: the right-hand sides of plain assignments to one of
@@ -218,6 +220,7 @@ private:
   }
 
   std::optional<ObjectRef> pointerIn(const clang::Expr *L, const Frame *Fr, unsigned Steps);
+  std::optional<ObjectRef> mergedPointee(const clang::VarDecl *VD, const Frame *Fr, unsigned Steps);
   std::optional<ObjectRef> storedInElements(const clang::ArraySubscriptExpr *AS, const Frame *Fr, unsigned Steps);
   std::optional<ObjectRef> atomicRefTarget(const clang::Expr *E, const Frame *Fr, unsigned Steps = 0);
   std::optional<std::pair<const clang::Expr *, const Frame *>> structValue(const clang::Expr *E, const Frame *Fr,

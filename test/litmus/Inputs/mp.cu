@@ -373,3 +373,25 @@ __global__ void refitStructCopyAcquire(Node *nodes, const int *parents, int *cou
     (Box &)nodes[parent] = Box{fminf(l.lo, r.lo), fmaxf(l.hi, r.hi)};
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The refit walking up through one node pointer (cuBQL's refit_run): node = &nodes[i], then
+// node = &nodes[parent] each round. Every value the pointer takes points into nodes, so every access
+// through it is to nodes, as the IR's phi of those addresses is. No fence before the count: the
+// parent's reader may see the count and an old child.
+__global__ void refitMovingPointer(Node *nodes, const int *parents, int *count, const Box *leaves, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  Node *node = &nodes[i];
+  Box b = leaves[i];
+  for (int parent = parents[i]; parent >= 0; parent = parents[parent]) {
+    node->lo = b.lo;
+    node->hi = b.hi;
+    if (atomicAdd(&count[parent], 1) == 0)
+      return;
+    __threadfence();
+    node = &nodes[parent];
+    b = Box{fminf(nodes[node->left].lo, nodes[node->right].lo), fmaxf(nodes[node->left].hi, nodes[node->right].hi)};
+  }
+}
