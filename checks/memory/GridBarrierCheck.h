@@ -2,7 +2,7 @@
 #ifndef CUDA_SCOPE_MEMORY_GRIDBARRIERCHECK_H
 #define CUDA_SCOPE_MEMORY_GRIDBARRIERCHECK_H
 
-#include "DeviceCheck.h"
+#include "DeviceRuleBase.h"
 
 namespace cuda_scope {
 
@@ -11,9 +11,9 @@ namespace cuda_scope {
 /// cooperatively, on a grid that grows with the input; and a counting grid
 /// barrier used again each round on a goal that does not grow.
 /// Documentation: docs/checks/grid-barrier.md
-class GridBarrierCheck : public DeviceCheck {
+class GridBarrierCheck : public DeviceRuleBase {
 public:
-  GridBarrierCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Ctx) : DeviceCheck(Name, Ctx) {}
+  GridBarrierCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Ctx) : DeviceRuleBase(Name, Ctx) {}
   bool isLanguageVersionSupported(const clang::LangOptions &LO) const override { return LO.CUDA; }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;

@@ -2,16 +2,16 @@
 #ifndef CUDA_SCOPE_MEMORY_GRIDSYNCCHECK_H
 #define CUDA_SCOPE_MEMORY_GRIDSYNCCHECK_H
 
-#include "DeviceCheck.h"
+#include "DeviceRuleBase.h"
 
 namespace cuda_scope {
 
 /// Flags a grid-wide barrier (cooperative groups' grid sync) in a kernel that
 /// the file launches with <<<...>>> or cudaLaunchKernel, not cooperatively.
 /// Documentation: docs/checks/grid-sync.md
-class GridSyncCheck : public DeviceCheck {
+class GridSyncCheck : public DeviceRuleBase {
 public:
-  GridSyncCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Ctx) : DeviceCheck(Name, Ctx) {}
+  GridSyncCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Ctx) : DeviceRuleBase(Name, Ctx) {}
   bool isLanguageVersionSupported(const clang::LangOptions &LO) const override { return LO.CUDA; }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;

@@ -20,7 +20,7 @@ using namespace llvm;
 namespace cuda_scope {
 
 InsufficientCheck::InsufficientCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
-    : DeviceCheck(Name, Ctx), StrictnessOption(Options.get("Strictness", "evidence").str()) {
+    : DeviceRuleBase(Name, Ctx), StrictnessOption(Options.get("Strictness", "evidence").str()) {
   std::optional<Strictness> Parsed = strictnessFromName(StrictnessOption);
   if (!Parsed)
     configurationDiag(invalidOptionMessage("Strictness", "'evidence' or 'wide'"), DiagnosticIDs::Error)

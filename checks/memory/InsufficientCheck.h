@@ -3,13 +3,13 @@
 #define CUDA_SCOPE_MEMORY_INSUFFICIENTCHECK_H
 
 #include "AstRecords.h"
-#include "DeviceCheck.h"
+#include "DeviceRuleBase.h"
 
 namespace cuda_scope {
 
 /// Flags atomics, barriers and fences whose scope cannot include every thread that accesses the object.
 /// Documentation: docs/checks/insufficient.md
-class InsufficientCheck : public DeviceCheck {
+class InsufficientCheck : public DeviceRuleBase {
 public:
   InsufficientCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Ctx);
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;

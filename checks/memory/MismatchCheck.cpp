@@ -19,7 +19,7 @@ using namespace llvm;
 namespace cuda_scope {
 
 MismatchCheck::MismatchCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
-    : DeviceCheck(Name, Ctx),
+    : DeviceRuleBase(Name, Ctx),
       AcrossKernels(parseBoolOption(Options.get("AcrossKernels", "false")).value_or(false)) {
   StringRef Value = Options.get("AcrossKernels", "false");
   if (!parseBoolOption(Value))

@@ -3,13 +3,13 @@
 #define CUDA_SCOPE_MEMORY_MISMATCHCHECK_H
 
 #include "AstRecords.h"
-#include "DeviceCheck.h"
+#include "DeviceRuleBase.h"
 
 namespace cuda_scope {
 
 /// Flags atomic accesses to one object that can run concurrently but whose scopes do not include each other.
 /// Documentation: docs/checks/mismatch.md
-class MismatchCheck : public DeviceCheck {
+class MismatchCheck : public DeviceRuleBase {
 public:
   MismatchCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Ctx);
   bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {

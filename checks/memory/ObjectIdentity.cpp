@@ -464,25 +464,13 @@ std::optional<ObjectRef> ScopedAccesses::Walker::mergedPointee(const VarDecl *VD
     Ways.push_back(VD->getInit());
   if (Ways.size() < 2)
     return std::nullopt;
-  const Frame *Own = frameOf(VD->getParentFunctionOrMethod(), Fr);
-  std::optional<ObjectRef> First;
-  for (const Expr *Way : Ways) {
-    // A way that names the variable itself (p = p->next) is not followed.
+  // A way that names the variable itself (p = p->next) is not followed.
+  for (const Expr *Way : Ways)
     if (const auto *DRE = dyn_cast<DeclRefExpr>(Way->IgnoreParenImpCasts()); DRE && DRE->getDecl() == VD)
       return std::nullopt;
-    std::optional<ObjectRef> R = pointee(Way, Own, Steps);
-    if (!R || !R->Root || (First && (First->Root != R->Root || First->Path != R->Path)))
-      return std::nullopt;
-    if (!First)
-      First = std::move(R);
-  }
-  First->Index = "<merged in " + VD->getName().str() + " at " + std::to_string(reinterpret_cast<uintptr_t>(VD)) + ">";
-  First->BlockDependent = First->ThreadDependent = false;
-  First->BlockSegment.clear();
-  First->WarpSegment = false;
-  First->LaneOffset.reset();
-  First->LaneBase.clear();
-  return First;
+  return oneObjectOf(Ways, frameOf(VD->getParentFunctionOrMethod(), Fr), Steps,
+                     "<merged in " + VD->getName().str() + " at " + std::to_string(reinterpret_cast<uintptr_t>(VD)) +
+                         ">");
 }
 
 /// A pointer read from a local array whose every element the function sets
@@ -500,17 +488,30 @@ std::optional<ObjectRef> ScopedAccesses::Walker::storedInElements(const ArraySub
   auto It = Map ? Map->find(VD) : Modifications::const_iterator();
   if (!Map || It == Map->end() || It->second.Elements.empty() || It->second.Count != It->second.Elements.size())
     return std::nullopt;
-  const Frame *Own = frameOf(VD->getParentFunctionOrMethod(), Fr);
+  // Named uniquely: the element stored is chosen at run time.
+  return oneObjectOf(It->second.Elements, frameOf(VD->getParentFunctionOrMethod(), Fr), Steps,
+                     "<stored in " + VD->getName().str() + " at " + std::to_string(reinterpret_cast<uintptr_t>(AS)) +
+                         ">");
+}
+
+/// The one object every value of \p Ways points into (the same root and
+/// path), at an element chosen at run time and named \p Index: the IR's phi
+/// or promoted array of those addresses is based on it. None where a way
+/// points elsewhere or nowhere known. Which block, warp or lane the element
+/// is is left unknown.
+std::optional<ObjectRef> ScopedAccesses::Walker::oneObjectOf(ArrayRef<const Expr *> Ways, const Frame *Own,
+                                                             unsigned Steps, std::string Index) {
   std::optional<ObjectRef> First;
-  for (const Expr *Value : It->second.Elements) {
-    std::optional<ObjectRef> R = pointee(Value, Own, Steps);
+  for (const Expr *Way : Ways) {
+    std::optional<ObjectRef> R = pointee(Way, Own, Steps);
     if (!R || !R->Root || (First && (First->Root != R->Root || First->Path != R->Path)))
       return std::nullopt;
     if (!First)
       First = std::move(R);
   }
-  // Named uniquely: the element stored is chosen at run time.
-  First->Index = "<stored in " + VD->getName().str() + " at " + std::to_string(reinterpret_cast<uintptr_t>(AS)) + ">";
+  if (!First)
+    return std::nullopt;
+  First->Index = std::move(Index);
   First->BlockDependent = First->ThreadDependent = false;
   First->BlockSegment.clear();
   First->WarpSegment = false;

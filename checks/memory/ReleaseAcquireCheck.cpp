@@ -22,7 +22,7 @@ using namespace llvm;
 namespace cuda_scope {
 
 ReleaseAcquireCheck::ReleaseAcquireCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
-    : DeviceCheck(Name, Ctx), FenceFunctionsOption(Options.get("FenceFunctions", "").str()),
+    : DeviceRuleBase(Name, Ctx), FenceFunctionsOption(Options.get("FenceFunctions", "").str()),
       AcrossKernelsOption(Options.get("AcrossKernels", "false").str()),
       StrictnessOption(Options.get("Strictness", "evidence").str()) {
   std::optional<bool> Across = parseBoolOption(AcrossKernelsOption);

@@ -3,7 +3,7 @@
 #define CUDA_SCOPE_MEMORY_RELEASEACQUIRECHECK_H
 
 #include "AstRecords.h"
-#include "DeviceCheck.h"
+#include "DeviceRuleBase.h"
 #include <string>
 #include <vector>
 
@@ -12,7 +12,7 @@ namespace cuda_scope {
 /// Flags data published through a flag with no release, received with no
 /// acquire, or ordered by a fence narrower than the threads on the other side.
 /// Documentation: docs/checks/release-acquire.md
-class ReleaseAcquireCheck : public DeviceCheck {
+class ReleaseAcquireCheck : public DeviceRuleBase {
 public:
   ReleaseAcquireCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Ctx);
   bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {

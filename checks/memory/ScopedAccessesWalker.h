@@ -222,6 +222,8 @@ private:
   std::optional<ObjectRef> pointerIn(const clang::Expr *L, const Frame *Fr, unsigned Steps);
   std::optional<ObjectRef> mergedPointee(const clang::VarDecl *VD, const Frame *Fr, unsigned Steps);
   std::optional<ObjectRef> storedInElements(const clang::ArraySubscriptExpr *AS, const Frame *Fr, unsigned Steps);
+  std::optional<ObjectRef> oneObjectOf(llvm::ArrayRef<const clang::Expr *> Ways, const Frame *Own, unsigned Steps,
+                                       std::string Index);
   std::optional<ObjectRef> atomicRefTarget(const clang::Expr *E, const Frame *Fr, unsigned Steps = 0);
   std::optional<std::pair<const clang::Expr *, const Frame *>> structValue(const clang::Expr *E, const Frame *Fr,
                                                                     unsigned Steps);

@@ -22,7 +22,7 @@ using namespace llvm;
 namespace cuda_scope {
 
 WideScopeCheck::WideScopeCheck(StringRef Name, tidy::ClangTidyContext *Ctx)
-    : DeviceCheck(Name, Ctx), FixIts(parseBoolOption(Options.get("FixIts", "true")).value_or(true)) {
+    : DeviceRuleBase(Name, Ctx), FixIts(parseBoolOption(Options.get("FixIts", "true")).value_or(true)) {
   StringRef Value = Options.get("FixIts", "true");
   if (!parseBoolOption(Value))
     configurationDiag(invalidOptionMessage("FixIts", "'true' or 'false'"), DiagnosticIDs::Error) << Value << Name;

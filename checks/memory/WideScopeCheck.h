@@ -3,14 +3,14 @@
 #define CUDA_SCOPE_MEMORY_WIDESCOPECHECK_H
 
 #include "AstRecords.h"
-#include "DeviceCheck.h"
+#include "DeviceRuleBase.h"
 
 namespace cuda_scope {
 
 /// Flags fences and ordering atomics whose scope is wider than every thread
 /// that can see the memory they order: a cost, not a bug (off by default).
 /// Documentation: docs/checks/wide-scope.md
-class WideScopeCheck : public DeviceCheck {
+class WideScopeCheck : public DeviceRuleBase {
 public:
   WideScopeCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Ctx);
   bool isLanguageVersionSupported(const clang::LangOptions &LO) const override { return LO.CUDA; }

@@ -609,14 +609,16 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
       });
       if (Owned)
         continue;
-      if (Written && Read)
-        for (unsigned I : List)
+      if (Written && Read) {
+        for (unsigned I : List) {
           if (DataWrite(I)) {
             G.DataStores.push_back(I);
             G.StoresOf[Object].push_back(I);
           } else if (isData(St.op(I)) && St.op(I).What == OpKind::Load) {
             G.DataLoads.push_back(I);
           }
+        }
+      }
       // Only written, by plain or volatile stores and nothing else, each at
       // an address every thread computes alike (the one location both sides
       // write: *last, p->result): data if a receive comes before some write

@@ -1,4 +1,4 @@
-//===- DeviceCheck.h - what every check of the device rules shares ----------===//
+//===- DeviceRuleBase.h - what every check of the device rules shares ------===//
 //
 // The checks of the device rules read the same walk of the device code
 // (ScopedAccesses, AstRecords). On a host-side compilation that walk leaves
@@ -7,15 +7,15 @@
 // record them, so any one of them enabled is enough.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CUDA_SCOPE_MEMORY_DEVICECHECK_H
-#define CUDA_SCOPE_MEMORY_DEVICECHECK_H
+#ifndef CUDA_SCOPE_MEMORY_DEVICERULEBASE_H
+#define CUDA_SCOPE_MEMORY_DEVICERULEBASE_H
 
 #include "ast/ArchRegions.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
 namespace cuda_scope {
 
-class DeviceCheck : public clang::tidy::ClangTidyCheck {
+class DeviceRuleBase : public clang::tidy::ClangTidyCheck {
 public:
   using ClangTidyCheck::ClangTidyCheck;
   void registerPPCallbacks(const clang::SourceManager &SM, clang::Preprocessor *PP, clang::Preprocessor *) override {
