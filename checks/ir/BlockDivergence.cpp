@@ -390,4 +390,28 @@ std::vector<MaskedWarpCall> fullMaskCallsUnderDivergence(const Function &F) {
   return Out;
 }
 
+std::vector<ShuffleOutside> shufflesOutsideMask(const Function &F) {
+  std::vector<ShuffleOutside> Out;
+  for (const Instruction &I : instructions(F)) {
+    const auto *CB = dyn_cast<CallBase>(&I);
+    const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+    if (!Callee || !Callee->getName().starts_with("llvm.nvvm.shfl.sync.") || CB->arg_size() != 4)
+      continue;
+    std::optional<WarpSyncCall> W = warpSyncCall(Callee->getName());
+    std::optional<ShuffleMode> Mode = W ? shuffleMode(W->Name) : std::nullopt;
+    // llvm.nvvm.shfl.sync.<mode>.<type>(mask, value, b, c).
+    const auto *Mask = dyn_cast<ConstantInt>(CB->getArgOperand(0));
+    const auto *B = dyn_cast<ConstantInt>(CB->getArgOperand(2));
+    const auto *C = dyn_cast<ConstantInt>(CB->getArgOperand(3));
+    if (!Mode || !Mask || !B || !C)
+      continue;
+    const auto M = static_cast<uint32_t>(Mask->getZExtValue());
+    if (std::optional<ShuffleOutsideMask> Read =
+            shuffleReadsOutsideMask(*Mode, M, static_cast<unsigned>(B->getZExtValue()),
+                                    static_cast<unsigned>(C->getZExtValue())))
+      Out.push_back({&I, W->Name, M, *Read});
+  }
+  return Out;
+}
+
 } // namespace cuda_scope

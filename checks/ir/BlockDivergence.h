@@ -11,6 +11,7 @@
 #ifndef CUDA_SCOPE_IR_BLOCKDIVERGENCE_H
 #define CUDA_SCOPE_IR_BLOCKDIVERGENCE_H
 
+#include "model/Hierarchy.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
 #include <vector>
@@ -37,6 +38,18 @@ struct MaskedWarpCall {
 /// a branch lanes of one warp may decide differently decides whether (or how
 /// often) a lane reaches: the warp mask rule (model/Hierarchy.h).
 std::vector<MaskedWarpCall> fullMaskCallsUnderDivergence(const llvm::Function &F);
+
+/// A shuffle of kernel \p F whose constant mask leaves out the lane some lane
+/// of the mask reads (model/Hierarchy.h, shuffleReadsOutsideMask): its mask,
+/// offset or lane and clamp operands constant, as inlining and unrolling
+/// leave them.
+struct ShuffleOutside {
+  const llvm::Instruction *Call;
+  llvm::StringRef Name; ///< its CUDA name
+  uint32_t Mask;
+  ShuffleOutsideMask Read;
+};
+std::vector<ShuffleOutside> shufflesOutsideMask(const llvm::Function &F);
 
 } // namespace cuda_scope
 

@@ -205,6 +205,8 @@ CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManage
       R.DivergentBarriers.push_back(B);
     for (const MaskedWarpCall &W : fullMaskCallsUnderDivergence(*K))
       R.WarpMasks.push_back(W);
+    for (const ShuffleOutside &S : shufflesOutsideMask(*K))
+      R.ShuffleSources.push_back(S);
   }
   return R;
 }
@@ -416,6 +418,21 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
     ORE.emit([&] {
       OptimizationRemarkAnalysis R("cuda-scope", WarpMaskCheckName, At, W.Call->getParent());
       R << warpMaskMessage(W.Name, placeOf(userLoc(W.Branch)));
+      return R;
+    });
+  }
+  // The first of the shuffles at one place, in the kernel's order: a 64-bit
+  // shuffle is two calls, an unrolled loop one per step.
+  for (const ShuffleOutside &S : Res.ShuffleSources) {
+    if (!inProjectCode(S.Call))
+      continue;
+    DebugLoc At = userLoc(S.Call);
+    if (At && !MaskPlaces.insert({placeOf(At), At.getLine(), At.getCol()}).second)
+      continue;
+    OptimizationRemarkEmitter ORE(S.Call->getFunction());
+    ORE.emit([&] {
+      OptimizationRemarkAnalysis R("cuda-scope", WarpMaskCheckName, At, S.Call->getParent());
+      R << shuffleSourceMessage(S.Name, S.Mask, S.Read);
       return R;
     });
   }

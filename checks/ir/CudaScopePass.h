@@ -42,6 +42,8 @@ public:
     std::vector<DivergentBarrier> DivergentBarriers;
     /// The warp mask rule (model/Hierarchy.h), per kernel.
     std::vector<MaskedWarpCall> WarpMasks;
+    /// Its shuffles that read a lane outside their mask, per kernel.
+    std::vector<ShuffleOutside> ShuffleSources;
     /// At -O0 the kernels are analysed in an optimised copy of the module,
     /// which the findings point into; it lives as long as the result.
     std::shared_ptr<llvm::Module> OptimizedCopy;

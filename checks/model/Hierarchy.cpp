@@ -1,7 +1,9 @@
 //===- Hierarchy.cpp - barriers at the right level of the hierarchy --------===//
 #include "Hierarchy.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Regex.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -382,6 +384,66 @@ std::optional<WarpSyncCall> warpSyncCall(StringRef Name) {
     return C.empty() ? std::nullopt : std::optional<WarpSyncCall>(WarpSyncCall{C, 1});
   }
   return std::nullopt;
+}
+
+std::optional<ShuffleMode> shuffleMode(StringRef CudaName) {
+  return StringSwitch<std::optional<ShuffleMode>>(CudaName)
+      .Case("__shfl_sync", ShuffleMode::Idx)
+      .Case("__shfl_up_sync", ShuffleMode::Up)
+      .Case("__shfl_down_sync", ShuffleMode::Down)
+      .Case("__shfl_xor_sync", ShuffleMode::Bfly)
+      .Default(std::nullopt);
+}
+
+unsigned shuffleClamp(ShuffleMode M, unsigned Width) {
+  return ((WarpLanes - Width) << 8) | (M == ShuffleMode::Up ? 0u : 0x1fu);
+}
+
+std::optional<unsigned> shuffleSource(ShuffleMode M, unsigned Lane, unsigned B, unsigned C) {
+  // The PTX ISA's pseudo-code, on 5-bit fields.
+  const int BVal = B & 0x1f, CVal = C & 0x1f, SegMask = (C >> 8) & 0x1f, L = Lane & 0x1f;
+  const int MaxLane = (L & SegMask) | (CVal & ~SegMask), MinLane = L & SegMask;
+  int J = L;
+  bool Take = false;
+  switch (M) {
+  case ShuffleMode::Up:
+    J = L - BVal;
+    Take = J >= MaxLane;
+    break;
+  case ShuffleMode::Down:
+    J = L + BVal;
+    Take = J <= MaxLane;
+    break;
+  case ShuffleMode::Bfly:
+    J = L ^ BVal;
+    Take = J <= MaxLane;
+    break;
+  case ShuffleMode::Idx:
+    J = MinLane | (BVal & ~SegMask);
+    Take = J <= MaxLane;
+    break;
+  }
+  if (!Take || J == L)
+    return std::nullopt;
+  return static_cast<unsigned>(J);
+}
+
+std::optional<ShuffleOutsideMask> shuffleReadsOutsideMask(ShuffleMode M, uint32_t Mask, unsigned B, unsigned C) {
+  for (unsigned Lane = 0; Lane < static_cast<unsigned>(WarpLanes); ++Lane)
+    if (Mask & (1u << Lane))
+      if (std::optional<unsigned> J = shuffleSource(M, Lane, B, C); J && !(Mask & (1u << *J)))
+        return ShuffleOutsideMask{Lane, *J};
+  return std::nullopt;
+}
+
+std::string shuffleSourceMessage(StringRef Call, uint32_t Mask, ShuffleOutsideMask Read) {
+  std::string Hex;
+  raw_string_ostream(Hex) << format_hex(Mask, 10);
+  const std::string Lane = std::to_string(Read.Lane), Source = std::to_string(Read.Source);
+  return "this " + Call.str() + " reads, for lane " + Lane + ", lane " + Source + ", which its mask (" + Hex +
+         ") does not name: a lane outside the mask takes no part in the shuffle, so what lane " + Lane +
+         " receives is undefined; give the shuffle the width of the lanes that take part (its last argument), or "
+         "name lane " + Source + " in the mask and have it execute the call";
 }
 
 std::string warpMaskMessage(StringRef Call, StringRef ConditionWhere) {

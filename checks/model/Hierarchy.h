@@ -180,6 +180,33 @@ std::optional<WarpSyncCall> warpSyncCall(llvm::StringRef Name);
 std::string warpMaskMessage(llvm::StringRef Call, llvm::StringRef ConditionWhere);
 inline constexpr llvm::StringLiteral WarpMaskCheckName = "cuda-scope-warp-mask";
 
+// Part of the warp mask rule: a shuffle's source lane must be in its mask.
+// PTX shfl.sync gives lane i the value of lane j, j computed from the mode,
+// the lane or offset operand b and the clamp and segment operand c (the
+// pseudo-code of the PTX ISA's shfl.sync, where j may be i itself: then lane
+// i keeps its own value). A lane j that the mask does not name takes no part
+// in the shuffle (the CUDA programming guide: a value read from a thread that
+// does not take part is undefined), so lane i's result is undefined. Every
+// lane of the mask executes the call (what the rule above asks), so each of
+// them is tried; a mask, b and c known as constants are needed.
+enum class ShuffleMode { Idx, Up, Down, Bfly };
+/// The mode of a shuffle from its CUDA name ("__shfl_down_sync", as
+/// warpSyncCall gives it for both spellings); none for other calls.
+std::optional<ShuffleMode> shuffleMode(llvm::StringRef CudaName);
+/// The c operand CUDA's __shfl*_sync passes for \p Width (a power of two,
+/// 1 to 32): ((32 - Width) << 8), or'ed with 0x1f but for up.
+unsigned shuffleClamp(ShuffleMode M, unsigned Width);
+/// The lane lane \p Lane reads, or none where it keeps its own value.
+std::optional<unsigned> shuffleSource(ShuffleMode M, unsigned Lane, unsigned B, unsigned C);
+/// The first lane of \p Mask (in lane order) whose source lane is not in it.
+struct ShuffleOutsideMask {
+  unsigned Lane;
+  unsigned Source;
+};
+std::optional<ShuffleOutsideMask> shuffleReadsOutsideMask(ShuffleMode M, uint32_t Mask, unsigned B, unsigned C);
+/// The finding's words, at the call.
+std::string shuffleSourceMessage(llvm::StringRef Call, uint32_t Mask, ShuffleOutsideMask Read);
+
 // The warp race rule: lanes of one warp are threads like any others (PTX
 // memory model; CUDA C++'s volatile is not atomic). One lane writing an
 // element of shared memory and another lane reading or writing it, with

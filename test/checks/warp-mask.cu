@@ -115,7 +115,7 @@ __global__ void warpUniform(float *A) {
     V += __shfl_down_sync(0xffffffff, V, 2); // no-warning: a vote's result is the warp's
   unsigned Mask = __ballot_sync(0xffffffff, Lane < 16);
   if (Lane < 16)
-    V += __shfl_down_sync(Mask, V, 1); // no-warning: the mask names the lanes that take the branch
+    V += __shfl_down_sync(Mask, V, 1, 16); // no-warning: the mask names the lanes that take the branch
   for (int O = 16; O > 0; O /= 2)
     V += __shfl_down_sync(0xffffffff, V, O); // no-warning: every lane runs the loop alike
   if (blockIdx.x > 2)

@@ -211,6 +211,43 @@ TEST(Hierarchy, WarpSynchronousCalls) {
   EXPECT_FALSE(sameAcrossBlock("__ballot_sync"));
 }
 
+TEST(Hierarchy, WhichLaneAShuffleReads) {
+  const unsigned Warp = shuffleClamp(ShuffleMode::Down, 32), Half = shuffleClamp(ShuffleMode::Down, 16);
+  EXPECT_EQ(Warp, 0x1fu);
+  EXPECT_EQ(Half, 0x101fu);
+  EXPECT_EQ(shuffleClamp(ShuffleMode::Up, 16), 0x1000u);
+  // Down by 8: lane 8 reads lane 16 across the warp, keeps its own in a segment of 16.
+  EXPECT_EQ(shuffleSource(ShuffleMode::Down, 8, 8, Warp), 16u);
+  EXPECT_EQ(shuffleSource(ShuffleMode::Down, 8, 8, Half), std::nullopt);
+  EXPECT_EQ(shuffleSource(ShuffleMode::Down, 24, 8, Warp), std::nullopt); // past lane 31: its own
+  // Up: below the segment's first lane, a lane keeps its own.
+  EXPECT_EQ(shuffleSource(ShuffleMode::Up, 16, 1, shuffleClamp(ShuffleMode::Up, 32)), 15u);
+  EXPECT_EQ(shuffleSource(ShuffleMode::Up, 16, 1, shuffleClamp(ShuffleMode::Up, 16)), std::nullopt);
+  EXPECT_EQ(shuffleSource(ShuffleMode::Up, 0, 1, shuffleClamp(ShuffleMode::Up, 32)), std::nullopt);
+  // Index: the lane within the lane's own segment.
+  EXPECT_EQ(shuffleSource(ShuffleMode::Idx, 20, 3, shuffleClamp(ShuffleMode::Idx, 16)), 19u);
+  EXPECT_EQ(shuffleSource(ShuffleMode::Idx, 20, 3, shuffleClamp(ShuffleMode::Idx, 32)), 3u);
+  EXPECT_EQ(shuffleSource(ShuffleMode::Bfly, 5, 16, Warp), 21u);
+  // The rule: the first lane of the mask whose source the mask leaves out.
+  std::optional<ShuffleOutsideMask> R = shuffleReadsOutsideMask(ShuffleMode::Down, 0xffffu, 8, Warp);
+  ASSERT_TRUE(R);
+  EXPECT_EQ(R->Lane, 8u);
+  EXPECT_EQ(R->Source, 16u);
+  EXPECT_FALSE(shuffleReadsOutsideMask(ShuffleMode::Down, 0xffffu, 8, Half));
+  EXPECT_FALSE(shuffleReadsOutsideMask(ShuffleMode::Down, 0xffffffffu, 8, Warp));
+  EXPECT_FALSE(shuffleReadsOutsideMask(ShuffleMode::Idx, 0xffff0000u, 0, shuffleClamp(ShuffleMode::Idx, 16)));
+  R = shuffleReadsOutsideMask(ShuffleMode::Idx, 0xfu, 4, Warp);
+  ASSERT_TRUE(R);
+  EXPECT_EQ(R->Lane, 0u);
+  EXPECT_EQ(R->Source, 4u);
+  EXPECT_EQ(shuffleMode("__shfl_xor_sync"), ShuffleMode::Bfly);
+  EXPECT_EQ(shuffleMode("__ballot_sync"), std::nullopt);
+  EXPECT_NE(shuffleSourceMessage("__shfl_down_sync", 0xffffu, *shuffleReadsOutsideMask(ShuffleMode::Down, 0xffffu, 8,
+                                                                                       Warp))
+                .find("for lane 8, lane 16, which its mask (0x0000ffff)"),
+            std::string::npos);
+}
+
 TEST(Ptx, LibcuxxStoreAndLoad) {
   auto Is = parsePtx("st.release.cta.b32 [$0],$1;");
   ASSERT_EQ(Is.size(), 1u);
