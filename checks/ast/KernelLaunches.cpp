@@ -55,13 +55,12 @@ class GridOrigin {
 public:
   GridOrigin(const FunctionDecl *In, const ASTContext &Ctx) : In(In), Ctx(Ctx) {}
 
-  std::pair<GridSize, std::string> of(const Expr *Grid) {
+  /// Fills \p S's Grid, GrowsWith and Divides.
+  void of(const Expr *Grid, KernelLaunches::Site &S) {
     visit(Grid, /*Arith=*/false, 0);
-    if (Residency)
-      return {GridSize::Residency, ""};
-    if (!Input.empty())
-      return {GridSize::Input, Input};
-    return {GridSize::Unknown, ""};
+    S.Grid = Residency ? GridSize::Residency : !Input.empty() ? GridSize::Input : GridSize::Unknown;
+    S.GrowsWith = S.Grid == GridSize::Input ? Input : "";
+    S.Divides = S.Grid == GridSize::Input && Divides;
   }
 
 private:
@@ -69,6 +68,9 @@ private:
   const ASTContext &Ctx;
   bool Residency = false;
   std::string Input;
+  /// A division (or a shift right, or a function named for one: divUp,
+  /// ceil_div) on the way: the grid shares something out among its blocks.
+  bool Divides = false;
   /// Input names the value as the program holds it (a parameter, a field,
   /// v.size()), not an argument of the call that computed it.
   bool Named = false;
@@ -143,6 +145,8 @@ private:
         Residency = true;
         return;
       }
+      if (FD && FD->getDeclName().isIdentifier() && FD->getName().contains_insensitive("div"))
+        Divides = true;
       // A method's result (v.size()) is the object's; a function's (divUp,
       // std::min) is computed from its arguments.
       if (isa<CXXMemberCallExpr>(CE))
@@ -156,6 +160,9 @@ private:
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
       bool Math = BO->isAdditiveOp() || BO->isMultiplicativeOp() || BO->isShiftOp();
+      if (BO->getOpcode() == BO_Div || BO->getOpcode() == BO_Shr || BO->getOpcode() == BO_DivAssign ||
+          BO->getOpcode() == BO_ShrAssign)
+        Divides = true;
       visit(BO->getLHS(), Arith || Math, Depth + 1);
       visit(BO->getRHS(), Arith || Math, Depth + 1);
       return;
@@ -239,7 +246,7 @@ public:
     Info.Sites.push_back({K, TripleChevronLaunch, LaunchForm::Plain, GridSize::Unknown, ""});
     const CallExpr *Config = K->getConfig();
     if (Config && Config->getNumArgs() > 0)
-      std::tie(Info.Sites.back().Grid, Info.Sites.back().GrowsWith) = GridOrigin(Current, Ctx).of(Config->getArg(0));
+      GridOrigin(Current, Ctx).of(Config->getArg(0), Info.Sites.back());
     if (Config && Config->getNumArgs() > 0 && isOneBlockGrid(Config->getArg(0), Ctx))
       ++Info.OneBlock;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(K->getCallee()->IgnoreParenImpCasts()))
@@ -260,7 +267,7 @@ public:
           if (F->hasAttr<CUDAGlobalAttr>()) {
             KernelLaunches::Site Site{CE, L->Name, L->Form, GridSize::Unknown, ""};
             if (L->GridArg >= 0 && static_cast<unsigned>(L->GridArg) < CE->getNumArgs())
-              std::tie(Site.Grid, Site.GrowsWith) = GridOrigin(Current, Ctx).of(CE->getArg(L->GridArg));
+              GridOrigin(Current, Ctx).of(CE->getArg(L->GridArg), Site);
             Out[F->getCanonicalDecl()].Sites.push_back(std::move(Site));
           }
       return true;

@@ -41,6 +41,7 @@ public:
     /// What the grid's size is computed from (gridSizeOf).
     GridSize Grid = GridSize::Unknown;
     std::string GrowsWith; ///< for GridSize::Input: the value, as written
+    bool Divides = false;  ///< for GridSize::Input: the grid divides the input among its blocks
   };
   struct Kernel {
     unsigned Launches = 0, OneBlock = 0;

@@ -5,6 +5,9 @@
 // functions the file defines (TUCallGraph; model/barrierFunction names the
 // barriers). Launches in other files reach the IR pass through the host
 // side's facts (docs/facts.md), so the cuda-scope command finds those too.
+// And, on the host's code alone, each kernel's first cooperative launch whose
+// grid grows with the input (model/Hierarchy.h,
+// cooperativeLaunchPastResidency).
 //
 //===----------------------------------------------------------------------===//
 #include "GridSyncCheck.h"
@@ -87,7 +90,15 @@ void GridSyncCheck::check(const MatchFinder::MatchResult &Result) {
   for (const auto &[Kernel, Info] : Launches->kernels()) {
     SmallVector<KernelLaunch, 2> Facts;
     for (const KernelLaunches::Site &Site : Info.Sites)
-      Facts.push_back({Site.How.str(), placeOf(Site.E->getBeginLoc(), SM), Site.Form, Site.Grid, Site.GrowsWith});
+      Facts.push_back({Site.How.str(), placeOf(Site.E->getBeginLoc(), SM), Site.Form, Site.Grid, Site.GrowsWith,
+                       Site.Divides});
+    // A cooperative launch that the runtime refuses once the input grows,
+    // whatever the kernel does: reported at the launch.
+    if (std::optional<unsigned> Big = cooperativeLaunchPastResidency(Facts)) {
+      const FunctionDecl *Def = TUCallGraph::definitionOf(Kernel);
+      diag(Info.Sites[*Big].E->getBeginLoc(), "%0")
+          << cooperativeLaunchMessage((Def ? Def : Kernel)->getQualifiedNameAsString(), Facts[*Big]);
+    }
     std::optional<unsigned> Plain = launchWithoutCooperation(Facts);
     if (!Plain)
       continue;

@@ -16,6 +16,21 @@ std::optional<unsigned> launchWithoutCooperation(ArrayRef<KernelLaunch> Launches
   return std::nullopt;
 }
 
+std::optional<unsigned> cooperativeLaunchPastResidency(ArrayRef<KernelLaunch> Launches) {
+  for (unsigned I = 0; I < Launches.size(); ++I)
+    if (Launches[I].Form == LaunchForm::Cooperative && Launches[I].Grid == GridSize::Input && Launches[I].Divides)
+      return I;
+  return std::nullopt;
+}
+
+std::string cooperativeLaunchMessage(StringRef Kernel, const KernelLaunch &Launch) {
+  return "this cooperative launch of kernel '" + Kernel.str() + "' has a grid that grows with '" + Launch.GrowsWith +
+         "', which is not bounded by what the GPU keeps resident: once the grid is larger than "
+         "cudaOccupancyMaxActiveBlocksPerMultiprocessor times the SM count, " + Launch.How +
+         " returns cudaErrorCooperativeLaunchTooLarge and the kernel does not run; size the grid from the occupancy "
+         "query and the SM count, and have the kernel loop over the input with a grid stride";
+}
+
 StringRef gridBarrierName(Scope S) {
   return S == Scope::System ? "multi_grid_group::sync()" : "grid_group::sync()";
 }

@@ -34,6 +34,9 @@ struct KernelLaunch {
   LaunchForm Form = LaunchForm::Plain;
   GridSize Grid = GridSize::Unknown;
   std::string GrowsWith; ///< for Input: the value, as written ("n", "v.size()")
+  /// For Input: the grid divides the input among its blocks ((n + 255) / 256,
+  /// divUp(n, 256), n >> 8), one block for each share of it.
+  bool Divides = false;
 };
 
 /// The grid sync rule: the first launch of a kernel that reaches a grid-wide
@@ -52,6 +55,16 @@ llvm::StringRef gridBarrierName(Scope S);
 
 /// The check's name, for both front ends.
 inline constexpr llvm::StringLiteral GridSyncCheckName = "cuda-scope-grid-sync";
+
+/// The same rule's other half, on the host: a cooperative launch is refused
+/// (cudaErrorCooperativeLaunchTooLarge: the kernel does not run) when its grid
+/// is larger than what the GPU keeps resident. A grid that divides the input
+/// among its blocks grows with the input and passes that bound once the input
+/// is large enough; one computed from the occupancy query or the SM count
+/// does not. The first cooperative launch whose grid so grows, if any.
+std::optional<unsigned> cooperativeLaunchPastResidency(llvm::ArrayRef<KernelLaunch> Launches);
+/// The finding's words, at that launch.
+std::string cooperativeLaunchMessage(llvm::StringRef Kernel, const KernelLaunch &Launch);
 
 // The grid barrier rule: a hand-written grid barrier (blocks count their
 // arrivals on a word of global memory, then spin until the count reaches
