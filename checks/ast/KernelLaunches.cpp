@@ -283,10 +283,34 @@ public:
     const auto *F = dyn_cast<FunctionDecl>(DRE->getDecl());
     if (F && F->hasAttr<CUDAGlobalAttr>())
       References.push_back(DRE);
+    if (const auto *E = dyn_cast<EnumConstantDecl>(DRE->getDecl()); E && isCooperativeAttribute(E->getName()))
+      AsksCooperation = true;
+    return true;
+  }
+  // A graph's kernel node: its parameters' func set to a kernel
+  // (params.func = (void *)kernel). Each launch of the graph runs it.
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    const auto *ME = BO->getOpcode() == BO_Assign ? dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()) : nullptr;
+    const auto *Field = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+    if (!Field || !Field->getDeclName().isIdentifier() || !Field->getParent()->getDeclName().isIdentifier() ||
+        !isGraphKernelNodeFunc(Field->getParent()->getName(), Field->getName()))
+      return true;
+    if (const FunctionDecl *F = TUCallGraph::namedFunction(BO->getRHS()); F && F->hasAttr<CUDAGlobalAttr>()) {
+      KernelLaunches::Kernel &Info = Out[F->getCanonicalDecl()];
+      ++Info.Launches;
+      Info.Sites.push_back({BO, GraphKernelNodeLaunch, LaunchForm::Plain, GridSize::Unknown, ""});
+      GraphNodes.push_back({F->getCanonicalDecl(), Info.Sites.size() - 1});
+    }
     return true;
   }
 
   void finish() {
+    // A file that asks for cooperation by attribute may ask it of its graph
+    // nodes (cudaGraphKernelNodeSetAttribute): which node is not followed,
+    // so none of them is taken as plain.
+    if (AsksCooperation)
+      for (const auto &[F, I] : GraphNodes)
+        Out[F].Sites[I].Form = LaunchForm::Attributes;
     // Visited before their call is (the callee of a call is its child), so
     // decided at the end.
     for (const DeclRefExpr *DRE : References)
@@ -300,6 +324,8 @@ private:
   const FunctionDecl *Current = nullptr;
   DenseSet<const DeclRefExpr *> NotEscaping;
   std::vector<const DeclRefExpr *> References;
+  bool AsksCooperation = false;
+  std::vector<std::pair<const FunctionDecl *, size_t>> GraphNodes;
 };
 
 } // namespace

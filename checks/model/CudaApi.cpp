@@ -128,4 +128,13 @@ StringRef captureEffectName(CaptureEffect E) {
   return "neutral";
 }
 
+bool isGraphKernelNodeFunc(StringRef Record, StringRef Field) {
+  return Field == "func" && (Record == "cudaKernelNodeParams" || Record == "cudaKernelNodeParamsV2");
+}
+
+bool isCooperativeAttribute(StringRef Enumerator) {
+  return Enumerator == "cudaLaunchAttributeCooperative" || Enumerator == "CU_LAUNCH_ATTRIBUTE_COOPERATIVE" ||
+         Enumerator == "CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE";
+}
+
 } // namespace cuda_scope

@@ -111,6 +111,18 @@ llvm::StringRef gridSizeName(GridSize G);
 std::optional<GridSize> gridSizeFromName(llvm::StringRef Name);
 /// How a <<<...>>> launch is spelled in messages and facts.
 inline constexpr llvm::StringLiteral TripleChevronLaunch = "<<<...>>>";
+/// How a kernel node of a CUDA graph is spelled: the node runs the kernel
+/// that its parameters' field names (isGraphKernelNodeFunc) each time the
+/// graph is launched, not cooperatively unless the node's attribute says so.
+inline constexpr llvm::StringLiteral GraphKernelNodeLaunch = "a kernel node of a CUDA graph";
+/// Field \p Field of structure \p Record names the kernel a graph's kernel
+/// node runs (cudaKernelNodeParams::func, and its V2).
+bool isGraphKernelNodeFunc(llvm::StringRef Record, llvm::StringRef Field);
+/// An enumerator that asks a launch or a graph's kernel node to be
+/// cooperative (cudaLaunchAttributeCooperative, which
+/// cudaKernelNodeAttributeCooperative names too; the driver's
+/// CU_LAUNCH_ATTRIBUTE_COOPERATIVE).
+bool isCooperativeAttribute(llvm::StringRef Enumerator);
 
 llvm::StringRef captureEffectName(CaptureEffect E);
 

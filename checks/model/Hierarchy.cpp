@@ -42,8 +42,12 @@ std::string gridSyncMessage(StringRef Kernel, StringRef Barrier, const KernelLau
     M += " at " + Launch.Where;
   M += ", which is not a cooperative launch: a grid sync needs every block of the grid resident at once, and "
        "under this launch the kernel fails with cudaErrorLaunchFailure, a sticky error every later CUDA call of "
-       "the process returns; launch it with cudaLaunchCooperativeKernel, with a grid no larger than "
-       "cudaOccupancyMaxActiveBlocksPerMultiprocessor times the SM count";
+       "the process returns; ";
+  M += Launch.How == GraphKernelNodeLaunch
+           ? "make the node cooperative (cudaGraphKernelNodeSetAttribute with cudaLaunchAttributeCooperative), with a "
+             "grid no larger than cudaOccupancyMaxActiveBlocksPerMultiprocessor times the SM count"
+           : "launch it with cudaLaunchCooperativeKernel, with a grid no larger than "
+             "cudaOccupancyMaxActiveBlocksPerMultiprocessor times the SM count";
   return M;
 }
 
