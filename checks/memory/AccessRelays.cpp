@@ -77,12 +77,15 @@ void ScopedAccesses::Walker::resolveSetters(size_t FirstAll, size_t FirstPlain) 
   // == 0) done = 1;, then the block tests done after a barrier): what the
   // variable's later test decides, the value decides, as the IR front end
   // reads it (IrRecords::testedAt).
-  auto SetVar = [&](const Stmt *Arm) -> const VarDecl * {
+  auto SetVar = [&](const Stmt *Arm, std::optional<int64_t> *To = nullptr) -> const VarDecl * {
     if (const auto *CS = dyn_cast_or_null<CompoundStmt>(Arm))
       Arm = CS->size() == 1 ? CS->body_front() : nullptr;
     const auto *BO = dyn_cast_or_null<BinaryOperator>(Arm);
-    if (!BO || BO->getOpcode() != BO_Assign || !constantInt(BO->getRHS(), Ctx))
+    std::optional<int64_t> K = BO && BO->getOpcode() == BO_Assign ? constantInt(BO->getRHS(), Ctx) : std::nullopt;
+    if (!K)
       return nullptr;
+    if (To)
+      *To = K;
     const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
     return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   };
@@ -98,6 +101,17 @@ void ScopedAccesses::Walker::resolveSetters(size_t FirstAll, size_t FirstPlain) 
         if (F.From == VD && !F.To && F.Seq > A.Seq && F.Guard && F.Guard != If) {
           A.TestSeq = F.Seq;
           A.TestGuard = F.Guard;
+          // What each arm sets the variable to: an arm that sets another
+          // variable, or this one to what the file does not show, leaves
+          // the value unknown.
+          std::optional<int64_t> Then, Else;
+          const VarDecl *ThenVar = SetVar(If->getThen(), &Then), *ElseVar = SetVar(If->getElse(), &Else);
+          if (ThenVar == VD && (!If->getElse() || ElseVar == VD)) {
+            A.SetterIf = If;
+            A.SetterVar = VD;
+            A.SetterThen = Then;
+            A.SetterElse = Else;
+          }
           return;
         }
     }

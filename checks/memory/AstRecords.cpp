@@ -252,6 +252,41 @@ std::optional<int64_t> expectedConstant(const Expr *Swap, const Stmt *Body, cons
   return Reset && !Other ? K : std::nullopt;
 }
 
+/// One comparison of a value with a constant, or a truth test of it, under
+/// any number of !: the value X, the condition VC under which the comparison
+/// (without the !s) holds, whether the !s negate it, and the expression
+/// under them.
+struct Compared {
+  const Expr *X;
+  ValueCondition VC;
+  bool Negated;
+  const Expr *Whole;
+};
+std::optional<Compared> comparedIn(const Expr *Cond, const ASTContext &Ctx) {
+  bool Negated = false;
+  const Expr *E = Cond->IgnoreParenImpCasts();
+  while (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    if (U->getOpcode() != UO_LNot)
+      break;
+    Negated = !Negated;
+    E = U->getSubExpr()->IgnoreParenImpCasts();
+  }
+  ValueCondition VC{Comparison::NE, 0}; // a truth test
+  const Expr *X = E;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() != BO_EQ && BO->getOpcode() != BO_NE)
+      return std::nullopt;
+    VC.Op = BO->getOpcode() == BO_EQ ? Comparison::EQ : Comparison::NE;
+    if (std::optional<int64_t> K = constantInt(BO->getRHS(), Ctx))
+      X = BO->getLHS(), VC.C = *K;
+    else if (std::optional<int64_t> K = constantInt(BO->getLHS(), Ctx))
+      X = BO->getRHS(), VC.C = *K;
+    else
+      return std::nullopt;
+  }
+  return Compared{X, VC, Negated, E};
+}
+
 /// The condition on the value a spinning read returns under which its loop
 /// is left (MemOp::PassWhen): the loop's test, or an if whose arm breaks out
 /// of a loop with no test of its own, is its one way out, and is one
@@ -312,29 +347,40 @@ std::optional<ValueCondition> spinExit(const ScopedAccess &A, const ASTContext &
   }
   if (!Cond || exitsOf(Body) != Allowed)
     return std::nullopt;
-  bool Negated = false;
-  const Expr *E = Cond->IgnoreParenImpCasts();
-  while (const auto *U = dyn_cast<UnaryOperator>(E)) {
-    if (U->getOpcode() != UO_LNot)
-      break;
-    Negated = !Negated;
-    E = U->getSubExpr()->IgnoreParenImpCasts();
-  }
-  ValueCondition VC{Comparison::NE, 0}; // a truth test
-  const Expr *X = E;
-  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-    if (BO->getOpcode() != BO_EQ && BO->getOpcode() != BO_NE)
-      return std::nullopt;
-    VC.Op = BO->getOpcode() == BO_EQ ? Comparison::EQ : Comparison::NE;
-    if (std::optional<int64_t> K = constantInt(BO->getRHS(), Ctx))
-      X = BO->getLHS(), VC.C = *K;
-    else if (std::optional<int64_t> K = constantInt(BO->getLHS(), Ctx))
-      X = BO->getRHS(), VC.C = *K;
-    else
-      return std::nullopt;
-  }
-  if (!isValueOf(X, A, Loop))
+  std::optional<Compared> C = comparedIn(Cond, Ctx);
+  if (!C)
     return std::nullopt;
+  const Expr *X = C->X, *E = C->Whole;
+  ValueCondition VC = C->VC;
+  const bool Negated = C->Negated;
+  const bool Direct = isValueOf(X, A, Loop);
+  const auto *Via = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts());
+  if (!Direct && !(A.SetterIf && Via && Via->getDecl() == A.SetterVar))
+    return std::nullopt;
+  if (!Direct) {
+    // Through the variable a setter sets: the loop is left on the values of
+    // the variable VC names; the read lets it go where the arm its value
+    // takes sets the variable to such a value and the other arm does not.
+    if (ExitWhenTrue == Negated)
+      VC.Op = VC.Op == Comparison::EQ ? Comparison::NE : Comparison::EQ;
+    std::optional<Compared> R = comparedIn(A.SetterIf->getCond(), Ctx);
+    if (!R || !isValueOf(R->X, A, A.SetterIf) || R->X->IgnoreParenCasts()->getType()->isBooleanType())
+      return std::nullopt;
+    ValueCondition Taken = R->VC; // the then arm runs on these values
+    if (R->Negated)
+      Taken.Op = Taken.Op == Comparison::EQ ? Comparison::NE : Comparison::EQ;
+    auto Passes = [&](std::optional<int64_t> V) { return V && VC.holdsFor(*V); };
+    const bool ThenPasses = Passes(A.SetterThen), ElsePasses = Passes(A.SetterElse);
+    // An arm that leaves the variable alone leaves it at a value the loop
+    // goes on with (the loop is still running).
+    if (ThenPasses && !ElsePasses)
+      return Taken;
+    if (ElsePasses && !ThenPasses) {
+      Taken.Op = Taken.Op == Comparison::EQ ? Comparison::NE : Comparison::EQ;
+      return Taken;
+    }
+    return std::nullopt;
+  }
   // A compare-exchange that returns whether it swapped (compare_exchange_strong,
   // __nv_atomic_compare_exchange_n) tests that, not the value: whether the
   // value read equals expected, known where the variable holds one constant

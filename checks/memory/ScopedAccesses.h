@@ -151,6 +151,14 @@ struct ScopedAccess {
   /// (the end of the statement, or never where an arm leaves or a loop ends).
   const clang::Stmt *TestGuard = nullptr;
   unsigned TestFrom = 0, TestUntil = ~0u;
+  /// Where the test was found through a setter (if (atomicCAS(l, 0, 1) == 0)
+  /// done = 1; else done = 0;, then a loop on done): that if, the variable
+  /// its arms set, and the constant each arm sets it to (none: the arm
+  /// leaves it alone), so that the value under which the loop is left can be
+  /// read back through the variable (PassWhen).
+  const clang::IfStmt *SetterIf = nullptr;
+  const clang::VarDecl *SetterVar = nullptr;
+  std::optional<int64_t> SetterThen, SetterElse;
   /// Where the memory_order argument is written at the call, as an
   /// enumerator in the user's code, for a fix that changes the order.
   clang::SourceRange OrderSpelling;

@@ -561,3 +561,91 @@ __global__ void scopedBuiltinLockFenced(unsigned *lock, int *nodes, int *head, i
     __scoped_atomic_exchange_n(lock, 0u, __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE);
   }
 }
+
+// LITMUS: forbidden
+// A block takes the lock through a relay (HeteroSync's semaphore post): its master's
+// compare-and-swap sets a __shared__ flag the whole block loops on. The swap writes 1, and a
+// master that reads 1 sets the flag to false and tries again: only the unlock's 0 lets anyone
+// in, so the swap hands nothing on. Fenced on both sides of the critical section.
+__global__ void relayLockFenced(unsigned *lock, int *count) {
+  __shared__ bool acquired;
+  if (threadIdx.x == 0)
+    acquired = false;
+  __syncthreads();
+  while (!acquired) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      if (atomicCAS(lock, 0, 1) == 1) {
+        acquired = false;
+      } else {
+        acquired = true;
+      }
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    __threadfence();
+    count[0] += 1;
+    __threadfence();
+    atomicExch(lock, 0);
+  }
+  __syncthreads();
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The same without the fences: the next holder may read the count from before the last one's
+// update, which the unlock's 0 handed on without a release.
+__global__ void relayLockRelaxed(unsigned *lock, int *count) {
+  __shared__ bool acquired;
+  if (threadIdx.x == 0)
+    acquired = false;
+  __syncthreads();
+  while (!acquired) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      if (atomicCAS(lock, 0, 1) == 1) {
+        acquired = false;
+      } else {
+        acquired = true;
+      }
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    count[0] += 1;
+    atomicExch(lock, 0);
+  }
+  __syncthreads();
+}
+
+// LITMUS: forbidden
+// Data written before the lock is taken through the relay, then read by the next holder: the
+// fence before the unlock releases it, and the next holder's fence after its swap acquires it.
+// The swap itself writes 1, which lets no master through (only a read of 0 sets the flag), so
+// it publishes nothing, though plain writes come before it.
+__global__ void relayLockAfterData(unsigned *lock, int *slots, int *seen) {
+  if (threadIdx.x == 0)
+    slots[blockIdx.x] = 1;
+  __shared__ bool acquired;
+  if (threadIdx.x == 0)
+    acquired = false;
+  __syncthreads();
+  while (!acquired) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      if (atomicCAS(lock, 0, 1) == 1) {
+        acquired = false;
+      } else {
+        acquired = true;
+      }
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    __threadfence();
+    seen[blockIdx.x] = slots[(blockIdx.x + 1) % gridDim.x];
+    __threadfence();
+    atomicExch(lock, 0);
+  }
+  __syncthreads();
+}
