@@ -484,7 +484,7 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
       OptimizationRemarkAnalysis R("cuda-scope", GridBarrierCheckName, userLoc(Wait.I), Wait.I->getParent());
       const Function *Kernel = Res.Records->kernels()[Res.Records->ops()[B.Wait].Context];
       R << reusedGridBarrierMessage(plainFunctionName(demangle(Kernel->getName().str())),
-                                    placeOf(userLoc(Res.Records->irOp(B.Again).I)));
+                                    placeOf(userLoc(Res.Records->irOp(B.Again).I)), B.Second);
       return R;
     });
   }

@@ -41,8 +41,9 @@ struct IROp {
   /// For a read: the branch (or select) its value decides, directly or
   /// through a variable it was relayed through; null when none.
   const llvm::Instruction *Test = nullptr;
-  /// Its value is compared with the grid's size (MemOp::AgainstGrid).
-  bool AgainstGrid = false;
+  /// Its value is compared with the grid's size (MemOp::AgainstGrid), and
+  /// that size is the grid's width itself (MemOp::GoalIsGrid).
+  bool AgainstGrid = false, GoalIsGrid = false;
   /// ... with a value that can differ between uses (MemOp::GoalVaries).
   bool GoalVaries = false;
   /// A call whose callee's memory effects are not shown (MemOp::Opaque).

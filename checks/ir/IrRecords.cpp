@@ -66,6 +66,15 @@ bool derivesFrom(const Value *V, const Value *From) {
 }
 
 /// \p V is computed from the grid's size in blocks (%nctaid).
+/// \p V is the grid's width in blocks itself (%nctaid.x, through casts), as
+/// the AST front end reads gridDim.x (MemOp::GoalIsGrid).
+bool isGridWidth(const Value *V) {
+  while (isa<ZExtInst, SExtInst, TruncInst>(V))
+    V = cast<CastInst>(V)->getOperand(0);
+  const auto *II = dyn_cast<IntrinsicInst>(V);
+  return II && II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_nctaid_x;
+}
+
 bool readsGridSize(const Value *V) {
   SmallVector<const Value *, 8> Work{V};
   SmallPtrSet<const Value *, 16> Seen;
@@ -158,7 +167,7 @@ bool isBlockVote(const CallBase &Call) {
 std::optional<ValueTest> testOf(const Value *I,
                                 SmallVectorImpl<std::pair<const Value *, ValueTest>> *StoredTo = nullptr,
                                 const Instruction **Guard = nullptr, bool *AgainstGrid = nullptr,
-                                bool *GoalVaries = nullptr) {
+                                bool *GoalVaries = nullptr, bool *GoalIsGrid = nullptr) {
   SmallVector<std::pair<const Value *, ValueTest>, 8> Work{{I, ValueTest::None}};
   SmallPtrSet<const Value *, 16> Seen;
   std::optional<ValueTest> Found;
@@ -210,6 +219,8 @@ std::optional<ValueTest> testOf(const Value *I,
           *AgainstGrid = true;
           if (GoalVaries && !sameEveryUse(Other))
             *GoalVaries = true;
+          if (GoalIsGrid && isGridWidth(Other))
+            *GoalIsGrid = true;
         }
         if (Compare == ValueTest::None)
           Work.push_back({U, irComparisonTest(*Cmp, V)});
@@ -626,7 +637,8 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
     for (unsigned I = First; I < Last; ++I) {
       IROp &Op = IROps[I];
       if (Op.What == OpKind::Load || Op.What == OpKind::RMW)
-        std::tie(Op.Test, Tests[I - First]) = testedAt(First, Last, Op, &Op.AgainstGrid, &Op.GoalVaries);
+        std::tie(Op.Test, Tests[I - First]) =
+            testedAt(First, Last, Op, &Op.AgainstGrid, &Op.GoalVaries, &Op.GoalIsGrid);
       const Function *Fn = Op.I->getFunction();
       MemOp R;
       R.What = Op.What;
@@ -670,6 +682,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
       R.WritesNothing = Op.What == OpKind::RMW && writesNothing(Op.Spelling, Op.Operand);
       R.AgainstGrid = Op.AgainstGrid;
       R.GoalVaries = Op.GoalVaries;
+      R.GoalIsGrid = Op.GoalIsGrid;
       R.Opaque = Op.Opaque;
       R.Spins = Op.Test && exitsLoopOf(Op.Test, Op.I, orderOf(Fn).loops());
       if (R.Spins)
@@ -699,13 +712,14 @@ const FunctionOrder &IrRecords::orderOf(const Function *F) const {
 }
 
 std::pair<const Instruction *, ValueTest> IrRecords::testedAt(unsigned First, unsigned Last, const IROp &Op,
-                                                              bool *AgainstGrid, bool *GoalVaries) const {
+                                                              bool *AgainstGrid, bool *GoalVaries,
+                                                              bool *GoalIsGrid) const {
   // At the read itself, or, when the value is relayed through memory (the
   // last-block ticket stores it to a __shared__ bool, then every thread tests
   // it after __syncthreads()), at the load of the relay that decides a branch.
   SmallVector<std::pair<const Value *, ValueTest>, 2> Relays;
   const Instruction *Guard = nullptr;
-  if (std::optional<ValueTest> T = testOf(Op.I, &Relays, &Guard, AgainstGrid, GoalVaries)) {
+  if (std::optional<ValueTest> T = testOf(Op.I, &Relays, &Guard, AgainstGrid, GoalVaries, GoalIsGrid)) {
     // A decision whose one effect is to set a relay (if (now == mine)
     // haveLock = true;, then every thread tests haveLock after a barrier):
     // what the relay's test decides, the value decides, as the AST front end
@@ -737,7 +751,7 @@ std::pair<const Instruction *, ValueTest> IrRecords::testedAt(unsigned First, un
               !Order.mayPrecede(Set, L.I))
             continue;
           const Instruction *RelayGuard = nullptr;
-          if (testOf(L.I, nullptr, &RelayGuard, AgainstGrid, GoalVaries) && RelayGuard)
+          if (testOf(L.I, nullptr, &RelayGuard, AgainstGrid, GoalVaries, GoalIsGrid) && RelayGuard)
             return {RelayGuard, *T};
         }
       }
@@ -748,7 +762,7 @@ std::pair<const Instruction *, ValueTest> IrRecords::testedAt(unsigned First, un
       const IROp &L = IROps[I];
       if (L.What != OpKind::Load || L.Object != Relay || !orderOf(Op.I->getFunction()).mayPrecede(Op.I, L.I))
         continue;
-      if (std::optional<ValueTest> T = testOf(L.I, nullptr, &Guard, AgainstGrid, GoalVaries))
+      if (std::optional<ValueTest> T = testOf(L.I, nullptr, &Guard, AgainstGrid, GoalVaries, GoalIsGrid))
         return {Guard, Compare != ValueTest::None ? Compare : *T};
     }
   return {nullptr, ValueTest::None};

@@ -40,7 +40,8 @@ public:
 private:
   const FunctionOrder &orderOf(const llvm::Function *F) const;
   std::pair<const llvm::Instruction *, ValueTest> testedAt(unsigned First, unsigned Last, const IROp &Op,
-                                                          bool *AgainstGrid, bool *GoalVaries) const;
+                                                          bool *AgainstGrid, bool *GoalVaries,
+                                                          bool *GoalIsGrid) const;
 
   std::vector<IROp> IROps;
   std::vector<MemOp> Ops;

@@ -26,16 +26,17 @@ void ScopedAccesses::Walker::resolveRelays() {
     ValueTest Compare;
     bool AgainstGrid;
     bool GoalVaries;
+    bool GoalIsGrid;
   };
   for (const Relay &R : Relays) {
     ScopedAccess &A = (R.InPlain ? Owner.Plain : Owner.All)[R.Index];
     if (A.TestSeq)
       continue;
-    SmallVector<Step, 4> Work{{R.To, A.Seq, R.Compare, R.AgainstGrid, R.GoalVaries}};
+    SmallVector<Step, 4> Work{{R.To, A.Seq, R.Compare, R.AgainstGrid, R.GoalVaries, R.GoalIsGrid}};
     std::optional<unsigned> Best;
     const Stmt *Guard = nullptr;
     ValueTest How = ValueTest::Bound;
-    bool AgainstGrid = false, GoalVaries = false;
+    bool AgainstGrid = false, GoalVaries = false, GoalIsGrid = false;
     for (unsigned Round = 0; Round < 4 && !Work.empty(); ++Round) {
       SmallVector<Step, 4> Next;
       for (const Step &W : Work)
@@ -43,10 +44,12 @@ void ScopedAccesses::Walker::resolveRelays() {
           if (F.From != W.Var || F.Seq <= W.After)
             continue;
           ValueTest Compare = W.Compare != ValueTest::None ? W.Compare : F.Compare;
-          bool Grid = W.AgainstGrid || F.AgainstGrid, Varies = W.GoalVaries || F.GoalVaries;
+          bool Grid = W.AgainstGrid || F.AgainstGrid, Varies = W.GoalVaries || F.GoalVaries,
+               Width = W.GoalIsGrid || F.GoalIsGrid;
           if (!F.To) {
             AgainstGrid = AgainstGrid || Grid;
             GoalVaries = GoalVaries || Varies;
+            GoalIsGrid = GoalIsGrid || Width;
             // The first test says where; any test for equality says how (as
             // the IR front end reads it).
             ValueTest T = Compare == ValueTest::None ? ValueTest::Equality : Compare;
@@ -57,7 +60,7 @@ void ScopedAccesses::Walker::resolveRelays() {
               Guard = F.Guard;
             }
           } else if (Next.size() < 16) {
-            Next.push_back({F.To, F.Seq, Compare, Grid, Varies});
+            Next.push_back({F.To, F.Seq, Compare, Grid, Varies, Width});
           }
         }
       Work = std::move(Next);
@@ -68,6 +71,7 @@ void ScopedAccesses::Walker::resolveRelays() {
       A.TestGuard = Guard;
       A.AgainstGrid = AgainstGrid;
       A.GoalVaries = GoalVaries;
+      A.GoalIsGrid = GoalIsGrid;
     }
   }
 }

@@ -51,6 +51,33 @@ bool ScopedAccesses::Walker::computesGridSize(const Expr *E, const Frame *Fr, un
   return false;
 }
 
+bool ScopedAccesses::Walker::isGridWidth(const Expr *E, const Frame *Fr, unsigned Depth) {
+  if (!E || Depth > 4)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    E = PO->getSyntacticForm()->IgnoreParenImpCasts();
+  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E)) {
+    const Expr *B = MP->getBaseExpr()->IgnoreParenImpCasts();
+    if (const auto *OV = dyn_cast<OpaqueValueExpr>(B); OV && OV->getSourceExpr())
+      B = OV->getSourceExpr()->IgnoreParenImpCasts();
+    const auto *Base = dyn_cast<DeclRefExpr>(B);
+    return Base && identifierOf(Base->getDecl()) == "gridDim" && MP->getPropertyDecl()->getName() == "x";
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+      if (auto Arg = argumentFor(P, Fr))
+        return isGridWidth(Arg->first, Arg->second, Depth + 1);
+      return false;
+    }
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->hasLocalStorage()) {
+      const Expr *Value = VD->getInit() ? (modified(VD) ? nullptr : VD->getInit()) : singleAssignment(VD);
+      return Value && isGridWidth(Value, Fr, Depth + 1);
+    }
+  }
+  return false;
+}
+
 bool ScopedAccesses::Walker::sameEveryUse(const Expr *E, const Frame *Fr, unsigned Depth) {
   if (!E || Depth > 6)
     return false;

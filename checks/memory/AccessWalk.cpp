@@ -463,7 +463,7 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     }
     for (size_t I = First; I < Last; ++I)
       VarFlows.push_back({VarFlows[I].From, VarFlows[I].To, Seq, VarFlows[I].Compare, VarFlows[I].Guard,
-                          VarFlows[I].AgainstGrid, VarFlows[I].GoalVaries});
+                          VarFlows[I].AgainstGrid, VarFlows[I].GoalVaries, VarFlows[I].GoalIsGrid});
   };
   if (const auto *If = dyn_cast<IfStmt>(S)) {
     walk(If->getInit(), Fr);
@@ -543,6 +543,8 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
       R.AgainstGrid = U.AgainstGrid || computesGridSize(BO->getLHS(), Fr);
       L.GoalVaries = U.GoalVaries || (L.AgainstGrid && !sameEveryUse(BO->getRHS(), Fr));
       R.GoalVaries = U.GoalVaries || (R.AgainstGrid && !sameEveryUse(BO->getLHS(), Fr));
+      L.GoalIsGrid = U.GoalIsGrid || isGridWidth(BO->getRHS(), Fr);
+      R.GoalIsGrid = U.GoalIsGrid || isGridWidth(BO->getLHS(), Fr);
       walkWith(BO->getLHS(), Fr, L);
       walkWith(BO->getRHS(), Fr, R);
       return true;
@@ -590,9 +592,11 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
       if (Use.Tested)
-        VarFlows.push_back({VD, nullptr, Seq, Use.Compare, Use.Guard, Use.AgainstGrid, Use.GoalVaries});
+        VarFlows.push_back(
+            {VD, nullptr, Seq, Use.Compare, Use.Guard, Use.AgainstGrid, Use.GoalVaries, Use.GoalIsGrid});
       else if (Use.RelayTo && Use.RelayTo != VD)
-        VarFlows.push_back({VD, Use.RelayTo, Seq, Use.Compare, nullptr, Use.AgainstGrid, Use.GoalVaries});
+        VarFlows.push_back(
+            {VD, Use.RelayTo, Seq, Use.Compare, nullptr, Use.AgainstGrid, Use.GoalVaries, Use.GoalIsGrid});
     }
     return true;
   }
@@ -743,10 +747,12 @@ void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Fram
     A.TestGuard = Use.Guard;
     A.AgainstGrid = Use.AgainstGrid;
     A.GoalVaries = Use.GoalVaries;
+    A.GoalIsGrid = Use.GoalIsGrid;
   }
   std::vector<ScopedAccess> &List = PlainList ? Owner.Plain : Owner.All;
   if (Reads && Use.RelayTo && Kind != ScopedAccess::Host)
-    Relays.push_back({PlainList, List.size(), Use.RelayTo, Use.Compare, Use.AgainstGrid, Use.GoalVaries});
+    Relays.push_back(
+        {PlainList, List.size(), Use.RelayTo, Use.Compare, Use.AgainstGrid, Use.GoalVaries, Use.GoalIsGrid});
   List.push_back(std::move(A));
 }
 

@@ -449,6 +449,7 @@ void AstRecords::build() {
       Op.Stored = A.Stored;
     Op.AgainstGrid = A.AgainstGrid;
     Op.GoalVaries = A.GoalVaries;
+    Op.GoalIsGrid = A.GoalIsGrid;
     Op.GridLoop = A.GridLoop;
     Op.ThreadBelow = A.ThreadBelow > INT32_MAX ? -1 : static_cast<int>(A.ThreadBelow);
     if (A.Object && A.Object->LaneOffset && !A.Object->LaneVoid && *A.Object->LaneOffset > INT32_MIN &&

@@ -54,9 +54,9 @@ void GridBarrierCheck::check(const MatchFinder::MatchResult &Result) {
     const ScopedAccess *Again = Records->access(B.Again);
     if (!Wait || !Again || !Wait->Root || !ReusePlaces.insert(Wait->Loc).second)
       continue;
-    diag(Wait->Loc, "%0") << reusedGridBarrierMessage(plainQualifiedName(Wait->Root),
-                                                      placeOf(Again->Loc, SM));
-    diag(Again->Loc, "arrives again here", DiagnosticIDs::Note);
+    diag(Wait->Loc, "%0") << reusedGridBarrierMessage(plainQualifiedName(Wait->Root), placeOf(Again->Loc, SM),
+                                                      B.Second);
+    diag(Again->Loc, B.Second ? "the barrier before it waits here" : "arrives again here", DiagnosticIDs::Note);
   }
   if (Beyond.empty())
     return;

@@ -137,6 +137,8 @@ struct ScopedAccess {
   bool AgainstGrid = false;
   /// ... with a value that can differ between uses (MemOp::GoalVaries).
   bool GoalVaries = false;
+  /// ... with the grid's width itself (MemOp::GoalIsGrid).
+  bool GoalIsGrid = false;
   /// A read-modify-write whose value nothing uses (MemOp::ValueUnused).
   bool ValueUnused = false;
   /// A wait of its own (libcu++'s wait(old)): it returns once the value

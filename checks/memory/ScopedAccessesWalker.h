@@ -81,6 +81,8 @@ public:
     bool AgainstGrid = false;
     /// ... with such a value that can differ between uses (MemOp::GoalVaries).
     bool GoalVaries = false;
+    /// ... with the grid's width itself (MemOp::GoalIsGrid).
+    bool GoalIsGrid = false;
   };
 
   /// A call into a function: its arguments bind the callee's parameters, and
@@ -194,6 +196,9 @@ private:
   /// cooperative groups' grid size, through locals and the arguments of the
   /// calls that led here (model/Hierarchy.h, the grid barrier rule).
   bool computesGridSize(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
+  /// \p E is the grid's width in blocks itself (gridDim.x), through locals
+  /// and arguments, not a value computed from it (MemOp::GoalIsGrid).
+  bool isGridWidth(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
   /// \p E is the same at every run by one thread: built from builtin
   /// variables (gridDim, blockIdx, ...), constants and parameters by
   /// arithmetic, through locals set once (MemOp::GoalVaries is its negation).
@@ -278,6 +283,7 @@ private:
     ValueTest Compare;
     bool AgainstGrid;
     bool GoalVaries;
+    bool GoalIsGrid;
   };
   llvm::SmallVector<Relay, 8> Relays;
   /// Variables read where the value decides a branch (To null) or is stored to another (To).
@@ -288,6 +294,7 @@ private:
     const clang::Stmt *Guard;
     bool AgainstGrid;
     bool GoalVaries;
+    bool GoalIsGrid;
   };
   std::vector<VarFlow> VarFlows;
   llvm::DenseSet<const clang::FunctionDecl *> Active;

@@ -247,6 +247,8 @@ static void dumpOps(ArrayRef<MemOp> Ops) {
       OS << " stores=" << *O.Stored;
     if (O.Counts)
       OS << " counts";
+    if (O.AgainstGrid)
+      OS << (O.GoalIsGrid ? " goal=grid" : O.GoalVaries ? " goal=varies" : " goal=fixed");
     if (O.ThreadPrivate)
       OS << " private";
     if (O.FixedAddress)

@@ -179,6 +179,10 @@ struct MemOp {
   /// the block's and the thread's indices, constants and parameters, by
   /// arithmetic (a goal that grows with each use: gridDim.x * (round + 1)).
   bool GoalVaries = false;
+  /// That value is the grid's width in blocks itself (gridDim.x, %nctaid.x),
+  /// not a value computed from it: two waits with this set wait for the same
+  /// goal.
+  bool GoalIsGrid = false;
   /// It sits in a loop over the grid's blocks: a loop whose exit compares
   /// its counter with the grid's size (for (b = 0; b < gridDim.x; ++b)).
   bool GridLoop = false;

@@ -138,6 +138,26 @@ std::vector<ReusedGridBarrier> reusedGridBarriers(ArrayRef<MemOp> Ops, const Pro
     }
     if (Again)
       Out.push_back({W.Wait, W.Arrival, *Again});
+    // A second barrier on the count after this one's wait, for the same
+    // goal: the grid's width, which this wait already saw the count reach.
+    if (!Wait.GoalIsGrid)
+      continue;
+    for (const GridWait &Later : Waits) {
+      const MemOp &LaterWait = Ops[Later.Wait];
+      if (Later.Wait == W.Wait || LaterWait.Object != Wait.Object || LaterWait.Thread != Wait.Thread ||
+          LaterWait.Context != Wait.Context || !LaterWait.GoalIsGrid || LaterWait.GoalVaries ||
+          !PO.mayPrecede(W.Wait, Later.Wait) || PO.mayPrecede(Later.Wait, W.Wait))
+        continue;
+      // Its own arrival, between the two waits.
+      for (unsigned A = 0; A < Ops.size(); ++A) {
+        const MemOp &Arrive2 = Ops[A];
+        if (Arrive2.Counts && Arrive2.Object == Wait.Object && Arrive2.Thread == Wait.Thread &&
+            Arrive2.Context == Wait.Context && PO.mayPrecede(W.Wait, A) && PO.mayPrecede(A, Later.Wait)) {
+          Out.push_back({Later.Wait, A, W.Wait, /*Second=*/true});
+          break;
+        }
+      }
+    }
   }
   return Out;
 }
@@ -237,7 +257,19 @@ std::string gridBarrierMessage(StringRef Kernel, StringRef ArrivalWhere, const K
   return M;
 }
 
-std::string reusedGridBarrierMessage(StringRef Kernel, StringRef AgainWhere) {
+std::string reusedGridBarrierMessage(StringRef Kernel, StringRef AgainWhere, bool Second) {
+  if (Second) {
+    std::string M = "kernel '" + Kernel.str() +
+                    "' waits here until its count reaches the grid's size, but the barrier before it on the same "
+                    "count";
+    if (!AgainWhere.empty())
+      M += " (at " + AgainWhere.str() + ")";
+    M += " already brought the count there and nothing resets it: this wait is passed at once, and blocks run "
+         "ahead into the next phase while others are still in the last one; wait for the count of both "
+         "barriers' arrivals (2 * gridDim.x), flip a generation the last block to arrive writes, or use "
+         "cooperative groups' grid sync";
+    return M;
+  }
   std::string M = "kernel '" + Kernel.str() +
                   "' waits here until its count reaches a goal that does not grow, but the loop around it "
                   "arrives on the same count again";

@@ -108,17 +108,26 @@ std::vector<GridWait> gridWaits(llvm::ArrayRef<MemOp> Ops, const ProgramOrder &P
 /// A goal that grows (gridDim.x * round), a generation or a sense that the
 /// last arrival flips (not a counting wait), or a reset of the count is left
 /// to the other rules.
+///
+/// Or a second barrier on the same count after the first one's wait, by the
+/// same thread, whose wait is for the same goal: the grid's width itself in
+/// both (GoalIsGrid). The first left the count at that goal, so the second is
+/// passed at once. A second barrier that waits for a larger goal
+/// (2 * gridDim.x) is right, and is not reported.
 struct ReusedGridBarrier {
-  unsigned Wait;    ///< the first use's wait
+  unsigned Wait;    ///< the first use's wait; for a second barrier, its own wait
   unsigned Arrival; ///< its arrival
-  unsigned Again;   ///< the arrival of the next use (the same arrival, next round)
+  /// The arrival of the next use (the same arrival, next round); for a
+  /// second barrier, the first barrier's wait.
+  unsigned Again;
+  bool Second = false; ///< a second barrier, not a barrier in a loop
 };
 std::vector<ReusedGridBarrier> reusedGridBarriers(llvm::ArrayRef<MemOp> Ops, const ProgramOrder &PO,
                                                   llvm::ArrayRef<GridWait> Waits);
 
 /// The finding's words, at the wait: \p Kernel as the user wrote it,
 /// \p AgainWhere "file:line" of the next use's arrival.
-std::string reusedGridBarrierMessage(llvm::StringRef Kernel, llvm::StringRef AgainWhere);
+std::string reusedGridBarrierMessage(llvm::StringRef Kernel, llvm::StringRef AgainWhere, bool Second = false);
 
 /// The first launch under which a grid wait deadlocks: not cooperative,
 /// with a grid that grows with the input.

@@ -15,7 +15,7 @@
 // RUN:   | sed -n 's/^.*grid-barrier-reuse.cu:\([0-9]*\):\([0-9]*\): remark: kernel .\([a-zA-Z]*\). waits here until its count .*(at .*grid-barrier-reuse.cu:\([0-9]*\)).*$/\1 \2 \3 \4/p' \
 // RUN:   | sort > %t.ir
 // RUN: diff %t.tidy %t.ir
-// RUN: test `wc -l < %t.ir` -eq 4
+// RUN: test `wc -l < %t.ir` -eq 5
 #include <cooperative_groups.h>
 #include <cuda/atomic>
 namespace cg = cooperative_groups;
@@ -206,5 +206,48 @@ __global__ void innerBreak(unsigned *count, float *x, int rounds, const int *wor
       }
     }
     x[blockIdx.x] += 1.0f;
+  }
+}
+
+// Positive: a second barrier on the same count, after the first, waiting for gridDim.x again: the
+// count is there already.
+__global__ void secondBarrierSameGoal(unsigned *Count, int *Data, int *Out) {
+  if (threadIdx.x == 0) {
+    Data[blockIdx.x] = 1;
+    __threadfence();
+    atomicAdd(Count, 1u);
+    while (atomicAdd(Count, 0u) < gridDim.x) {
+    }
+    __threadfence();
+    Out[blockIdx.x] = Data[(blockIdx.x + 1) % gridDim.x];
+    Data[gridDim.x + blockIdx.x] = 2;
+    __threadfence();
+    atomicAdd(Count, 1u);
+    while (atomicAdd(Count, 0u) < gridDim.x) {
+    }
+    // CHECK: :[[@LINE-2]]:12: warning: kernel 'secondBarrierSameGoal' waits here until its count reaches the grid's size, but the barrier before it on the same count (at {{.*}}grid-barrier-reuse.cu:[[@LINE-9]]) already brought the count there and nothing resets it: {{.*}} [cuda-scope-grid-barrier]
+    // CHECK: :[[@LINE-10]]:12: note: the barrier before it waits here
+    __threadfence();
+    Out[gridDim.x + blockIdx.x] = Data[gridDim.x + (blockIdx.x + 1) % gridDim.x];
+  }
+}
+
+// no-warning: the second barrier waits for both barriers' arrivals
+__global__ void secondBarrierCounted(unsigned *Count, int *Data, int *Out) {
+  if (threadIdx.x == 0) {
+    Data[blockIdx.x] = 1;
+    __threadfence();
+    atomicAdd(Count, 1u);
+    while (atomicAdd(Count, 0u) < gridDim.x) {
+    }
+    __threadfence();
+    Out[blockIdx.x] = Data[(blockIdx.x + 1) % gridDim.x];
+    Data[gridDim.x + blockIdx.x] = 2;
+    __threadfence();
+    atomicAdd(Count, 1u);
+    while (atomicAdd(Count, 0u) < 2 * gridDim.x) {
+    }
+    __threadfence();
+    Out[gridDim.x + blockIdx.x] = Data[gridDim.x + (blockIdx.x + 1) % gridDim.x];
   }
 }

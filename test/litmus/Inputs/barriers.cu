@@ -319,3 +319,41 @@ __global__ void countBarrierReusedTicket(unsigned *count, int *data, int *out, i
     }
   }
 }
+
+__device__ void arriveAndWait(unsigned *count, unsigned goal);
+
+// LITMUS: allowed cuda-scope-grid-barrier
+// Two counting barriers one after the other on one count, each waiting for gridDim.x: the first
+// leaves the count at gridDim.x, so the second is passed at once and a block reads what its
+// neighbour writes in the second phase before the neighbour wrote it.
+__global__ void countBarrierSameGoalTwice(unsigned *count, int *data, int *out) {
+  if (threadIdx.x == 0) {
+    data[blockIdx.x] = 1;
+    arriveAndWait(count, gridDim.x);
+    out[blockIdx.x] = data[(blockIdx.x + 1) % gridDim.x];
+    data[gridDim.x + blockIdx.x] = 2;
+    arriveAndWait(count, gridDim.x);
+    out[gridDim.x + blockIdx.x] = data[gridDim.x + (blockIdx.x + 1) % gridDim.x];
+  }
+}
+__device__ void arriveAndWait(unsigned *count, unsigned goal) {
+  __threadfence();
+  atomicAdd(count, 1u);
+  while (atomicAdd(count, 0u) < goal) {
+  }
+  __threadfence();
+}
+
+// LITMUS: forbidden
+// The second barrier waits for both barriers' arrivals: the goal the count reaches only once every
+// block has arrived twice.
+__global__ void countBarrierHelperTwiceCounted(unsigned *count, int *data, int *out) {
+  if (threadIdx.x == 0) {
+    data[blockIdx.x] = 1;
+    arriveAndWait(count, gridDim.x);
+    out[blockIdx.x] = data[(blockIdx.x + 1) % gridDim.x];
+    data[gridDim.x + blockIdx.x] = 2;
+    arriveAndWait(count, 2 * gridDim.x);
+    out[gridDim.x + blockIdx.x] = data[gridDim.x + (blockIdx.x + 1) % gridDim.x];
+  }
+}
