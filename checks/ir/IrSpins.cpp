@@ -1,0 +1,183 @@
+//===- IrSpins.cpp - the values on which a spin in the device IR is left ---===//
+//
+// MemOp::PassWhen from the IR: the value a spinning read must return for its
+// loop to be left, read at the loop's one exiting branch, directly or
+// through a relay the read's comparison is stored to. The AST front end
+// reads the same from a loop's test (AstRecords' spinExit).
+//
+//===----------------------------------------------------------------------===//
+#include "IrSpins.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/PatternMatch.h"
+
+using namespace llvm;
+
+namespace cuda_scope {
+
+/// The condition on the value \p Op reads under which a relay it is stored
+/// to takes a value meeting \p Loaded, where \p L loads the relay: the read's
+/// equality comparison with a constant, stored as its truth value or as one
+/// of two constants a select picks by it. None for any other relay.
+static std::optional<ValueCondition> throughRelay(const IROp &Op, ValueCondition Loaded, const LoadInst *L) {
+  const Value *Relay = getUnderlyingObject(L->getPointerOperand()->stripPointerCasts());
+  const Value *Read = Op.I;
+  if (isa<AtomicCmpXchgInst>(Op.I))
+    for (const User *U : Op.I->users())
+      if (const auto *EV = dyn_cast<ExtractValueInst>(U); EV && EV->getIndices().size() == 1 && EV->getIndices()[0] == 0)
+        Read = EV;
+  std::optional<ValueCondition> Found;
+  // The relay passes on one of the two values only: the read's condition is
+  // the comparison, or its negation. False where both or neither pass, or
+  // where another store of the relay says otherwise.
+  auto Decide = [&](ValueCondition Holds, std::optional<int64_t> IfHolds, std::optional<int64_t> IfNot) {
+    auto Passes = [&](std::optional<int64_t> X) { return X && Loaded.holdsFor(*X); };
+    const bool HoldsPasses = Passes(IfHolds), NotPasses = Passes(IfNot);
+    if (HoldsPasses == NotPasses)
+      return false;
+    ValueCondition R = Holds;
+    if (!HoldsPasses)
+      R.Op = R.Op == Comparison::EQ ? Comparison::NE : Comparison::EQ;
+    if (Found && (Found->Op != R.Op || Found->C != R.C))
+      return false;
+    Found = R;
+    return true;
+  };
+  for (const User *U : Read->users()) {
+    const auto *Cmp = dyn_cast<ICmpInst>(U);
+    const auto *K = Cmp && Cmp->isEquality() ? dyn_cast<ConstantInt>(Cmp->getOperand(1)) : nullptr;
+    if (!K || K->getBitWidth() > 64)
+      continue;
+    const ValueCondition Holds{Cmp->getPredicate() == CmpInst::ICMP_EQ ? Comparison::EQ : Comparison::NE,
+                               K->getSExtValue()};
+    for (const User *V : Cmp->users()) {
+      // The two values stored: where the comparison holds, and where not.
+      std::optional<int64_t> IfHolds, IfNot;
+      const Value *Stored = V;
+      if (isa<ZExtInst>(V)) {
+        IfHolds = 1, IfNot = 0;
+      } else if (const auto *Sel = dyn_cast<SelectInst>(V); Sel && Sel->getCondition() == Cmp) {
+        const auto *A = dyn_cast<ConstantInt>(Sel->getTrueValue()), *B = dyn_cast<ConstantInt>(Sel->getFalseValue());
+        if (!A || !B || A->getBitWidth() > 64)
+          continue;
+        IfHolds = A->getSExtValue(), IfNot = B->getSExtValue();
+      } else if (const auto *Br = dyn_cast<BranchInst>(V); Br && Br->isConditional()) {
+        // A branch whose arms store a constant each (if (cas == 1) *relay =
+        // 0; else *relay = 1;); an arm that stores nothing leaves the relay
+        // at a value the loop goes on with.
+        bool Sets = false;
+        for (unsigned Arm = 0; Arm < 2; ++Arm) {
+          const BasicBlock *B = Br->getSuccessor(Arm);
+          if (B->getSinglePredecessor() != Br->getParent())
+            return std::nullopt;
+          for (const Instruction &I : *B)
+            if (const auto *S = dyn_cast<StoreInst>(&I);
+                S && getUnderlyingObject(S->getPointerOperand()->stripPointerCasts()) == Relay) {
+              const auto *K = dyn_cast<ConstantInt>(S->getValueOperand());
+              if (!K || K->getBitWidth() > 64)
+                return std::nullopt;
+              (Arm == 0 ? IfHolds : IfNot) = K->getSExtValue();
+              Sets = true;
+            }
+        }
+        if (!Sets)
+          continue;
+        if (!Decide(Holds, IfHolds, IfNot))
+          return std::nullopt;
+        continue;
+      } else {
+        continue;
+      }
+      for (const User *W : Stored->users()) {
+        const auto *S = dyn_cast<StoreInst>(W);
+        if (!S || S->getValueOperand() != Stored ||
+            getUnderlyingObject(S->getPointerOperand()->stripPointerCasts()) != Relay)
+          continue;
+        if (!Decide(Holds, IfHolds, IfNot))
+          return std::nullopt;
+      }
+    }
+  }
+  return Found;
+}
+
+/// The condition on the value \p Op reads under which the loop it spins in
+/// is left (MemOp::PassWhen): the branch its value decides is the loop's one
+/// exiting branch, and its condition is one equality comparison of the value
+/// (through casts) with a constant, or a compare-and-swap's success bit (the
+/// value equals what it expects), under any number of negations. As the AST
+/// front end reads a loop's test or an if that breaks out (spinExit).
+std::optional<ValueCondition> spinExit(const IROp &Op, const LoopInfo &LI) {
+  using namespace PatternMatch;
+  const auto *Br = dyn_cast_or_null<BranchInst>(Op.Test);
+  if (!Br || !Br->isConditional())
+    return std::nullopt;
+  const Loop *L = LI.getLoopFor(Op.I->getParent());
+  while (L && !(L->contains(Br->getParent()) && L->isLoopExiting(Br->getParent())))
+    L = L->getParentLoop();
+  if (!L || L->getExitingBlock() != Br->getParent())
+    return std::nullopt;
+  const bool FirstLeaves = !L->contains(Br->getSuccessor(0)), SecondLeaves = !L->contains(Br->getSuccessor(1));
+  if (FirstLeaves == SecondLeaves)
+    return std::nullopt;
+  Value *C = Br->getCondition();
+  bool Negated = false;
+  for (Value *X; match(C, m_Not(m_Value(X)));) {
+    C = X;
+    Negated = !Negated;
+  }
+  auto IsRead = [&](const Value *V) {
+    while (isa<ZExtInst, SExtInst, TruncInst>(V))
+      V = cast<CastInst>(V)->getOperand(0);
+    if (const auto *EV = dyn_cast<ExtractValueInst>(V); EV && isa<AtomicCmpXchgInst>(EV->getAggregateOperand()) &&
+                                                         EV->getIndices().size() == 1 && EV->getIndices()[0] == 0)
+      V = EV->getAggregateOperand();
+    return V == Op.I;
+  };
+  ValueCondition VC;
+  // Through a relay: the read's comparison with a constant, stored as a
+  // truth value (zext) or as one of two constants (select) to memory that
+  // the loop's test loads (*acquired = atomicCAS(l, 0, 1) != 1; while
+  // (!*acquired)), as the AST front end reads an if whose arms set a
+  // variable. The value loaded is the relay's condition's; it is taken back
+  // to the read's.
+  const Instruction *RelayLoad = nullptr;
+  auto IsRelay = [&](const Value *V) {
+    while (isa<ZExtInst, SExtInst, TruncInst>(V))
+      V = cast<CastInst>(V)->getOperand(0);
+    const auto *L = dyn_cast<LoadInst>(V);
+    if (L)
+      RelayLoad = L;
+    return L != nullptr;
+  };
+  if (const auto *Cmp = dyn_cast<ICmpInst>(C); Cmp && Cmp->isEquality()) {
+    const Value *X = Cmp->getOperand(0);
+    const auto *K = dyn_cast<ConstantInt>(Cmp->getOperand(1));
+    if (!K) {
+      X = Cmp->getOperand(1);
+      K = dyn_cast<ConstantInt>(Cmp->getOperand(0));
+    }
+    if (!K || K->getBitWidth() > 64 || (!IsRead(X) && !IsRelay(X)))
+      return std::nullopt;
+    VC = {Cmp->getPredicate() == CmpInst::ICMP_EQ ? Comparison::EQ : Comparison::NE, K->getSExtValue()};
+  } else if (!IsRead(C) && IsRelay(C)) {
+    VC = {Comparison::NE, 0}; // a truth test of the relay's value
+  } else if (const auto *EV = dyn_cast<ExtractValueInst>(C);
+             EV && EV->getAggregateOperand() == Op.I && isa<AtomicCmpXchgInst>(Op.I) && EV->getIndices().size() == 1 &&
+             EV->getIndices()[0] == 1 && Op.Expected) {
+    VC = {Comparison::EQ, *Op.Expected};
+  } else if (IsRead(C)) {
+    VC = {Comparison::NE, 0}; // a truth test of a bool read (trunc to i1)
+  } else {
+    return std::nullopt;
+  }
+  // The branch leaves when its condition holds (first successor outside)
+  // or fails.
+  if (FirstLeaves == Negated)
+    VC.Op = VC.Op == Comparison::EQ ? Comparison::NE : Comparison::EQ;
+  if (RelayLoad)
+    return throughRelay(Op, VC, cast<LoadInst>(RelayLoad));
+  return VC;
+}
+
+} // namespace cuda_scope
