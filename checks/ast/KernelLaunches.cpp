@@ -145,8 +145,16 @@ private:
         Residency = true;
         return;
       }
-      if (FD && FD->getDeclName().isIdentifier() && FD->getName().contains_insensitive("div"))
-        Divides = true;
+      // Named for a division: divUp, iDivUp, ceil_div, cdiv, div_round_up
+      // (not individual(), dividend()).
+      if (FD && FD->getDeclName().isIdentifier()) {
+        std::string Name = FD->getName().lower();
+        llvm::erase(Name, '_');
+        StringRef N(Name);
+        if (N.ends_with("div") || N.starts_with("divup") || N.starts_with("divround") || N.starts_with("divide") ||
+            N.contains("divup") || N.contains("ceildiv"))
+          Divides = true;
+      }
       // A method's result (v.size()) is the object's; a function's (divUp,
       // std::min) is computed from its arguments.
       if (isa<CXXMemberCallExpr>(CE))

@@ -144,14 +144,18 @@ std::vector<ReusedGridBarrier> reusedGridBarriers(ArrayRef<MemOp> Ops, const Pro
       continue;
     for (const GridWait &Later : Waits) {
       const MemOp &LaterWait = Ops[Later.Wait];
-      if (Later.Wait == W.Wait || LaterWait.Object != Wait.Object || LaterWait.Thread != Wait.Thread ||
+      // The same word: one object at the same address computation (counts[0]
+      // and counts[1] are two barriers' counts).
+      if (Later.Wait == W.Wait || LaterWait.Object != Wait.Object || LaterWait.Element != Wait.Element ||
+          Wait.Element < 0 || LaterWait.Thread != Wait.Thread ||
           LaterWait.Context != Wait.Context || !LaterWait.GoalIsGrid || LaterWait.GoalVaries ||
           !PO.mayPrecede(W.Wait, Later.Wait) || PO.mayPrecede(Later.Wait, W.Wait))
         continue;
       // Its own arrival, between the two waits.
       for (unsigned A = 0; A < Ops.size(); ++A) {
         const MemOp &Arrive2 = Ops[A];
-        if (Arrive2.Counts && Arrive2.Object == Wait.Object && Arrive2.Thread == Wait.Thread &&
+        if (Arrive2.Counts && Arrive2.Object == Wait.Object && Arrive2.Element == Wait.Element &&
+            Arrive2.Thread == Wait.Thread &&
             Arrive2.Context == Wait.Context && PO.mayPrecede(W.Wait, A) && PO.mayPrecede(A, Later.Wait)) {
           Out.push_back({Later.Wait, A, W.Wait, /*Second=*/true});
           break;

@@ -53,6 +53,13 @@ void sizedByOccupancy(float *X, float *Total, int N) {
   int Wanted = (N + 255) / 256;
   cudaLaunchCooperativeKernel((void *)normalize, dim3(Wanted < Blocks ? Wanted : Blocks), dim3(256), Args);
 }
+static int individualCount(int N) { return N > 64 ? 64 : N; }
+__global__ void touch(int *A) { A[blockIdx.x] = 1; }
+void sizedByHelper(int *A, int N) {
+  void *Args[] = {&A};
+  // no-warning: a helper not named for a division (individual) shares nothing out
+  cudaLaunchCooperativeKernel((void *)touch, dim3(individualCount(N) + 1), dim3(256), Args);
+}
 void sizedBySms(float *X, float *Total, int N, int SmCount) {
   void *Args[] = {&X, &Total, &N};
   // no-warning: a count the caller holds, times two, shares out nothing: it need not grow with the input

@@ -357,3 +357,17 @@ __global__ void countBarrierHelperTwiceCounted(unsigned *count, int *data, int *
     out[gridDim.x + blockIdx.x] = data[gridDim.x + (blockIdx.x + 1) % gridDim.x];
   }
 }
+
+// LITMUS: forbidden
+// Two barriers one after the other, each on its own count (two elements of one array), each
+// waiting for gridDim.x: each count reaches the goal only once every block has arrived on it.
+__global__ void countBarrierTwoCounts(unsigned *counts, int *data, int *out) {
+  if (threadIdx.x == 0) {
+    data[blockIdx.x] = 1;
+    arriveAndWait(&counts[0], gridDim.x);
+    out[blockIdx.x] = data[(blockIdx.x + 1) % gridDim.x];
+    data[gridDim.x + blockIdx.x] = 2;
+    arriveAndWait(&counts[1], gridDim.x);
+    out[gridDim.x + blockIdx.x] = data[gridDim.x + (blockIdx.x + 1) % gridDim.x];
+  }
+}
