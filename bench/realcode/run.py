@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs every cuda-scope clang-tidy check and the device-IR pass over the real-code corpus (corpus.json).
 
-USAGE: bench/realcode/run.py [--src DIR] [--plugin-dir DIR] [-j N] [--half development|evaluation|holdout|all]
+USAGE: bench/realcode/run.py [--src DIR] [--plugin-dir DIR] [-j N] [--half development|evaluation|holdout|holdout2|all]
        [--project NAME] [--file REGEX] [-o results.json] [--no-times] [--print-commands] | --summary results.json
 
 Each project of corpus.json is one public CUDA project, extracted (not built) under --src at its pinned
@@ -20,9 +20,11 @@ findings per check per front end, and the most common clang errors with an examp
 Each project belongs to a half of the corpus (corpus.json "half"): development, the projects looked at
 while the rules were tuned, or evaluation, chosen before any cuda-scope run on them and looked at only
 to measure, or holdout, a second unseen set chosen after the evaluation half was spent (2026-11-26)
-and run once, at the end of that day's work on the rules. --half selects which run: development by
-default (the projects a plain run analysed before the evaluation half existed, so that the others stay
-unseen unless asked for), evaluation, holdout, or all;
+and run once, at the end of that day's work on the rules, or holdout2, a second holdout set chosen on
+2026-11-26/27 before any cuda-scope run on it, kept for measuring how the analyser generalises to code
+nobody on the project has looked at. --half selects which run: development by default (the projects a
+plain run analysed before the evaluation half existed, so that the others stay unseen unless asked
+for), evaluation, holdout, holdout2, or all (not the holdout sets);
 --summary groups the projects by half and totals each half when a results file holds both.
 Standard library only.
 """
@@ -51,7 +53,9 @@ DRIVER_ERROR = re.compile(r"^\S*clang(?:\+\+|-tidy)?(?:-\d+)?: (?:fatal )?error:
 NOT_AN_ERROR = ("too many errors emitted, stopping now",)
 # The halves of the corpus, in the order the summary shows them. A project without "half" is a
 # development one (results files written before the halves existed).
-HALVES = ("development", "evaluation", "holdout")
+HALVES = ("development", "evaluation", "holdout", "holdout2")
+# The unseen sets: --half all leaves them out, so that each runs only when named.
+HOLDOUTS = ("holdout", "holdout2")
 
 
 def half_of(project):
@@ -59,8 +63,8 @@ def half_of(project):
 
 
 def selected(asked, half):
-    """--half all is the development and evaluation halves: the holdout set runs only when named."""
-    return asked == half or (asked == "all" and half != "holdout")
+    """--half all is the development and evaluation halves: each holdout set runs only when named."""
+    return asked == half or (asked == "all" and half not in HOLDOUTS)
 
 
 # The cuda-scope command's package: its compile-database loader, nvcc translator and output parser.
@@ -306,8 +310,8 @@ def parse_args(argv):
     ap.add_argument("-j", "--jobs", type=int, default=2, help="analyser runs at once (default 2)")
     ap.add_argument("--half", choices=HALVES + ("all",), default="development",
                     help="the projects of this half of the corpus, or all (development and evaluation; the "
-                         "holdout set only when named) (default: development, the projects a plain run analysed "
-                         "before the evaluation half was added)")
+                         "holdout sets, holdout and holdout2, only when named) (default: development, the projects "
+                         "a plain run analysed before the evaluation half was added)")
     ap.add_argument("--project", action="append", default=[], help="only these projects (repeatable, or comma-separated)")
     ap.add_argument("--file", action="append", default=[], metavar="REGEX",
                     help="only TUs whose path (relative to the project root) matches (repeatable)")
