@@ -638,6 +638,19 @@ bool IrRecords::inCommonLoop(unsigned A, unsigned B) const {
   return false;
 }
 
+bool IrRecords::inSpinLoop(unsigned A, unsigned B) const {
+  const IROp &X = IROps[A], &Y = IROps[B];
+  if (X.I->getFunction() != Y.I->getFunction() || !X.Test)
+    return inCommonLoop(A, B);
+  // The innermost loop around the read that its test's branch leaves
+  // (exitsLoopOf).
+  const LoopInfo &LI = orderOf(X.I->getFunction()).loops();
+  for (const Loop *L = LI.getLoopFor(X.I->getParent()); L; L = L->getParentLoop())
+    if (L->contains(X.Test->getParent()) && L->isLoopExiting(X.Test->getParent()))
+      return L->contains(Y.I->getParent());
+  return inCommonLoop(A, B);
+}
+
 StringRef checkName(Finding::Kind K) {
   switch (K) {
   case Finding::ScopeMismatch: return "cuda-scope-mismatch";

@@ -43,13 +43,22 @@ static std::optional<ValueCondition> throughRelay(const IROp &Op, ValueCondition
     Found = R;
     return true;
   };
+  // The conditions on the read's value: its equality comparisons with a
+  // constant, and a compare-and-swap's success bit (the value equals what it
+  // expects).
+  SmallVector<std::pair<const Value *, ValueCondition>, 2> Conditions;
   for (const User *U : Read->users()) {
     const auto *Cmp = dyn_cast<ICmpInst>(U);
     const auto *K = Cmp && Cmp->isEquality() ? dyn_cast<ConstantInt>(Cmp->getOperand(1)) : nullptr;
-    if (!K || K->getBitWidth() > 64)
-      continue;
-    const ValueCondition Holds{Cmp->getPredicate() == CmpInst::ICMP_EQ ? Comparison::EQ : Comparison::NE,
-                               K->getSExtValue()};
+    if (K && K->getBitWidth() <= 64)
+      Conditions.push_back(
+          {Cmp, {Cmp->getPredicate() == CmpInst::ICMP_EQ ? Comparison::EQ : Comparison::NE, K->getSExtValue()}});
+  }
+  if (isa<AtomicCmpXchgInst>(Op.I) && Op.Expected)
+    for (const User *U : Op.I->users())
+      if (const auto *EV = dyn_cast<ExtractValueInst>(U); EV && EV->getIndices().size() == 1 && EV->getIndices()[0] == 1)
+        Conditions.push_back({EV, {Comparison::EQ, *Op.Expected}});
+  for (const auto &[Cmp, Holds] : Conditions) {
     for (const User *V : Cmp->users()) {
       // The two values stored: where the comparison holds, and where not.
       std::optional<int64_t> IfHolds, IfNot;
@@ -68,6 +77,10 @@ static std::optional<ValueCondition> throughRelay(const IROp &Op, ValueCondition
         bool Sets = false;
         for (unsigned Arm = 0; Arm < 2; ++Arm) {
           const BasicBlock *B = Br->getSuccessor(Arm);
+          // An arm with no code of its own (if (cas == 0) *relay = 1;): the
+          // branch goes straight to where the other arm joins it.
+          if (B == Br->getSuccessor(1 - Arm)->getSingleSuccessor())
+            continue;
           if (B->getSinglePredecessor() != Br->getParent())
             return std::nullopt;
           for (const Instruction &I : *B)

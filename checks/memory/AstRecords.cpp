@@ -12,6 +12,11 @@ using namespace llvm;
 
 namespace cuda_scope {
 
+namespace {
+bool pastLoop(const ScopedAccess &A, const ASTContext &Ctx);
+const Stmt *spinLoopOf(const ScopedAccess &A, const ASTContext &Ctx);
+} // namespace
+
 /// Program order as the AST walk saw it.
 class AstRecords::Order : public ProgramOrder {
 public:
@@ -44,7 +49,21 @@ public:
       return S ? ArrayRef<std::pair<const Stmt *, unsigned>>(S->Arms)
                : ArrayRef<std::pair<const Stmt *, unsigned>>(C->Arms);
     };
-    return cuda_scope::inCommonLoop(ArmsOf(X, CX), ArmsOf(Y, CY));
+    if (!cuda_scope::inCommonLoop(ArmsOf(X, CX), ArmsOf(Y, CY)))
+      return false;
+    // The tail of a helper the loop's condition calls that only returns
+    // what leaves the loop runs after it.
+    const ASTContext &Ctx = R.Accesses->context();
+    return !(X && pastLoop(*X, Ctx)) && !(Y && pastLoop(*Y, Ctx));
+  }
+  bool inSpinLoop(unsigned A, unsigned B) const override {
+    const ScopedAccess *X = R.access(A), *Y = R.access(B);
+    const Stmt *Loop = X ? spinLoopOf(*X, R.Accesses->context()) : nullptr;
+    if (!Loop || !Y)
+      return inCommonLoop(A, B);
+    return inCommonLoop(A, B) && any_of(Y->Arms, [&](const std::pair<const Stmt *, unsigned> &E) {
+             return E.first == Loop && (E.second & ArmLoop);
+           });
   }
   bool alwaysBefore(unsigned A, unsigned B) const override {
     // Not inside an if or ?: arm that B is not inside (loops aside).
@@ -104,9 +123,19 @@ bool endsInBreak(const Stmt *S) {
   return isa_and_nonnull<BreakStmt>(S);
 }
 
+/// A helper's test on every way out of the loop that calls it: the loop and
+/// which arm of the test can lead out of it.
+struct HelperExit {
+  const Stmt *Loop;
+  bool GoThen;
+};
+std::optional<HelperExit> helperExit(const ScopedAccess &A, const ASTContext &Ctx);
+
 /// The read decides the exit of a loop that holds it: the loop's own
-/// condition, or an if in it whose arm breaks out (MemOp::Spins).
-bool spins(const ScopedAccess &A) {
+/// condition, an if in it whose arm breaks out, or an if of a helper the
+/// loop's condition calls that decides what the helper can return
+/// (MemOp::Spins).
+bool spins(const ScopedAccess &A, const ASTContext &Ctx) {
   if (A.Waits)
     return true;
   if (!A.TestSeq || !A.TestGuard)
@@ -120,7 +149,7 @@ bool spins(const ScopedAccess &A) {
     InLoop = true;
   }
   const auto *If = dyn_cast<IfStmt>(A.TestGuard);
-  return InLoop && If && (endsInBreak(If->getThen()) || endsInBreak(If->getElse()));
+  return InLoop && If && (endsInBreak(If->getThen()) || endsInBreak(If->getElse()) || helperExit(A, Ctx));
 }
 
 /// Ways out of a loop other than its test, in \p S, a part of its body: a
@@ -287,6 +316,141 @@ std::optional<Compared> comparedIn(const Expr *Cond, const ASTContext &Ctx) {
   return Compared{X, VC, Negated, E};
 }
 
+/// The loop whose condition calls the helper that holds \p A, where that
+/// call's value is the condition (while (!tryLock(l)) {}) and the loop's body
+/// has no way out of its own: the helper's returns decide whether the loop
+/// goes on. Stays(K): the loop goes on when the helper returns K.
+struct HelperLoop {
+  const Stmt *Loop = nullptr;
+  const CompoundStmt *Body = nullptr; ///< the helper's
+  Compared Goes{};
+  const ASTContext *Ctx = nullptr;
+  bool stays(const ReturnStmt *R) const {
+    std::optional<int64_t> K = R->getRetValue() ? constantInt(R->getRetValue(), *Ctx) : std::nullopt;
+    return K && Goes.VC.holdsFor(*K) != Goes.Negated;
+  }
+  bool leaves(const ReturnStmt *R) const {
+    std::optional<int64_t> K = R->getRetValue() ? constantInt(R->getRetValue(), *Ctx) : std::nullopt;
+    return K && Goes.VC.holdsFor(*K) == Goes.Negated;
+  }
+  /// Every return in \p S meets \p Test.
+  template <typename Pred> static bool allReturns(const Stmt *S, Pred Test) {
+    if (!S)
+      return true;
+    if (const auto *R = dyn_cast<ReturnStmt>(S); R && !Test(R))
+      return false;
+    return all_of(S->children(), [&](const Stmt *C) { return allReturns(C, Test); });
+  }
+};
+
+std::optional<HelperLoop> helperLoop(const ScopedAccess &A, const ASTContext &Ctx) {
+  const auto *Body = A.Function ? dyn_cast_or_null<CompoundStmt>(A.Function->getBody()) : nullptr;
+  if (!Body)
+    return std::nullopt;
+  // The call of the helper: the last call on the way to the access.
+  const Expr *Call = nullptr;
+  for (const auto &Entry : A.Arms)
+    if (const auto *CE = dyn_cast<CallExpr>(Entry.first))
+      Call = CE;
+  if (!Call)
+    return std::nullopt;
+  const auto *Callee = cast<CallExpr>(Call)->getDirectCallee();
+  if (!Callee || Callee->getDefinition() != A.Function->getDefinition())
+    return std::nullopt;
+  for (const auto &[Owner, Arm] : A.Arms) {
+    if (!(Arm & ArmLoop))
+      continue;
+    const Expr *Cond = nullptr;
+    const Stmt *LoopBody = nullptr;
+    if (const auto *W = dyn_cast<WhileStmt>(Owner))
+      Cond = W->getCond(), LoopBody = W->getBody();
+    else if (const auto *D = dyn_cast<DoStmt>(Owner))
+      Cond = D->getCond(), LoopBody = D->getBody();
+    else if (const auto *F = dyn_cast<ForStmt>(Owner))
+      Cond = F->getCond(), LoopBody = F->getBody();
+    std::optional<Compared> C = Cond ? comparedIn(Cond, Ctx) : std::nullopt;
+    if (C && C->X->IgnoreParenCasts() == Call && exitsOf(LoopBody) == 0)
+      return HelperLoop{Owner, Body, *C, &Ctx};
+  }
+  return std::nullopt;
+}
+
+/// An if in a helper that the condition of a loop calls, on every way out of
+/// that loop (while (!tryLock(l)) {}, with if (!got) return false; in
+/// tryLock): the if is a statement of the helper's body, one of its arms
+/// ends in a return of a constant with which the loop goes on, and so does
+/// every return before it. The loop is left only through the if's other
+/// arm, as through an if whose arm breaks; the IR front end sees the same
+/// branch once the helper is inlined (IrSpins' spinExit: the branch on
+/// every way out of the loop).
+std::optional<HelperExit> helperExit(const ScopedAccess &A, const ASTContext &Ctx) {
+  const auto *If = dyn_cast_or_null<IfStmt>(A.TestGuard);
+  std::optional<HelperLoop> H = If ? helperLoop(A, Ctx) : std::nullopt;
+  if (!H)
+    return std::nullopt;
+  auto Stays = [&](const ReturnStmt *R) { return H->stays(R); };
+  auto EndsInStay = [&](const Stmt *S) {
+    if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+      S = CS->body_empty() ? nullptr : CS->body_back();
+    const auto *R = dyn_cast_or_null<ReturnStmt>(S);
+    return R && H->stays(R);
+  };
+  auto At = find(H->Body->body(), If);
+  if (At == H->Body->body_end())
+    return std::nullopt;
+  for (auto I = H->Body->body_begin(); I != At; ++I)
+    if (!HelperLoop::allReturns(*I, Stays))
+      return std::nullopt;
+  const bool ThenStays = EndsInStay(If->getThen()), ElseStays = EndsInStay(If->getElse());
+  if (ThenStays == ElseStays || !HelperLoop::allReturns(ThenStays ? If->getThen() : If->getElse(), Stays))
+    return std::nullopt;
+  return HelperExit{H->Loop, /*GoThen=*/ElseStays};
+}
+
+/// The loop the spinning read \p A is left by: the loop its test is the
+/// condition of, the loop an if of its breaks out of, or the loop whose
+/// condition calls a helper that tests it (helperExit). None where it does
+/// not spin.
+const Stmt *spinLoopOf(const ScopedAccess &A, const ASTContext &Ctx) {
+  if (!spins(A, Ctx))
+    return nullptr;
+  if (isa_and_nonnull<WhileStmt, DoStmt, ForStmt>(A.TestGuard))
+    return A.TestGuard;
+  if (std::optional<HelperExit> H = helperExit(A, Ctx))
+    return H->Loop;
+  const Stmt *Innermost = nullptr;
+  for (const auto &[Owner, Arm] : A.Arms)
+    if (Arm & ArmLoop)
+      Innermost = Owner;
+  return Innermost;
+}
+
+/// \p A sits in a helper that a loop's condition calls (helperLoop), in a
+/// statement of its body from which every return leaves the loop (the
+/// section after the last return false, then return true): it runs once the
+/// loop is left, as the IR's loops hold such a tail outside them (a block
+/// that cannot reach the loop's header is not in the loop).
+bool pastLoop(const ScopedAccess &A, const ASTContext &Ctx) {
+  std::optional<HelperLoop> H = helperLoop(A, Ctx);
+
+  if (!H || H->Body->body_empty() || !isa<ReturnStmt>(H->Body->body_back()))
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const SourceLocation At = SM.getExpansionLoc(A.Loc);
+  auto I = H->Body->body_begin();
+  for (; I != H->Body->body_end(); ++I) {
+    const SourceLocation E = SM.getExpansionLoc((*I)->getEndLoc());
+    if (!SM.isBeforeInTranslationUnit(E, At))
+      break;
+  }
+  if (I == H->Body->body_end() || SM.isBeforeInTranslationUnit(At, SM.getExpansionLoc((*I)->getBeginLoc())))
+    return false;
+  for (; I != H->Body->body_end(); ++I)
+    if (!HelperLoop::allReturns(*I, [&](const ReturnStmt *R) { return H->leaves(R); }))
+      return false;
+  return true;
+}
+
 /// The condition on the value a spinning read returns under which its loop
 /// is left (MemOp::PassWhen): the loop's test, or an if whose arm breaks out
 /// of a loop with no test of its own, is its one way out, and is one
@@ -309,6 +473,13 @@ std::optional<ValueCondition> spinExit(const ScopedAccess &A, const ASTContext &
   } else if (const auto *F = dyn_cast<ForStmt>(Loop)) {
     Cond = F->getCond();
     Body = F->getBody();
+  } else if (std::optional<HelperExit> H = helperExit(A, Ctx)) {
+    // while (!tryLock(l)) {}, with if (!got) return false; in tryLock.
+    const auto *If = cast<IfStmt>(Loop);
+    ExitWhenTrue = H->GoThen;
+    Cond = If->getCond();
+    Loop = H->Loop;
+    Body = nullptr; // its body has no way out (helperExit)
   } else if (const auto *If = dyn_cast<IfStmt>(Loop)) {
     // for (;;) { ... if (atomicCAS(l, 0, 1) == 0) break; }
     const Stmt *Enclosing = nullptr;
@@ -345,7 +516,7 @@ std::optional<ValueCondition> spinExit(const ScopedAccess &A, const ASTContext &
   } else {
     return std::nullopt;
   }
-  if (!Cond || exitsOf(Body) != Allowed)
+  if (!Cond || (Body && exitsOf(Body) != Allowed))
     return std::nullopt;
   std::optional<Compared> C = comparedIn(Cond, Ctx);
   if (!C)
@@ -387,7 +558,7 @@ std::optional<ValueCondition> spinExit(const ScopedAccess &A, const ASTContext &
   // at every call (set to it before the loop and again in it).
   if (const Expr *Swap = X->IgnoreParenCasts(); Swap->getType()->isBooleanType() && A.What == OpKind::RMW &&
                                                   updateForm(A.Name) == UpdateForm::ComparesAndSwaps) {
-    if (X != E)
+    if (X != E || !Body)
       return std::nullopt;
     std::optional<int64_t> K = expectedConstant(Swap, Body, Ctx);
     if (!K)
@@ -442,7 +613,7 @@ void AstRecords::build() {
       Op.OnlyBlock = 0;
     Op.Tested = A.TestSeq.has_value();
     Op.Test = A.Test;
-    Op.Spins = spins(A);
+    Op.Spins = spins(A, Accesses->context());
     if (Op.Spins && (A.What == OpKind::Load || A.What == OpKind::RMW))
       Op.PassWhen = spinExit(A, Accesses->context());
     if (A.What == OpKind::Store || A.What == OpKind::RMW)

@@ -244,6 +244,10 @@ public:
   /// \p A and \p B sit in one loop: an iteration's later operations precede
   /// the next iteration's earlier ones.
   virtual bool inCommonLoop(unsigned A, unsigned B) const = 0;
+  /// \p B sits in the loop that the spinning read \p A is left by (not only
+  /// in a loop around it): it runs on the values with which that loop goes
+  /// on (while (flag != 0) { read data }). By default, any common loop.
+  virtual bool inSpinLoop(unsigned A, unsigned B) const { return inCommonLoop(A, B); }
 };
 
 /// How wide a net the message rules cast.

@@ -54,6 +54,10 @@ public:
   bool inCommonLoop(unsigned A, unsigned B) const {
     return Ops[A].Thread == Ops[B].Thread && PO.inCommonLoop(A, B);
   }
+  /// \p B sits in the loop the spinning read \p A is left by.
+  bool inSpinLoop(unsigned A, unsigned B) const {
+    return Ops[A].Thread == Ops[B].Thread && PO.inSpinLoop(A, B);
+  }
   /// \p B orders \p D for \p L: D comes before B and B before L, in one
   /// iteration; or, in a loop holding all three, D cannot reach L within an
   /// iteration (it comes after L, or in a branch L's iteration does not

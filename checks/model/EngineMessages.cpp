@@ -196,8 +196,10 @@ private:
   }
   /// The write \p P can lead the thread that reads it at \p R to \p L: past
   /// the spin (mayPass), or into the spin's own loop, whose body runs on the
-  /// values the loop does not leave on (while (flag != 0) { read data }).
-  bool mayReach(unsigned P, unsigned R, unsigned L) const { return mayPass(P, R) || St.inCommonLoop(R, L); }
+  /// values the loop does not leave on (while (flag != 0) { read data }). A
+  /// loop around the spin (a benchmark's iterations) runs what follows the
+  /// spin only once the spin is left.
+  bool mayReach(unsigned P, unsigned R, unsigned L) const { return mayPass(P, R) || St.inSpinLoop(R, L); }
   /// Evidence of the receiving side: some receive of \p F is followed, after
   /// its test, by a read of \p Data that is not the reader's own write; with
   /// a publish \p P, a receive that \p P's value can let go on (mayPass).
@@ -441,12 +443,24 @@ void Messages::findResets(Flag &F) {
     // An only-written object's write is handed on where a read-modify-write
     // took the flag (a lock claimed by a CAS or an exchange): a flag read
     // and then set back after the output is written resets it.
+    // Data written before the receive is handed on too where no publish of
+    // the flag that a receive can hear comes between (a slot written, then a
+    // lock taken by a swap that stores what no waiter leaves on, then handed
+    // on): the store is the first write after it that carries it.
+    auto Heard = [&](unsigned Q) {
+      return Q != P && any_of(F.Receives, [&](unsigned R) { return mayPass(Q, R); });
+    };
     bool HandsOn = any_of(G.DataStores, [&](unsigned D) {
       bool OnlyWritten = is_contained(G.OnlyWrites, D);
-      return St.op(D).Object != F.Object && St.before(D, P) &&
-             any_of(F.Receives, [&](unsigned Rc) {
-               return Receiving(Rc) && St.before(Rc, D) && (!OnlyWritten || St.op(Rc).What == OpKind::RMW);
-             }) &&
+      if (St.op(D).Object == F.Object || !St.before(D, P))
+        return false;
+      if (!OnlyWritten && any_of(F.Receives, [&](unsigned Rc) { return Receiving(Rc) && St.before(D, Rc); }) &&
+          none_of(F.Publishes, [&](unsigned Q) { return Heard(Q) && St.before(D, Q) && St.before(Q, P); }))
+        return true;
+      return any_of(F.Receives,
+                    [&](unsigned Rc) {
+                      return Receiving(Rc) && St.before(Rc, D) && (!OnlyWritten || St.op(Rc).What == OpKind::RMW);
+                    }) &&
              none_of(F.Receives, [&](unsigned Rc) { return Receiving(Rc) && St.before(D, Rc) && St.alwaysBefore(Rc, P); });
     });
     if (!HandsOn)

@@ -649,3 +649,201 @@ __global__ void relayLockAfterData(unsigned *lock, int *slots, int *seen) {
   }
   __syncthreads();
 }
+
+// A lock tried by a helper that returns whether it took it: the caller's loop is left only on
+// the helper's true, which only a read of 0 sets (through the block's flag). The swap writes 1,
+// which lets no one through, so it publishes nothing though plain writes come before it; the
+// fences around the section order what the holders hand on (HeteroSync's TryWait, minimal).
+// Each kernel has a helper of its own, defined after it, so that a finding in it is the kernel's.
+__device__ bool tryTakeLock(unsigned *lock);
+
+// LITMUS: forbidden
+__global__ void tryLockAfterData(unsigned *lock, int *slots, int *seen) {
+  if (threadIdx.x == 0)
+    slots[blockIdx.x] = 1;
+  while (!tryTakeLock(lock)) {
+  }
+  if (threadIdx.x == 0) {
+    __threadfence();
+    seen[blockIdx.x] = slots[(blockIdx.x + 1) % gridDim.x];
+    __threadfence();
+    atomicExch(lock, 0);
+  }
+  __syncthreads();
+}
+
+__device__ bool tryTakeLock(unsigned *lock) {
+  __shared__ bool got;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    got = false;
+    if (atomicCAS(lock, 0, 1) == 0)
+      got = true;
+  }
+  __syncthreads();
+  if (!got)
+    return false;
+  return true;
+}
+
+__device__ bool tryTakeLockAgain(unsigned *lock);
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The same with no fence: the next holder may read a slot from before the last holder's lock.
+__global__ void tryLockRelaxed(unsigned *lock, int *slots, int *seen) {
+  if (threadIdx.x == 0)
+    slots[blockIdx.x] = 1;
+  while (!tryTakeLockAgain(lock)) {
+  }
+  if (threadIdx.x == 0) {
+    seen[blockIdx.x] = slots[(blockIdx.x + 1) % gridDim.x];
+    atomicExch(lock, 0);
+  }
+  __syncthreads();
+}
+
+__device__ bool tryTakeLockAgain(unsigned *lock) {
+  __shared__ bool got;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    got = false;
+    if (atomicCAS(lock, 0, 1) == 0)
+      got = true;
+  }
+  __syncthreads();
+  if (!got)
+    return false;
+  return true;
+}
+
+// A helper that takes the lock, then may give it back and fail (a semaphore full): true is
+// returned only on the path that took it, so the caller's loop still needs the swap's 0.
+__device__ bool tryTakeSlot(unsigned *lock, int *count, const int *slots, int max);
+
+// LITMUS: forbidden
+__global__ void trySlotAfterData(unsigned *lock, int *count, int *slots) {
+  if (threadIdx.x == 0)
+    slots[blockIdx.x] = 1;
+  while (!tryTakeSlot(lock, count, slots, 4)) {
+  }
+}
+
+__device__ bool tryTakeSlot(unsigned *lock, int *count, const int *slots, int max) {
+  __shared__ bool got, room;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    got = false;
+    if (atomicCAS(lock, 0, 1) == 0)
+      got = true;
+  }
+  __syncthreads();
+  if (!got)
+    return false;
+  if (threadIdx.x == 0) {
+    __threadfence();
+    room = count[0] < max;
+  }
+  __syncthreads();
+  if (!room) {
+    if (threadIdx.x == 0) {
+      __threadfence();
+      atomicExch(lock, 0);
+    }
+    __syncthreads();
+    return false;
+  }
+  if (threadIdx.x == 0) {
+    count[0] += slots[(blockIdx.x + 1) % gridDim.x];
+    __threadfence();
+    atomicExch(lock, 0);
+  }
+  __syncthreads();
+  return true;
+}
+
+// A ring of slots (HeteroSync's sleeping mutex): a block waits for its own slot to hold 1, with
+// the acquire fence in the arm that sets the block's flag; the holder marks its slot -1, which no
+// waiter leaves on, and hands the lock on with a fenced 1 in the next slot.
+// LITMUS: forbidden
+__global__ void ringLockFenced(int *ring, unsigned *tail, int *count) {
+  __shared__ unsigned me;
+  __shared__ bool have;
+  if (threadIdx.x == 0) {
+    me = atomicInc(tail, 1023);
+    have = false;
+  }
+  __syncthreads();
+  while (!have) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      if (((volatile int *)ring)[me] == 1) {
+        __threadfence();
+        have = true;
+      }
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    count[0] += 1;
+    ring[me] = -1;
+    __threadfence();
+    ((volatile int *)ring)[(me + 1) % 1024] = 1;
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// With no fence, the next holder may read the count from before this holder's update.
+__global__ void ringLockRelaxed(int *ring, unsigned *tail, int *count) {
+  __shared__ unsigned me;
+  __shared__ bool have;
+  if (threadIdx.x == 0) {
+    me = atomicInc(tail, 1023);
+    have = false;
+  }
+  __syncthreads();
+  while (!have) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      if (((volatile int *)ring)[me] == 1)
+        have = true;
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    count[0] += 1;
+    ring[me] = -1;
+    ((volatile int *)ring)[(me + 1) % 1024] = 1;
+  }
+}
+
+// A lock taken in each of a benchmark's iterations: the swap stores 1, which lets no waiter out
+// of its spin, and what follows the spin in the iteration runs only once the spin is left (the
+// loop around the spin does not make the section part of the spin's loop).
+// LITMUS: forbidden
+__global__ void lockEachIteration(unsigned *lock, int *slots, int *seen, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (threadIdx.x == 0) {
+      slots[blockIdx.x] = i;
+      while (atomicCAS(lock, 0, 1) != 0) {
+      }
+      __threadfence();
+      seen[blockIdx.x] += slots[(blockIdx.x + 1) % gridDim.x];
+      __threadfence();
+      atomicExch(lock, 0);
+    }
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The same with no fence: the next holder may read a slot from before the last holder's lock.
+__global__ void lockEachIterationRelaxed(unsigned *lock, int *slots, int *seen, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (threadIdx.x == 0) {
+      slots[blockIdx.x] = i;
+      while (atomicCAS(lock, 0, 1) != 0) {
+      }
+      seen[blockIdx.x] += slots[(blockIdx.x + 1) % gridDim.x];
+      atomicExch(lock, 0);
+    }
+  }
+}
