@@ -33,6 +33,9 @@ public:
   bool inCommonLoop(unsigned A, unsigned B) const override {
     return Looped && Ops[A].Thread == Ops[B].Thread;
   }
+  bool inSpinLoop(unsigned A, unsigned B) const override {
+    return SpinLoopHoldsAll ? inCommonLoop(A, B) : false;
+  }
 
   std::vector<Finding> run(EngineOptions Opts = EngineOptions()) const { return analyse(Ops, *this, Opts); }
 
@@ -40,6 +43,9 @@ public:
   std::vector<int> Arms;
   /// Every thread's operations sit in one loop (a kernel's rounds).
   bool Looped = false;
+  /// That loop is the spins' own (false: a loop around them, which runs what
+  /// follows a spin only once it is left).
+  bool SpinLoopHoldsAll = true;
 };
 
 MemOp access(OpKind K, int Object, Order O, std::optional<Scope> S = Scope::Device) {
@@ -666,4 +672,69 @@ TEST(Engine, AWriteIsHeardOnlyByWaitersItsValueLetsGo) {
   EXPECT_EQ(kinds(Lock(1, std::nullopt)), (std::vector<Finding::Kind>{Finding::NoRelease}));
   // A waiter that leaves on 1 hears it.
   EXPECT_EQ(kinds(Lock(1, ValueCondition{Comparison::NE, 0})), (std::vector<Finding::Kind>{Finding::NoRelease}));
+}
+
+TEST(Engine, WhatFollowsASpinInALoopAroundItRunsOnlyOnceTheSpinIsLeft) {
+  // for (;;) { data = ...; while (atomicCAS(lock, 0, 1) != 0) {} __threadfence(); read data; }
+  // The CAS's 1 keeps every waiter in its spin; what follows the spin is
+  // reached on 0 only, whatever loop is around it.
+  auto Run = [](bool SpinLoopHoldsAll) {
+    Program P;
+    P.Looped = true;
+    P.SpinLoopHoldsAll = SpinLoopHoldsAll;
+    MemOp Slot = plainStore(Data); // slots[blockIdx.x]
+    Slot.Element = 10;
+    P.add(Slot);
+    MemOp Take = access(OpKind::RMW, Flag, Order::Relaxed);
+    Take.Tested = true;
+    Take.Test = ValueTest::Equality;
+    Take.Spins = true;
+    Take.PassWhen = ValueCondition{Comparison::EQ, 0};
+    Take.Stored = 1;
+    P.add(Take);
+    P.add(fence(Scope::Device));
+    MemOp Next = plainLoad(Data); // slots[blockIdx.x + 1]
+    Next.Element = 11;
+    P.add(Next);
+    return P.run();
+  };
+  // The read in the spin's own loop runs on the values the spin goes on with.
+  EXPECT_EQ(kinds(Run(true)), (std::vector<Finding::Kind>{Finding::NoRelease}));
+  EXPECT_TRUE(Run(false).empty());
+}
+
+TEST(Engine, AnUnlockHandsOnWhatWasWrittenBeforeTheLockWasTaken) {
+  // slot = 1; while (atomicCAS(lock, 0, 1) != 0) {} read slots; atomicExch(lock, 0);
+  // No publish a waiter hears comes between the slot's write and the unlock,
+  // so the unlock is the write that carries it, and needs the release.
+  auto Run = [](bool Fenced) {
+    Program P;
+    MemOp Slot = plainStore(Data); // slots[blockIdx.x]
+    Slot.Element = 10;
+    P.add(Slot);
+    MemOp Take = access(OpKind::RMW, Flag, Order::Relaxed);
+    Take.Tested = true;
+    Take.Test = ValueTest::Equality;
+    Take.Spins = true;
+    Take.PassWhen = ValueCondition{Comparison::EQ, 0};
+    Take.Stored = 1;
+    P.add(Take);
+    if (Fenced)
+      P.add(fence(Scope::Device));
+    MemOp Next = plainLoad(Data); // slots[blockIdx.x + 1]
+    Next.Element = 11;
+    P.add(Next);
+    if (Fenced)
+      P.add(fence(Scope::Device));
+    MemOp Give = access(OpKind::RMW, Flag, Order::Relaxed);
+    Give.Stored = 0;
+    P.add(Give);
+    return P.run();
+  };
+  // Unfenced: the unlock publishes the slot with no release (and the take
+  // receives it with no acquire); the swap that stores 1 publishes nothing.
+  std::vector<Finding> Bare = Run(false);
+  ASSERT_EQ(llvm::count_if(Bare, [](const Finding &F) { return F.What == Finding::NoRelease; }), 1);
+  EXPECT_EQ(llvm::find_if(Bare, [](const Finding &F) { return F.What == Finding::NoRelease; })->Flag, 3u); // the exchange
+  EXPECT_TRUE(Run(true).empty());
 }
