@@ -257,6 +257,8 @@ public:
       GridOrigin(Current, Ctx).of(Config->getArg(0), Info.Sites.back());
     if (Config && Config->getNumArgs() > 0 && isOneBlockGrid(Config->getArg(0), Ctx))
       ++Info.OneBlock;
+    if (Config && Config->getNumArgs() > 3 && onStreamOfSeveral(Config->getArg(3)))
+      Info.Overlaps = true;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(K->getCallee()->IgnoreParenImpCasts()))
       NotEscaping.insert(DRE);
     return true;
@@ -327,6 +329,22 @@ public:
   }
 
 private:
+  /// The launch's stream is an element of several, picked at run time
+  /// (streams[i], streams.at(i) aside): launches of one kernel made so may
+  /// run at once, one grid on each stream.
+  bool onStreamOfSeveral(const Expr *Stream) const {
+    if (isa<CXXDefaultArgExpr>(Stream))
+      return false;
+    Stream = Stream->IgnoreParenImpCasts();
+    const Expr *Index = nullptr;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Stream))
+      Index = AS->getIdx();
+    else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Stream);
+             OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+      Index = OC->getArg(1);
+    return Index && !Index->isValueDependent() && !Index->isIntegerConstantExpr(Ctx);
+  }
+
   const ASTContext &Ctx;
   Map &Out;
   const FunctionDecl *Current = nullptr;

@@ -46,6 +46,10 @@ public:
   struct Kernel {
     unsigned Launches = 0, OneBlock = 0;
     bool Escapes = false;
+    /// Two of its grids may run at once: a launch on a stream picked at run
+    /// time from several (streams[i]). Block 0 of one grid is then not the
+    /// only block 0, and a block's scope does not hold the others'.
+    bool Overlaps = false;
     /// Every launch, <<<...>>> or through an API of CudaApi.def's LAUNCH_API
     /// rows, in the file's order.
     llvm::SmallVector<Site, 1> Sites;

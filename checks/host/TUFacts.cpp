@@ -348,6 +348,7 @@ void TUFacts::write() {
                                       {"launches", K.Launches},
                                       {"one_block", K.OneBlock},
                                       {"escapes", K.Escapes},
+                                      {"overlaps", K.Overlaps},
                                       {"not_cooperative", std::move(NotCooperative)}});
     }
   }

@@ -45,7 +45,8 @@ static cl::opt<std::string> LaunchesOption(
              "command writes it): a kernel symbol alone on a line, every launch of it runs one block; "
              "'not-cooperative', symbol, name, how, where (tab-separated), a launch of it that is not "
              "cooperative; 'grid-grows', symbol, name, how, where, input, a launch of it that is not "
-             "cooperative on a grid that grows with that input; default $CUDA_SCOPE_LAUNCHES"),
+             "cooperative on a grid that grows with that input; 'overlaps', symbol, a kernel two grids of "
+             "which may run at once; default $CUDA_SCOPE_LAUNCHES"),
     cl::init(""));
 
 AnalysisKey CudaScopeAnalysis::Key;
@@ -66,6 +67,9 @@ struct LaunchFacts {
   /// Per kernel symbol, a launch of it that is not cooperative on a grid
   /// that grows with the input.
   StringMap<NamedLaunch> GridGrows;
+  /// The kernels two grids of which may run at once (a launch on a stream
+  /// picked from several).
+  StringSet<> Overlaps;
 };
 } // namespace
 
@@ -104,6 +108,12 @@ static LaunchFacts launchFacts() {
         Out.GridGrows.try_emplace(Fields[0], NamedLaunch{Fields[1].str(), {Fields[2].str(), Fields[3].str(),
                                                                            LaunchForm::Plain, GridSize::Input,
                                                                            Fields[4].str()}});
+      continue;
+    }
+    // overlaps TAB symbol.
+    if (L.consume_front("overlaps\t")) {
+      if (!L.empty())
+        Out.Overlaps.insert(L);
       continue;
     }
     Out.OneBlock.insert(L);
@@ -165,7 +175,7 @@ CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManage
   }
   LaunchFacts Launches = launchFacts();
   writeKernels(*Analysed);
-  R.Records = std::make_unique<IrRecords>(*Analysed, Launches.OneBlock);
+  R.Records = std::make_unique<IrRecords>(*Analysed, Launches.OneBlock, Launches.Overlaps);
   EngineOptions Opts;
   Opts.Net = StrictnessOption;
   Opts.AcrossKernels = AcrossKernelsOption;

@@ -454,7 +454,7 @@ int onlyBlock(const Instruction *I, const FunctionOrder &O) {
 
 } // namespace
 
-IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
+IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringSet<> &Overlaps) {
   DenseMap<std::pair<const Value *, int64_t>, int> ObjectId;
   StringMap<int> ElementId, SegmentId, LaneBaseId;
   DenseMap<std::pair<unsigned, const Function *>, unsigned> ThreadId;
@@ -463,7 +463,8 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
       continue;
     const unsigned Context = Kernels.size();
     Kernels.push_back(&F);
-    const bool LaunchedOneBlock = OneBlock.count(F.getName());
+    const bool LaunchedOneBlock = OneBlock.count(F.getName()) && !Overlaps.count(F.getName());
+    const bool GridsOverlap = Overlaps.count(F.getName());
     const unsigned First = IROps.size();
     for (IROp &Op : collectDeviceOps(F))
       IROps.push_back(std::move(Op));
@@ -502,7 +503,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock) {
         }
       }
       R.PerBlock = Op.PerBlock;
-      R.OnlyBlock = onlyBlock(Op.I, orderOf(Fn));
+      R.OnlyBlock = GridsOverlap ? -1 : onlyBlock(Op.I, orderOf(Fn));
       if (R.OnlyBlock < 0 && LaunchedOneBlock)
         R.OnlyBlock = 0;
       R.Context = Context;

@@ -23,7 +23,10 @@ class IrRecords : public ProgramOrder {
 public:
   /// \p OneBlock: the kernels every launch of which runs one block (the
   /// host's launches, which the device IR does not show).
-  explicit IrRecords(const llvm::Module &M, const llvm::StringSet<> &OneBlock = {});
+  /// \p Overlaps: the kernels two grids of which may run at once, whose
+  /// "block 0" is one block of each grid.
+  explicit IrRecords(const llvm::Module &M, const llvm::StringSet<> &OneBlock = {},
+                     const llvm::StringSet<> &Overlaps = {});
   ~IrRecords() override;
 
   llvm::ArrayRef<MemOp> ops() const { return Ops; }

@@ -1,6 +1,7 @@
 //===- AstRecords.cpp - the TU's accesses as the engine's records ----------===//
 #include "AstRecords.h"
 #include "ast/CheckUtils.h"
+#include "ast/KernelLaunches.h"
 #include "ast/PerTU.h"
 #include "ScopedAccessesWalker.h"
 #include "clang/AST/Attr.h"
@@ -581,6 +582,7 @@ void AstRecords::build() {
   if (Built)
     return;
   Built = true;
+  std::shared_ptr<KernelLaunches> Launches = KernelLaunches::get(Accesses->context());
   // Roots are contexts and threads: each is walked once, in its own Seq.
   DenseMap<const FunctionDecl *, int> RootId;
   auto Root = [&](const FunctionDecl *F) { return RootId.try_emplace(F, RootId.size()).first->second; };
@@ -607,7 +609,9 @@ void AstRecords::build() {
     Op.Thread = Op.Context;
     Op.Seq = A.Seq;
     Op.RunBy = runnerOf(A.RootIs);
-    if (A.OnlyBlock >= 0)
+    // One block of each grid: where grids of the kernel may overlap, block 0
+    // of one is not the only block 0 (KernelLaunches::Kernel::Overlaps).
+    if (A.OnlyBlock >= 0 && !(A.RootIs == ScopedAccess::Kernel && Launches->of(A.Root).Overlaps))
       Op.OnlyBlock = static_cast<int>(A.OnlyBlock);
     else if (A.RootIs == ScopedAccess::Kernel && Accesses->runsOneBlock(A.Root))
       Op.OnlyBlock = 0;

@@ -37,6 +37,8 @@ std::string ObjectRef::key() const {
   Add(Root);
   for (const FieldDecl *F : Path)
     Add(F);
+  if (!Carve.empty())
+    K += "\0carve:" + Carve;
   return K;
 }
 
@@ -213,12 +215,13 @@ void ScopedAccesses::bindLaunches() {
   for (const std::unique_ptr<Launch> &L : Launches)
     ByKernel[L->Kernel].push_back(L.get());
   DenseMap<const ParmVarDecl *, const ObjectRef *> Bound;
+  DenseMap<const ParmVarDecl *, std::string> Carved;
   std::shared_ptr<KernelLaunches> TULaunches = ByKernel.empty() ? nullptr : KernelLaunches::get(Ctx);
   for (auto &[Kernel, List] : ByKernel) {
     // A kernel also launched where the file does not show how (cudaLaunchKernel,
     // a pointer to it) may run any grid: the same rule the IR pass is given.
     OneBlock[Kernel] = all_of(List, [](const Launch *L) { return L->OneBlock; }) &&
-                       !TULaunches->of(Kernel).Escapes;
+                       !TULaunches->of(Kernel).Escapes && !TULaunches->of(Kernel).Overlaps;
     for (unsigned I = 0; I < Kernel->getNumParams(); ++I) {
       const ObjectRef *Common = nullptr;
       bool Same = true;
@@ -233,6 +236,16 @@ void ScopedAccesses::bindLaunches() {
       if (Same && Common)
         Bound[Kernel->getParamDecl(I)] = Common;
     }
+    // Parameters given parts of one host object at different offsets (one
+    // allocation carved into a flag array and data arrays) are arrays of
+    // their own: the part's offset names each.
+    for (unsigned I = 0; I < Kernel->getNumParams(); ++I)
+      for (unsigned J = 0; J < Kernel->getNumParams(); ++J) {
+        auto X = Bound.find(Kernel->getParamDecl(I)), Y = Bound.find(Kernel->getParamDecl(J));
+        if (I != J && X != Bound.end() && Y != Bound.end() && X->second->sameObject(*Y->second) &&
+            X->second->Index != Y->second->Index && !X->second->Index.empty())
+          Carved[Kernel->getParamDecl(I)] = X->second->Index;
+      }
   }
   for (ScopedAccess &A : concat<ScopedAccess>(All, Plain)) {
     if (!A.Object)
@@ -248,6 +261,7 @@ void ScopedAccesses::bindLaunches() {
         Path.append(O.Path.begin() + (Pointer ? 1 : 0), O.Path.end());
         O.Root = B.Root;
         O.Path = std::move(Path);
+        O.Carve = Carved.lookup(P);
         O.Index = B.Index + O.Index;
         if (!O.BlockSegment.empty())
           O.BlockSegment = B.Index + O.BlockSegment;

@@ -77,9 +77,14 @@ struct ObjectRef {
   bool LaneVoid = false;
   /// How to name the object in a message: "flag", "state->count".
   std::string Spelling;
+  /// For a kernel parameter bound to a part of a host object that the
+  /// launch carves into several (base + offA and base + offB given to two
+  /// parameters): the part's offset, as text. Each part is an array of its
+  /// own, as each parameter is to the kernel.
+  std::string Carve;
 
-  bool sameObject(const ObjectRef &O) const { return Root == O.Root && Path == O.Path; }
-  /// The same bytes for the same object (Root and Path), for maps.
+  bool sameObject(const ObjectRef &O) const { return Root == O.Root && Path == O.Path && Carve == O.Carve; }
+  /// The same bytes for the same object (Root, Path and Carve), for maps.
   std::string key() const;
 };
 

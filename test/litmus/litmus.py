@@ -60,8 +60,9 @@ def tidy_findings(args, path, flags):
 
 
 def one_block_launches(args, path, flags, tmp):
-    """The file of kernels the host side launches with one block only, as the cuda-scope command
-    gives it to the IR pass: the host side's facts (docs/facts.md), merged."""
+    """The file of launch facts (the kernels the host side launches with one block only, those two
+    grids of which may run at once, ...), as the cuda-scope command gives it to the IR pass: the
+    host side's facts (docs/facts.md), merged."""
     from cuda_scope import facts
     written = os.path.join(tmp, "facts.json")
     subprocess.run([args.tidy, f"-load={args.module}", "--quiet", "-checks=-*,cuda-scope-capture-api", path,
@@ -70,7 +71,7 @@ def one_block_launches(args, path, flags, tmp):
     program, problems = facts.load([written] if os.path.exists(written) else [])
     out = os.path.join(tmp, "launches.txt")
     with open(out, "w") as f:
-        f.write("".join(k + "\n" for k in facts.one_block_kernels(program)))
+        f.write(facts.launches_file(program))
     return out
 
 

@@ -52,6 +52,7 @@ class Program:
     grid_grows: dict = field(default_factory=dict)  # kernel symbol -> (name, how, where, input): the first
     # launch that is not cooperative, on a grid the host code computes from the input
     not_cooperative: dict = field(default_factory=dict)  # kernel symbol -> (name, how, where), the first
+    overlaps: set = field(default_factory=set)      # kernel symbols two grids of which may run at once
     threads: list = field(default_factory=list)     # the places where threads start
     launch_facts: list = field(default_factory=list)  # (file, a kernel's launches in that file)
     files: int = 0
@@ -133,6 +134,8 @@ def add_launches(program, k):
     have[0] += k["launches"]
     have[1] += k["one_block"]
     have[2] = have[2] or k["escapes"]
+    if k.get("overlaps"):
+        program.overlaps.add(k["kernel"])
     for launch in k.get("not_cooperative", ()):
         program.not_cooperative.setdefault(k["kernel"], (k["name"], launch["how"], launch["where"]))
         if launch.get("grid") == "input":
@@ -536,7 +539,8 @@ def one_block_kernels(program):
     cudaLaunchKernel), as device symbols. The device IR does not see launches; the IR pass reads
     these (-cuda-scope-launches, $CUDA_SCOPE_LAUNCHES) and treats such a kernel as the clang-tidy
     checks do one every launch of which in its file runs one block."""
-    return sorted(k for k, (n, one, escapes) in program.launches.items() if n and one == n and not escapes)
+    return sorted(k for k, (n, one, escapes) in program.launches.items()
+                  if n and one == n and not escapes and k not in program.overlaps)
 
 
 def programs(program):
@@ -584,6 +588,7 @@ def launches_file(program):
     lines += ["\t".join(("not-cooperative", k) + program.not_cooperative[k]) + "\n"
               for k in sorted(program.not_cooperative)]
     lines += ["\t".join(("grid-grows", k) + program.grid_grows[k]) + "\n" for k in sorted(program.grid_grows)]
+    lines += [f"overlaps\t{k}\n" for k in sorted(program.overlaps)]
     return "".join(lines)
 
 

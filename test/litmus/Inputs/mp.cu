@@ -395,3 +395,47 @@ __global__ void refitMovingPointer(Node *nodes, const int *parents, int *count, 
     b = Box{fminf(nodes[node->left].lo, nodes[node->right].lo), fmaxf(nodes[node->left].hi, nodes[node->right].hi)};
   }
 }
+
+// One allocation carved by the host into a flag array and data arrays, given to the kernel as
+// three parameters: each is an array of its own, as the kernel indexes each from its start. A
+// block publishes its aggregate and the next block reads it after seeing the flag (a look-back).
+// LITMUS: allowed cuda-scope-release-acquire
+__global__ void carvedLookBack(volatile int *status, int *agg, int *out) {
+  const int b = blockIdx.x;
+  if (threadIdx.x == 0) {
+    agg[b] = b;
+    status[b] = 1;
+    if (b > 0) {
+      while (status[b - 1] == 0) {
+      }
+      out[b] = agg[b - 1];
+    }
+  }
+}
+
+void launchCarved(char *base, unsigned n) {
+  carvedLookBack<<<n, 32>>>((volatile int *)base, (int *)(base + n * sizeof(int)),
+                            (int *)(base + 2 * n * sizeof(int)));
+}
+
+// LITMUS: forbidden
+// The same with a fence before the flag and after the wait.
+__global__ void carvedLookBackFenced(volatile int *status, int *agg, int *out) {
+  const int b = blockIdx.x;
+  if (threadIdx.x == 0) {
+    agg[b] = b;
+    __threadfence();
+    status[b] = 1;
+    if (b > 0) {
+      while (status[b - 1] == 0) {
+      }
+      __threadfence();
+      out[b] = agg[b - 1];
+    }
+  }
+}
+
+void launchCarvedFenced(char *base, unsigned n) {
+  carvedLookBackFenced<<<n, 32>>>((volatile int *)base, (int *)(base + n * sizeof(int)),
+                                  (int *)(base + 2 * n * sizeof(int)));
+}

@@ -84,3 +84,38 @@ __global__ void gridIndexFewCounter(unsigned *count) {
   if (tid < 64)
     atomicAdd_block(count, 1u);
 }
+
+// One kernel launched on several streams: its grids may run at once, and block 0 of each is a
+// block of its own, so a word that only block 0 touches is shared by as many blocks as grids run
+// (the CUDA Handbook's concurrency samples check each launch in this way).
+// LITMUS: allowed cuda-scope-insufficient
+__global__ void checkInEachGrid(int *mask, int kid) {
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    atomicOr_block(mask, 1 << kid);
+}
+
+void launchOnEachStream(int *mask, cudaStream_t *streams, int n) {
+  for (int i = 0; i < n; ++i)
+    checkInEachGrid<<<4, 64, 0, streams[i]>>>(mask, i);
+}
+
+// LITMUS: forbidden
+// The same launches on one stream run one after another: block 0 of one grid at a time.
+__global__ void checkInOneGridAtATime(int *mask, int kid) {
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    atomicOr_block(mask, 1 << kid);
+}
+
+void launchOnOneStream(int *mask, cudaStream_t stream, int n) {
+  for (int i = 0; i < n; ++i)
+    checkInOneGridAtATime<<<4, 64, 0, stream>>>(mask, i);
+}
+
+// LITMUS: allowed cuda-scope-insufficient
+// A one-block kernel on several streams: each grid's block is another block.
+__global__ void oneBlockOnEachStream(unsigned *count) { atomicAdd_block(count, 1u); }
+
+void launchOneBlockOnEachStream(unsigned *count, cudaStream_t *streams, int n) {
+  for (int i = 0; i < n; ++i)
+    oneBlockOnEachStream<<<1, 64, 0, streams[i]>>>(count);
+}
