@@ -674,6 +674,18 @@ TEST(Engine, AWriteIsHeardOnlyByWaitersItsValueLetsGo) {
   EXPECT_EQ(kinds(Lock(1, ValueCondition{Comparison::NE, 0})), (std::vector<Finding::Kind>{Finding::NoRelease}));
 }
 
+/// while (atomicCAS(lock, 0, 1) != 0) {}: a relaxed swap that stores 1 and
+/// whose spin is left on 0.
+MemOp lockTake() {
+  MemOp Take = access(OpKind::RMW, Flag, Order::Relaxed);
+  Take.Tested = true;
+  Take.Test = ValueTest::Equality;
+  Take.Spins = true;
+  Take.PassWhen = ValueCondition{Comparison::EQ, 0};
+  Take.Stored = 1;
+  return Take;
+}
+
 TEST(Engine, WhatFollowsASpinInALoopAroundItRunsOnlyOnceTheSpinIsLeft) {
   // for (;;) { data = ...; while (atomicCAS(lock, 0, 1) != 0) {} __threadfence(); read data; }
   // The CAS's 1 keeps every waiter in its spin; what follows the spin is
@@ -685,13 +697,7 @@ TEST(Engine, WhatFollowsASpinInALoopAroundItRunsOnlyOnceTheSpinIsLeft) {
     MemOp Slot = plainStore(Data); // slots[blockIdx.x]
     Slot.Element = 10;
     P.add(Slot);
-    MemOp Take = access(OpKind::RMW, Flag, Order::Relaxed);
-    Take.Tested = true;
-    Take.Test = ValueTest::Equality;
-    Take.Spins = true;
-    Take.PassWhen = ValueCondition{Comparison::EQ, 0};
-    Take.Stored = 1;
-    P.add(Take);
+    P.add(lockTake());
     P.add(fence(Scope::Device));
     MemOp Next = plainLoad(Data); // slots[blockIdx.x + 1]
     Next.Element = 11;
@@ -712,13 +718,7 @@ TEST(Engine, AnUnlockHandsOnWhatWasWrittenBeforeTheLockWasTaken) {
     MemOp Slot = plainStore(Data); // slots[blockIdx.x]
     Slot.Element = 10;
     P.add(Slot);
-    MemOp Take = access(OpKind::RMW, Flag, Order::Relaxed);
-    Take.Tested = true;
-    Take.Test = ValueTest::Equality;
-    Take.Spins = true;
-    Take.PassWhen = ValueCondition{Comparison::EQ, 0};
-    Take.Stored = 1;
-    P.add(Take);
+    P.add(lockTake());
     if (Fenced)
       P.add(fence(Scope::Device));
     MemOp Next = plainLoad(Data); // slots[blockIdx.x + 1]
