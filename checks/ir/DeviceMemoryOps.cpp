@@ -131,6 +131,12 @@ void setAddress(IROp &Op, const Value *Ptr) {
     getUnderlyingObjects(Ptr, Objects);
     if (Objects.size() == 1)
       Op.Object = Objects.front();
+    // Every way into it based on a kernel argument or a variable of its
+    // own: the access is to one of them, each as its branch wrote it.
+    else if (Objects.size() <= 4 && all_of(Objects, [](const Value *O) { return isa<Argument, GlobalVariable>(O); })) {
+      Op.Object = Objects.front();
+      Op.OtherObjects.assign(Objects.begin() + 1, Objects.end());
+    }
   }
   if (Op.Space == MemorySpace::Unknown || Op.Space == MemorySpace::Generic)
     Op.Space = spaceOf(Ptr->getType()->getPointerAddressSpace());
@@ -601,14 +607,27 @@ std::vector<IROp> collectDeviceOps(const Function &Kernel) {
   for (unsigned I = 0; I < Functions.size(); ++I)
     collectFunction(*Functions[I], Out, Functions, Barriers);
   ObjectNames Names(Functions);
-  for (IROp &Op : Out)
+  std::vector<IROp> Expanded;
+  Expanded.reserve(Out.size());
+  for (IROp &Op : Out) {
+    SmallVector<const Value *, 2> Others = std::move(Op.OtherObjects);
+    Op.OtherObjects.clear();
+    Expanded.push_back(std::move(Op));
+    for (const Value *Other : Others) {
+      IROp Alt = Expanded.back();
+      Alt.Object = Other;
+      Alt.Alternative = true;
+      Expanded.push_back(std::move(Alt));
+    }
+  }
+  for (IROp &Op : Expanded)
     if (Op.Object) {
       Op.Object = Names.canonical(Op.Object);
       Op.Keeper = Names.keeper(Op.Object);
       if (Op.Space == MemorySpace::Unknown || Op.Space == MemorySpace::Generic)
         Op.Space = spaceOfObject(Op.Object);
     }
-  return Out;
+  return Expanded;
 }
 
 std::string describeObject(const Value *Object) {

@@ -48,6 +48,13 @@ struct IROp {
   bool GoalVaries = false;
   /// A call whose callee's memory effects are not shown (MemOp::Opaque).
   bool Opaque = false;
+  /// Where -O2 merged the accesses of two branches into one through a phi
+  /// or select of their addresses (if (done) x = pref[i]; else x = agg[i];),
+  /// the other objects the address may be based on: the access is one of
+  /// several, as the source wrote them. collectDeviceOps gives each its own
+  /// op, marked Alternative, at the same instruction.
+  llvm::SmallVector<const llvm::Value *, 2> OtherObjects;
+  bool Alternative = false;
 
   bool isAccess() const { return isAccessKind(What); }
   bool isStrongAccess() const { return isAccess() && isStrong(Ord); }

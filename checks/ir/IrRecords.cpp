@@ -510,7 +510,9 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
       R.RunBy = Runner::Kernel;
       R.Thread = ThreadId.try_emplace({Context, Fn}, ThreadId.size()).first->second;
       // Several PTX instructions of one asm statement follow each other.
-      Within = Op.I == Previous ? Within + 1 : 0;
+      // (An alternative object of one merged access is the same step.)
+      if (!Op.Alternative)
+        Within = Op.I == Previous ? Within + 1 : 0;
       Previous = Op.I;
       R.Seq = orderOf(Fn).number(Op.I) * 256 + std::min(Within, 255u);
       R.Tested = Op.Test != nullptr;

@@ -381,8 +381,18 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
   } else if (Kind != ScopedAccess::Host) {
     // Plain loads and stores, after what they are computed from.
     if (const auto *IC = dyn_cast<ImplicitCastExpr>(S); IC && IC->getCastKind() == CK_LValueToRValue) {
-      if (!Use.Discarded)
-        plainAccess(IC->getSubExpr(), OpKind::Load, IC, IC->getSubExpr()->getExprLoc(), Fr);
+      // A conditional of two lvalues (done ? pref[i] : agg[i]) reads one of
+      // them: each arm is a read, as the IR front end reads the select of
+      // their addresses (IROp::OtherObjects).
+      const auto *CO = dyn_cast<ConditionalOperator>(IC->getSubExpr()->IgnoreParens());
+      if (!Use.Discarded) {
+        if (CO && CO->isGLValue()) {
+          for (const Expr *Arm : {CO->getTrueExpr(), CO->getFalseExpr()})
+            plainAccess(Arm, OpKind::Load, IC, Arm->getExprLoc(), Fr);
+        } else {
+          plainAccess(IC->getSubExpr(), OpKind::Load, IC, IC->getSubExpr()->getExprLoc(), Fr);
+        }
+      }
     } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(S)) {
       plainAccess(CA->getLHS(), OpKind::Load, CA, CA->getOperatorLoc(), Fr);
       plainAccess(CA->getLHS(), OpKind::Store, CA, CA->getOperatorLoc(), Fr);

@@ -178,6 +178,9 @@ bool isValueOf(const Expr *X, const ScopedAccess &A, const Stmt *Loop) {
   if (!X || !Site)
     return false;
   X = X->IgnoreParenCasts();
+  // A read assigned in the test itself (while ((st = flag[i]) == 0)).
+  if (const auto *BO = dyn_cast<BinaryOperator>(X); BO && BO->getOpcode() == BO_Assign)
+    X = BO->getRHS()->IgnoreParenCasts();
   const Expr *Read = Site->IgnoreParenImpCasts();
   if (X == Read)
     return true;

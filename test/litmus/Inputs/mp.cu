@@ -439,3 +439,41 @@ void launchCarvedFenced(char *base, unsigned n) {
   carvedLookBackFenced<<<n, 32>>>((volatile int *)base, (int *)(base + n * sizeof(int)),
                                   (int *)(base + 2 * n * sizeof(int)));
 }
+
+// A look-back that reads one of two arrays by the flag's value: -O2 merges the two reads into one
+// through a select of their addresses, which is a read of either array, as the source wrote it.
+// LITMUS: allowed cuda-scope-release-acquire
+__global__ void lookBackEitherArray(volatile int *status, int *agg, int *pref, int *out) {
+  const int b = blockIdx.x;
+  if (threadIdx.x == 0) {
+    agg[b] = b;
+    pref[b] = 2 * b;
+    status[b] = 2;
+    if (b > 0) {
+      int st;
+      while ((st = status[b - 1]) == 0) {
+      }
+      __threadfence();
+      out[b] = st == 2 ? pref[b - 1] : agg[b - 1];
+    }
+  }
+}
+
+// LITMUS: forbidden
+// The same with the release fence before the flag.
+__global__ void lookBackEitherArrayFenced(volatile int *status, int *agg, int *pref, int *out) {
+  const int b = blockIdx.x;
+  if (threadIdx.x == 0) {
+    agg[b] = b;
+    pref[b] = 2 * b;
+    __threadfence();
+    status[b] = 2;
+    if (b > 0) {
+      int st;
+      while ((st = status[b - 1]) == 0) {
+      }
+      __threadfence();
+      out[b] = st == 2 ? pref[b - 1] : agg[b - 1];
+    }
+  }
+}
