@@ -129,6 +129,11 @@ void setAddress(IROp &Op, const Value *Ptr) {
   if (isa<PHINode, SelectInst>(Op.Object)) {
     SmallVector<const Value *, 4> Objects;
     getUnderlyingObjects(Ptr, Objects);
+    // A way in that is undef (a pointer set in one branch only: if (tid <
+    // n) p = base[k]; ... later *p in a thread of that branch) names no
+    // object: a thread that came that way and used it would have no defined
+    // behaviour, so the access is to what the other ways name.
+    erase_if(Objects, [](const Value *O) { return isa<UndefValue>(O); });
     if (Objects.size() == 1)
       Op.Object = Objects.front();
     // Every way into it based on a kernel argument or a variable of its

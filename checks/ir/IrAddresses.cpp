@@ -209,6 +209,8 @@ int64_t fieldOffset(const Value *Ptr, const DataLayout &DL) {
   if (isa<PHINode, SelectInst>(V)) {
     std::optional<int64_t> Agreed;
     auto Way = [&](const Value *In) {
+      if (isa<UndefValue>(In))
+        return true; // a way on which the address was never set names nothing
       const auto *Step = dyn_cast<GEPOperator>(In->stripPointerCasts());
       if (In->stripPointerCasts() == V || (Step && Step->getPointerOperand()->stripPointerCasts() == V))
         return true;

@@ -141,3 +141,39 @@ __global__ void pointerSetOnceDevice(unsigned *counters, unsigned groups, unsign
   atomicAdd(counter, 1u);
   out[blockIdx.x * blockDim.x + threadIdx.x] = atomicDec(counter, 1000u);
 }
+
+// LITMUS: allowed cuda-scope-insufficient
+// A pointer loaded from a table in a branch of a few threads and used after a barrier by one of
+// them (userbuffers' myptr): -O2 merges it with undef from the threads that never set it. Every
+// block still counts on the one word with block scope.
+__global__ void pointerSetInOneBranch(void **tables, int which, int *out) {
+  __shared__ int last;
+  int *counter;
+  if (threadIdx.x < 2) {
+    counter = (int *)tables[which];
+    out[threadIdx.x] = *counter;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+    last = atomicAdd_block(counter + 16, 1) == 99;
+  __syncthreads();
+  if (last)
+    out[threadIdx.x] = 1;
+}
+
+// LITMUS: forbidden
+// The same with device scope.
+__global__ void pointerSetInOneBranchDevice(void **tables, int which, int *out) {
+  __shared__ int last;
+  int *counter;
+  if (threadIdx.x < 2) {
+    counter = (int *)tables[which];
+    out[threadIdx.x] = *counter;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+    last = atomicAdd(counter + 16, 1) == 99;
+  __syncthreads();
+  if (last)
+    out[threadIdx.x] = 1;
+}
