@@ -6,7 +6,14 @@ file with each such list turned into `dim3(...)` (parentheses: braces would make
 narrowing an error, which nvcc only warns about) and gives clang-tidy (--vfsoverlay) and clang++
 (-ivfsoverlay) a VFS overlay that serves the copy under the file's own name. The copy keeps every
 line; the columns it moves, on the lines it changes, are mapped back in every diagnostic, location
-and fix-it, so findings point at the user's text."""
+and fix-it, so findings point at the user's text.
+
+The same copy carries a second nvcc reading: a member function that its class declares with no
+execution space and that is defined out of line as `__device__` (`inline __device__ void
+Lock::acquire() {...}`). nvcc takes the definition's space for the member; clang keeps the
+declaration's (host) and rejects the definition ("out-of-line definition ... does not match any
+declaration"), which costs the whole file. The copy writes the definition's space before the
+declaration in the class, on its own line."""
 import os
 import re
 import shutil
@@ -219,27 +226,157 @@ class Insertion:
     size: int
 
 
+SPACES = ("__host__", "__device__", "__global__")
+OUT_OF_LINE_TEXT = re.compile(r"__(?:host|device|global)__[^;{}()]*?\b([A-Za-z_]\w*)\s*::\s*~?\s*[A-Za-z_]\w*"
+                              r"(?:\s*[^\w\s(;{}]+)?\s*\(")
+
+
+def _statement_start(toks, i):
+    """The index of the first token of the declaration that token i is in: after the last ';', '{',
+    '}' before it, or after an access specifier's ':' (public:)."""
+    j = i
+    while j > 0 and toks[j - 1][0] not in ";{}":
+        if toks[j - 1][0] == ":" and j >= 2 and toks[j - 2][0] == "id" and \
+                toks[j - 2][3] in ("public", "private", "protected") and \
+                not (j < len(toks) and toks[j][0] == ":"):
+            break
+        j -= 1
+    return j
+
+
+def _member_name(toks, j):
+    """(the member's name, the index of the '(' of its parameters) for the name that starts at token
+    j: a plain name, a destructor (~C) or an operator written with punctuation (operator +=); (None,
+    None) for anything else (operator() and conversions are not read)."""
+    n = len(toks)
+    if toks[j][0] == "~" and j + 1 < n and toks[j + 1][0] == "id":
+        name, j = "~" + toks[j + 1][3], j + 1
+    elif toks[j][0] == "id" and toks[j][3] == "operator":
+        k = j + 1
+        while k < n and toks[k][0] not in ("id", "num", "str", "(", ")", ";", "{", "}"):
+            k += 1
+        if k == j + 1 or k >= n or toks[k][0] != "(":
+            return None, None
+        return "operator" + "".join(toks[q][0] for q in range(j + 1, k)), k
+    elif toks[j][0] == "id":
+        name = toks[j][3]
+    else:
+        return None, None
+    return (name, j + 1) if j + 1 < n and toks[j + 1][0] == "(" else (None, None)
+
+
+def member_space_insertions(s):
+    """[(offset, text, class, member)]: where to write an out-of-line definition's execution space
+    before its member's declaration in the class body, for each member of a class of s that the class
+    declares with no execution space and whose out-of-line definitions in s all carry the same
+    space(s). Only a class defined once in s, by its plain name (not a template), and only members
+    none of whose declarations names a space."""
+    # Most files have no such definition: only those with a space before a qualified name's '(' and
+    # a class of that name are tokenized.
+    classes = {m.group(1) for m in OUT_OF_LINE_TEXT.finditer(s)}
+    if not any(re.search(r"\b(?:class|struct)\s+" + re.escape(c) + r"\b", s) for c in classes):
+        return []
+    toks = [(k, a, b, s[a:b] if k == "id" else None) for k, a, b in tokens(s)]
+    definitions = {}   # (class, member) -> set of frozensets of spaces
+    n = len(toks)
+    for i in range(1, n - 4):
+        if toks[i][0] != "id" or toks[i + 1][0] != ":" or toks[i + 2][0] != ":" or \
+                toks[i + 2][1] != toks[i + 1][2]:
+            continue
+        name, paren = _member_name(toks, i + 3)
+        if name is None or toks[i - 1][0] in (":", ">"):
+            continue
+        close = matching(toks, paren)
+        if close is None:
+            continue
+        # A definition: its body (or a constructor's initializers) follows before any ';'.
+        k = close + 1
+        while k < n and toks[k][0] in ("id", "&"):   # const, noexcept, override, &
+            k += 1
+        if k >= n or toks[k][0] not in "{:" or (toks[k][0] == ":" and k + 1 < n and toks[k + 1][0] == ":"):
+            continue
+        words = {toks[m][3] for m in range(_statement_start(toks, i), i) if toks[m][0] == "id"}
+        definitions.setdefault((toks[i][3], name), set()).add(frozenset(w for w in SPACES if w in words))
+    wanted = {key: next(iter(sp)) for key, sp in definitions.items() if len(sp) == 1 and next(iter(sp))}
+    if not wanted:
+        return []
+    out = []
+    for cls in sorted({c for c, _ in wanted}):
+        bodies = []
+        for i in range(n - 2):
+            if toks[i][0] == "id" and toks[i][3] in ("class", "struct") and toks[i + 1][0] == "id" and \
+                    toks[i + 1][3] == cls and not (i > 0 and toks[i - 1][0] == "<"):
+                k = i + 2
+                while k < n and toks[k][0] not in ";{<":
+                    k += 1
+                if k < n and toks[k][0] == "{":
+                    bodies.append(k)
+        if len(bodies) != 1:
+            continue
+        end = matching(toks, bodies[0])
+        if end is None:
+            continue
+        decls = {}   # member -> [(first token's offset, its spaces)]
+        depth = 0
+        for m in range(bodies[0] + 1, end):
+            kind = toks[m][0]
+            if kind in "([{":
+                depth += 1
+            elif kind in ")]}":
+                depth -= 1
+            elif depth == 0 and kind in ("id", "~") and (m == 0 or toks[m - 1][0] != "~"):
+                name, paren = _member_name(toks, m)
+                if name is None or paren >= end or (cls, name) not in wanted:
+                    continue
+                first = _statement_start(toks, m)
+                words = {toks[q][3] for q in range(first, m) if toks[q][0] == "id"}
+                if "friend" in words:
+                    continue
+                decls.setdefault(name, []).append((toks[first][1], frozenset(w for w in SPACES if w in words)))
+        for name, found in sorted(decls.items()):
+            if any(sp for _, sp in found):
+                continue   # a declaration names a space already: nvcc and clang read it alike
+            text = " ".join(w for w in SPACES if w in wanted[(cls, name)]) + " "
+            out += [(offset, text, cls, name) for offset, _ in found]
+    return sorted(out)
+
+
 CONFIGURATION_TEXT = re.compile(rb"<<<(.*?)>>>", re.S)
 
 
 def rewrite_text(data):
-    """(the rewritten bytes, [Insertion], [(Braced, its text, line, col)]) for a file's bytes; (None, [],
-    []) when it has no braced list in a launch."""
-    # Most files have no launch, or none with a '{' before its '>>>': those are not tokenized.
-    if b"<<<" not in data or not any(b"{" in m for m in CONFIGURATION_TEXT.findall(data)):
-        return None, [], []
+    """(the rewritten bytes, [Insertion], [(what, line, col, how)]) for a file's bytes; (None, [], [])
+    when it has neither a braced list in a launch nor a member whose execution space only its
+    out-of-line definition names."""
     s = data.decode("latin-1")     # one character per byte: offsets are byte offsets, as clang's columns
-    lists = braced_launch_lists(s)
-    if not lists:
+    edits = []                     # (offset, bytes replaced, text written, what, how)
+    # Most files have no launch, or none with a '{' before its '>>>': those are not tokenized for it.
+    if b"<<<" in data and any(b"{" in m for m in CONFIGURATION_TEXT.findall(data)):
+        for b in braced_launch_lists(s):
+            edits.append((b.open, 1, INSERTED + "(", shorten(s[b.open:b.close + 1]),
+                          f"dim3({shorten(s[b.open + 1:b.close], 44)}) (a launch's "
+                          f"{'grid' if b.argument == 0 else 'block'} as a braced list, which nvcc accepts and "
+                          f"clang's parser does not: clang reads a copy with dim3(...) through a VFS overlay; "
+                          f"diagnostics name the file, its lines and columns)"))
+            edits.append((b.close, 1, ")", None, None))
+    if b"::" in data and b"__" in data:
+        for offset, text, cls, name in member_space_insertions(s):
+            edits.append((offset, 0, text, f"{cls}::{name} declared with no execution space",
+                          f"{text.strip()} written before the declaration (its out-of-line definition is "
+                          f"{text.strip()}: nvcc gives the member the definition's execution space, clang "
+                          f"rejects the definition; clang reads a copy through a VFS overlay, on the same lines)"))
+    if not edits:
         return None, [], []
     out, last, inserts, described = [], 0, [], []
-    for b in lists:
-        line = s.count("\n", 0, b.open) + 1
-        col = b.open - (s.rfind("\n", 0, b.open) + 1) + 1
-        out += [s[last:b.open], INSERTED + "(", s[b.open + 1:b.close], ")"]
-        last = b.close + 1
-        inserts.append(Insertion(b.open, line, col, len(INSERTED)))
-        described.append((b, s[b.open:b.close + 1], line, col))
+    for offset, replaced, text, what, how in sorted(edits, key=lambda e: e[0]):
+        line = s.count("\n", 0, offset) + 1
+        col = offset - (s.rfind("\n", 0, offset) + 1) + 1
+        out += [s[last:offset], text]
+        last = offset + replaced
+        if len(text) != replaced:
+            inserts.append(Insertion(offset, line, col, len(text) - replaced))
+        if what:
+            described.append((what, line, col, how))
     out.append(s[last:])
     return "".join(out).encode("latin-1"), inserts, described
 
@@ -262,7 +399,7 @@ class Rewrites:
         self.folder, self.write = folder, write
         self.files = {}        # file -> its copy's [Insertion] ([] when it needs none)
         self.copies = {}       # file -> its copy
-        self.described = {}    # file -> [(Braced, text, line, col)]
+        self.described = {}    # file -> [(what, line, col, how)]: the notes of its rewrites
         self.overlays = {}     # frozenset of files -> the overlay that serves their copies
         self.include_cache = {}  # file -> the names it includes with quotes
         self.resolved = {}       # (folder, name, include folders) -> the file a quoted include opens
@@ -319,11 +456,8 @@ class Rewrites:
                     # The file's own name in diagnostics and debug info, not the copy's.
                     fh.write(f"{{ 'version': 0, 'use-external-names': false, 'roots': [ {roots} ] }}\n")
         for f in sorted(needed):
-            for b, text, line, col in self.described[f]:
-                t.note(f"{shorten(text)} at {os.path.relpath(f, t.directory)}:{line}:{col}",
-                       f"dim3({shorten(text[1:-1], 44)}) (a launch's {'grid' if b.argument == 0 else 'block'} as a "
-                       f"braced list, which nvcc accepts and clang's parser does not: clang reads a copy with "
-                       f"dim3(...) through a VFS overlay; diagnostics name the file, its lines and columns)")
+            for what, line, col, how in self.described[f]:
+                t.note(f"{what} at {os.path.relpath(f, t.directory)}:{line}:{col}", how)
         return self.overlays[key]
 
     def _resolve(self, folder, name, include_dirs):

@@ -57,6 +57,50 @@ class Scan(unittest.TestCase):
         self.assertEqual(new, "#define L(k, g) k<<<g, dim3(32, 1, 1)>>>()\nk<<<n,\n  dim3(32,\n   4)>>>(p);\n")
 
 
+class MemberSpaces(unittest.TestCase):
+    """A member declared with no execution space and defined out of line as __device__: nvcc gives
+    it the definition's space, clang rejects the definition."""
+    LOCK = ("class Lock {\npublic:\n    Lock( int *p );\n    void acquire();\n    ~Lock();\n"
+            "    int get() const { return *m; }\nprivate:\n    int *m;\n};\n"
+            "inline __device__\nLock::Lock( int *p ) : m(p) {}\n"
+            "inline __device__ void\nLock::acquire( ) { while (atomicCAS(m, 0, 1)); }\n"
+            "__host__ __device__ Lock::~Lock() {}\n")
+
+    def test_the_definitions_space_is_written_before_the_declaration(self):
+        new = rewritten(self.LOCK)
+        self.assertEqual(new.count("\n"), self.LOCK.count("\n"))
+        self.assertIn("    __device__ Lock( int *p );\n    __device__ void acquire();\n"
+                      "    __host__ __device__ ~Lock();\n", new)
+        self.assertIn("    int get() const", new)          # defined in the class: left alone
+        _, inserts, described = rewrite.rewrite_text(self.LOCK.encode())
+        self.assertEqual([(i.line, i.col, i.size) for i in inserts], [(3, 5, 11), (4, 5, 11), (5, 5, 20)])
+        self.assertEqual(described[0][:3], ("Lock::Lock declared with no execution space", 3, 5))
+
+    def test_operators(self):
+        text = ("struct S {\n  S& operator +=( int a );\n};\n"
+                "inline __device__ __host__ S& S::operator +=( int a ) { return *this; }\n")
+        self.assertIn("  __host__ __device__ S& operator +=( int a );", rewritten(text))
+
+    def test_left_alone(self):
+        for text in (
+                # A declaration that names a space already.
+                "struct S { __device__ void f(); };\n__device__ void S::f() {}\n",
+                # Definitions with different spaces: which declaration is which is not decided.
+                "struct S { void f(int); void f(); };\n__device__ void S::f(int) {}\nvoid S::f() {}\n",
+                # A call through a qualified name, and a declaration only.
+                "struct S { static int f(); };\n__device__ int g() { if (S::f()) { return 1; } return 0; }\n",
+                # The class is not in the file.
+                "__device__ void S::f() {}\n",
+                # A class template's member.
+                "template <class T> struct S { void f(); };\ntemplate <class T> __device__ void S<T>::f() {}\n",
+                # A friend declaration.
+                "struct S { friend void f(); };\n__device__ void S::f() {}\n"):
+            self.assertIsNone(rewritten(text), text)
+
+    def test_comments_are_not_code(self):
+        self.assertIsNone(rewritten("struct S { void f(); };\n// __device__ void S::f() {}\n"))
+
+
 class Mapping(unittest.TestCase):
     def setUp(self):
         self.folder = tempfile.mkdtemp()
