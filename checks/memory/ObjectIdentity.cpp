@@ -435,6 +435,9 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointerIn(const Expr *L, const 
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(L))
     if (std::optional<ObjectRef> R = storedInElements(AS, Fr, Steps))
       return R;
+  if (const auto *ME = dyn_cast<MemberExpr>(L))
+    if (std::optional<ObjectRef> R = constructedField(ME, Fr, Steps))
+      return R;
   if (const auto *ME = dyn_cast<MemberExpr>(L); ME && !ME->isArrow()) {
     // A pointer field of a struct value the TU shows being built: an
     // aggregate initializer, or a function returning one.

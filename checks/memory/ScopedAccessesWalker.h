@@ -225,6 +225,9 @@ private:
   }
 
   std::optional<ObjectRef> pointerIn(const clang::Expr *L, const Frame *Fr, unsigned Steps);
+  /// A pointer field of a local object that its constructor set from what it was given
+  /// (ConstructedFields.cpp): what that points to.
+  std::optional<ObjectRef> constructedField(const clang::MemberExpr *ME, const Frame *Fr, unsigned Steps);
   std::optional<ObjectRef> mergedPointee(const clang::VarDecl *VD, const Frame *Fr, unsigned Steps);
   std::optional<ObjectRef> storedInElements(const clang::ArraySubscriptExpr *AS, const Frame *Fr, unsigned Steps);
   std::optional<ObjectRef> oneObjectOf(llvm::ArrayRef<const clang::Expr *> Ways, const Frame *Own, unsigned Steps,

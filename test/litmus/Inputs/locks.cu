@@ -847,3 +847,80 @@ __global__ void lockEachIterationRelaxed(unsigned *lock, int *slots, int *seen, 
     }
   }
 }
+
+// A lock object made in the kernel from the lock word's address (the CUDA Handbook's
+// cudaSpinlock): the word is reached through the object's member, which the constructor set.
+struct MemberLockFenced {
+  int *word;
+  __device__ MemberLockFenced(int *p);
+  __device__ void acquire();
+  __device__ void release();
+};
+
+// LITMUS: forbidden
+__global__ void memberLockFenced(double *sum, int *lock, const double *in) {
+  MemberLockFenced l(lock);
+  if (threadIdx.x == 0) {
+    l.acquire();
+    __threadfence();
+    *sum += in[blockIdx.x];
+    __threadfence();
+    l.release();
+  }
+}
+
+__device__ MemberLockFenced::MemberLockFenced(int *p) { word = p; }
+__device__ void MemberLockFenced::acquire() {
+  while (atomicCAS(word, 0, 1)) {
+  }
+}
+__device__ void MemberLockFenced::release() { atomicExch(word, 0); }
+
+struct MemberLockRelaxed {
+  int *word;
+  __device__ MemberLockRelaxed(int *p) : word(p) {}
+  __device__ void acquire();
+  __device__ void release();
+};
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The same with no fence: the next holder may read the sum from before the last holder's lock.
+__global__ void memberLockRelaxed(double *sum, int *lock, const double *in) {
+  MemberLockRelaxed l(lock);
+  if (threadIdx.x == 0) {
+    l.acquire();
+    *sum += in[blockIdx.x];
+    l.release();
+  }
+}
+
+__device__ void MemberLockRelaxed::acquire() {
+  while (atomicCAS(word, 0, 1)) {
+  }
+}
+__device__ void MemberLockRelaxed::release() { atomicExch(word, 0); }
+
+struct MemberLockAssigned {
+  int *word;
+  __device__ MemberLockAssigned(int *p);
+  __device__ void acquire();
+  __device__ void release();
+};
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The constructor sets the member in its body (m_p = p), as the Handbook's does.
+__global__ void memberLockAssignedRelaxed(double *sum, int *lock, const double *in) {
+  MemberLockAssigned l(lock);
+  if (threadIdx.x == 0) {
+    l.acquire();
+    *sum += in[blockIdx.x];
+    l.release();
+  }
+}
+
+__device__ MemberLockAssigned::MemberLockAssigned(int *p) { word = p; }
+__device__ void MemberLockAssigned::acquire() {
+  while (atomicCAS(word, 0, 1)) {
+  }
+}
+__device__ void MemberLockAssigned::release() { atomicExch(word, 0); }

@@ -1,0 +1,159 @@
+//===- ConstructedFields.cpp - pointers a constructor stores in an object ===//
+//
+// A kernel that makes an object from an address (cudaSpinlock lock(word);)
+// and calls its methods reaches the address through the object's field: the
+// methods read this->word, which the constructor set from its parameter. The
+// field holds that one address as long as the object lives, when the
+// constructor sets it once (an initializer, or one assignment in its body)
+// and nothing else the class defines assigns it, and the object itself is
+// never assigned. Then the field names what the constructor's argument
+// points to, as the IR sees once the object's fields are promoted to
+// registers.
+//
+//===----------------------------------------------------------------------===//
+#include "ScopedAccessesWalker.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace cuda_scope {
+using namespace impl;
+
+namespace {
+/// The assignments to one field in a body (this->f = v, f = v, and f
+/// changed any other way: ++, compound assignment, its address taken).
+struct FieldWrites : RecursiveASTVisitor<FieldWrites> {
+  const FieldDecl *Field;
+  SmallVector<const Expr *, 2> Plain; ///< the values of plain assignments
+  bool Other = false;
+  explicit FieldWrites(const FieldDecl *F) : Field(F) {}
+  static const MemberExpr *ofField(const Expr *E, const FieldDecl *F) {
+    const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+    return ME && ME->getMemberDecl() == F ? ME : nullptr;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp() && ofField(BO->getLHS(), Field)) {
+      if (BO->getOpcode() == BO_Assign)
+        Plain.push_back(BO->getRHS());
+      else
+        Other = true;
+    }
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) && ofField(UO->getSubExpr(), Field))
+      Other = true;
+    return true;
+  }
+};
+} // namespace
+
+/// The value the constructor \p Ctor leaves in \p FD: its initializer, or
+/// the one plain assignment of its body; null when it sets it otherwise.
+static const Expr *constructorValue(const CXXConstructorDecl *Ctor, const FieldDecl *FD) {
+  const Expr *Value = nullptr;
+  for (const CXXCtorInitializer *Init : Ctor->inits())
+    if (Init->isWritten() && Init->getMember() == FD)
+      Value = Init->getInit();
+  FieldWrites W(FD);
+  if (Ctor->getBody())
+    W.TraverseStmt(Ctor->getBody());
+  if (W.Other || W.Plain.size() + (Value ? 1 : 0) != 1)
+    return nullptr;
+  if (Value) {
+    // A one-argument initializer (word(p)) is a construct or a paren list of it.
+    if (const auto *PL = dyn_cast<ParenListExpr>(Value->IgnoreImplicit()); PL && PL->getNumExprs() == 1)
+      return PL->getExpr(0);
+    return Value;
+  }
+  return W.Plain.front();
+}
+
+/// Every use of the local object \p VD in \p Body names one of its members
+/// (l.acquire(), l.word): the object is never assigned, passed or
+/// address-taken whole, and \p FD is never written there.
+static bool onlyMembersUsed(const VarDecl *VD, const FieldDecl *FD, Stmt *Body) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const VarDecl *Var;
+    unsigned All = 0, Members = 0;
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      All += DRE->getDecl() == Var;
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *ME) {
+      const auto *Base = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+      Members += !ME->isArrow() && Base && Base->getDecl() == Var;
+      return true;
+    }
+  } U;
+  U.Var = VD;
+  U.TraverseStmt(Body);
+  FieldWrites W(FD);
+  W.TraverseStmt(Body);
+  return U.All == U.Members && !W.Other && W.Plain.empty();
+}
+
+/// Some method of the class, other than its constructors, changes \p FD.
+static bool changedOutsideConstructors(const CXXRecordDecl *RD, const FieldDecl *FD) {
+  for (const CXXMethodDecl *M : RD->methods()) {
+    const FunctionDecl *Def = nullptr;
+    if (isa<CXXConstructorDecl>(M) || !M->hasBody(Def) || !Def->getBody())
+      continue;
+    FieldWrites W(FD);
+    W.TraverseStmt(Def->getBody());
+    if (W.Other || !W.Plain.empty())
+      return true;
+  }
+  return false;
+}
+
+std::optional<ObjectRef> ScopedAccesses::Walker::constructedField(const MemberExpr *ME, const Frame *Fr,
+                                                                 unsigned Steps) {
+  const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!FD || !FD->getType()->isPointerType())
+    return std::nullopt;
+  // The object: a local variable, named directly or as the object of the
+  // method being walked (this->word).
+  const Expr *Object = ME->getBase();
+  const Frame *ObjectFrame = Fr;
+  if (ME->isArrow()) {
+    if (!isa<CXXThisExpr>(Object->IgnoreParenImpCasts()))
+      return std::nullopt;
+    const Frame *Up = Fr;
+    while (Up && !isa<CXXMethodDecl>(Up->F))
+      Up = Up->Parent;
+    if (!Up || !Up->This || Up->ThisIsPointer)
+      return std::nullopt;
+    Object = Up->This;
+    ObjectFrame = Up->Parent;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(stripWrappers(Object));
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  const auto *Declarer = VD ? dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || VD->getType()->isReferenceType() || !Declarer ||
+      !Declarer->getBody() || !onlyMembersUsed(VD, FD, Declarer->getBody()))
+    return std::nullopt;
+  const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(VD->getInit() ? stripWrappers(VD->getInit()) : nullptr);
+  if (!Construct || Construct->getConstructor()->isCopyOrMoveConstructor())
+    return std::nullopt;
+  const FunctionDecl *Def = nullptr;
+  if (!Construct->getConstructor()->hasBody(Def))
+    return std::nullopt;
+  const auto *Ctor = cast<CXXConstructorDecl>(Def);
+  const Expr *Value = constructorValue(Ctor, FD);
+  if (!Value || changedOutsideConstructors(Ctor->getParent(), FD))
+    return std::nullopt;
+  // The constructor's frame binds its parameters to the construction's
+  // arguments, in the frame that declares the object.
+  FramesKeepAlive.push_back(std::make_unique<Frame>());
+  Frame *Sub = FramesKeepAlive.back().get();
+  Sub->F = Ctor;
+  Sub->Call = Construct;
+  Sub->Parent = frameOf(VD->getParentFunctionOrMethod(), ObjectFrame);
+  Sub->Depth = Sub->Parent ? Sub->Parent->Depth + 1 : 1;
+  return pointee(Value, Sub, Steps);
+}
+
+} // namespace cuda_scope
