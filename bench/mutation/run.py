@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -49,6 +50,7 @@ def _load_realcode():
 
 realcode = _load_realcode()
 from cuda_scope import database, locate, nvcc, runner  # noqa: E402  (realcode put tools/ on the path)
+from cuda_scope.rewrite import Rewrites, rewrite_text  # noqa: E402
 
 FRONT_ENDS = ("clang-tidy", "ir-pass")
 NEAR_LINES = 10
@@ -74,10 +76,13 @@ class TU:
     translation: object
     files: list = None      # the project's files this TU includes (absolute), itself first
     mutants: list = None
+    rewritten: dict = None  # file -> its rewritten copy (nvcc syntax, tools/cuda_scope/rewrite.py)
 
 
 def corpus_tus(corpus, src, tmp, projects, wanted, tidy, tidy_module):
-    """Every TU of the chosen projects, with its clang-tidy jobs (host, device)."""
+    """Every TU of the chosen projects, with its clang-tidy jobs (host, device). nvcc syntax that
+    clang's parser rejects is read through the same-lines copies the cuda-scope command makes."""
+    rewrites = Rewrites(os.path.join(tmp, "rewrites"))
     opts = argparse.Namespace(checks="cuda-scope-*", checks_given=True, header_filter=".*", fix=False,
                               export_fixes=None, all_archs=False, host_only=False,
                               default_arch=realcode.common.DEFAULT_ARCH, tidy_arg=["--system-headers", "--config={}"])
@@ -103,15 +108,17 @@ def corpus_tus(corpus, src, tmp, projects, wanted, tidy, tidy_module):
         paths = realcode.Paths(root, src, build)
         for e in entries:
             t = database.translate_entry(tr, e["file"], e["directory"], e["words"], e["origin"])
-            jobs, lacking = runner.build_jobs(opts, [t], tidy, tidy_module, None)
+            jobs, lacking = runner.build_jobs(opts, [t], tidy, tidy_module, None, rewrites=rewrites)
             if lacking:
                 sys.exit(f"run.py: no CUDA toolkit for {e['file']}")
             host = next((j for j in jobs if j.side == "host"), None)
             device = next((j for j in jobs if j.side == "device"), None)
             if host is None or device is None:
                 continue
+            needed = next((files for files, o in rewrites.overlays.items() if o == host.overlay), ())
             out.append(TU(name, paths.rel(e["file"], e["directory"]), os.path.normpath(e["file"]),
-                          os.path.realpath(root), e["directory"], host, device, paths, t))
+                          os.path.realpath(root), e["directory"], host, device, paths, t,
+                          rewritten={f: rewrites.copies[f] for f in needed}))
     return out, missing
 
 
@@ -159,28 +166,35 @@ def read_unit(files):
 # ---------------------------------------------------------------------------------------------
 
 def with_overlay(job, overlay, side):
-    """A copy of a job that reads the files the overlay maps through it."""
-    argv = list(job.argv)
-    if overlay:
+    """A copy of a job that reads the files the overlay maps through it (in place of the overlay of
+    the TU's rewritten copies, which write_overlay's includes). The pass gets it from the job's
+    overlay (bench/realcode/run.py's pass_side)."""
+    if not overlay:
+        return job
+    argv = [a for a in job.argv if not a.startswith("--vfsoverlay=")]
+    if side != "pass":
         cut = argv.index("--")
-        if side == "pass":
-            argv = argv[:cut + 1] + ["-ivfsoverlay", overlay] + argv[cut + 1:]
-        else:
-            argv = argv[:cut - 1] + [f"--vfsoverlay={overlay}"] + argv[cut - 1:]
-    return dataclasses.replace(job, argv=argv)
+        argv = argv[:cut - 1] + [f"--vfsoverlay={overlay}"] + argv[cut - 1:]
+    return dataclasses.replace(job, argv=argv, overlay=overlay)
 
 
-def write_overlay(folder, original, text):
+def write_overlay(folder, original, text, rewritten=None):
     """The mutated copy of `original` in folder, and an overlay that serves it under the original's
-    name ('use-external-names': false: diagnostics and line markers name the original)."""
+    name ('use-external-names': false: diagnostics and line markers name the original), with the
+    TU's other rewritten copies (`rewritten`: file -> copy). The mutated text is rewritten as the
+    command rewrites the file (nvcc syntax clang rejects, on the same lines)."""
     os.makedirs(folder, exist_ok=True)
     copy = os.path.join(folder, os.path.basename(original))
-    with open(copy, "w", encoding="utf-8", errors="surrogateescape") as fh:
-        fh.write(text)
+    data = text.encode("utf-8", errors="surrogateescape")
+    new, _, _ = rewrite_text(data)
+    with open(copy, "wb") as fh:
+        fh.write(new if new is not None else data)
     overlay = os.path.join(folder, "overlay.yaml")
+    roots = [{"type": "file", "name": os.path.abspath(original), "external-contents": copy}]
+    roots += [{"type": "file", "name": f, "external-contents": c} for f, c in sorted((rewritten or {}).items())
+              if os.path.abspath(f) != os.path.abspath(original)]
     with open(overlay, "w", encoding="utf-8") as fh:
-        json.dump({"version": 0, "use-external-names": False,
-                   "roots": [{"type": "file", "name": os.path.abspath(original), "external-contents": copy}]}, fh)
+        json.dump({"version": 0, "use-external-names": False, "roots": roots}, fh)
     return overlay
 
 
@@ -191,17 +205,26 @@ class Analyser:
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
 
     def sides(self, tu, overlay, with_pass):
-        """{side: (result, findings)} for host, device and (with_pass) the IR pass."""
+        """{side: (result, findings)} for host, device and (with_pass) the IR pass. The host side writes
+        the TU's facts, and the pass gets their launch facts, as the cuda-scope command runs one TU
+        (bench/realcode/run.py's launches_text)."""
+        facts_path = os.path.join(self.tmp, f"facts-{threading.get_ident()}-{time.monotonic_ns()}.json")
         futures = {
             "host": self.pool.submit(realcode.tidy_side, with_overlay(tu.host, overlay, "host"), tu.cwd, tu.paths,
-                                     self.args.timeout),
+                                     self.args.timeout, facts_path),
             "device": self.pool.submit(realcode.tidy_side, with_overlay(tu.device, overlay, "device"), tu.cwd,
                                        tu.paths, self.args.timeout)}
         if with_pass:
+            futures["host"].result()   # the pass waits for the facts (not in the pool: it may be full)
+            file = os.path.join(tu.device.t.directory, tu.device.t.file)
+            launches = realcode.launches_text(realcode.program_of([(facts_path, file)]), file)
             futures["pass"] = self.pool.submit(realcode.pass_side, with_overlay(tu.device, overlay, "pass"), tu.cwd,
                                                tu.paths, self.pass_plugin, self.tidy_module, self.clangxx, self.tmp,
-                                               self.args.timeout)
-        return {k: f.result() for k, f in futures.items()}
+                                               self.args.timeout, launches)
+        out = {k: f.result() for k, f in futures.items()}
+        if os.path.exists(facts_path):
+            os.remove(facts_path)
+        return out
 
     def preprocess(self, tu, overlay, emit=False):
         """{side: digest of clang -E's output} on the host and device sides; with `emit`, of the
@@ -209,8 +232,9 @@ class Analyser:
         def one(job):
             flags = job.argv[job.argv.index("--") + 1:]
             out = ["-S", "-emit-llvm", "-O0", "-g0"] if emit else ["-E"]
+            through = overlay or job.overlay   # the mutant's, or the TU's rewritten copies'
             argv = [self.clangxx] + locate.compat_flags(self.tidy_module) + flags + FIXED_CLOCK + \
-                (["-ivfsoverlay", overlay] if overlay else []) + out + ["-o", "-", tu.path]
+                (["-ivfsoverlay", through] if through else []) + out + ["-o", "-", tu.path]
             try:
                 p = subprocess.run(argv, cwd=tu.cwd, capture_output=True, timeout=self.args.timeout)
             except subprocess.TimeoutExpired:
@@ -360,6 +384,9 @@ def parse_args(argv):
     ap.add_argument("--timeout", type=int, default=600, help="seconds allowed to one analyser run")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="analyser runs at once")
     ap.add_argument("-o", "--output", help="the JSON of every mutant (default: none)")
+    ap.add_argument("--judged", default=os.path.join(HERE, "judged.json"),
+                    help="mutants judged equivalent by reading the code (default: judged.json beside this script; "
+                         "'' for none)")
     ap.add_argument("--dry-run", action="store_true", help="print the TUs and mutants that would be tried, run nothing")
     ap.add_argument("--summary", metavar="JSON", help="print the tables of an earlier run and stop")
     ap.add_argument("-q", "--quiet", action="store_true")
@@ -377,6 +404,7 @@ def main(argv):
         with open(args.summary, encoding="utf-8") as fh:
             print_tables(json.load(fh), sys.stdout)
         return 0
+    args.judged = load_judged(args.judged)
     kinds = tuple(k for k in args.kinds.split(",") if k)
     bad = set(kinds) - set(mutate.KINDS)
     if bad:
@@ -517,6 +545,10 @@ def measure_tu(tu, analyser, args, kinds, doc, start):
             if m.equivalent:
                 rec["status"], rec["reason"] = "equivalent", m.equivalent
                 continue
+            why = judged_equivalent(rec, args.judged)
+            if why:
+                rec["status"], rec["reason"], rec["judged"] = "equivalent", "judged by reading the code: " + why, True
+                continue
             if digests is None:
                 digests = analyser.preprocess(tu, None)
             t0 = time.perf_counter()
@@ -531,6 +563,29 @@ def measure_tu(tu, analyser, args, kinds, doc, start):
             break
     entry["measured_mutants"] = sum(taken.values())
     return entry
+
+
+def load_judged(path):
+    """The mutants judged equivalent by reading the code (judged.json): the text alone cannot decide
+    them, the memory model can. Each names its project, TU ("*": any TU), file, line, operator and why."""
+    if not path:
+        return []
+    with open(path, encoding="utf-8") as fh:
+        doc = json.load(fh)
+    for j in doc["mutants"]:
+        missing = {"project", "tu", "file", "line", "operator", "reason"} - set(j)
+        if missing:
+            sys.exit(f"run.py: {path}: an entry lacks {', '.join(sorted(missing))}: {j}")
+    return doc["mutants"]
+
+
+def judged_equivalent(rec, judged):
+    """Why the mutant `rec` is equivalent, when judged.json says it is; else None."""
+    for j in judged:
+        if (j["project"], j["file"], j["line"], j["operator"]) == \
+                (rec["project"], rec["file"], rec["line"], rec["operator"]) and j["tu"] in ("*", rec["tu"]):
+            return j["reason"]
+    return None
 
 
 def record_of(tu, m):
@@ -556,7 +611,7 @@ def evaluate(tu, m, rec, analyser, args, base, base_findings, digests):
         text = fh.read()
     folder = tempfile.mkdtemp(prefix="mutant-", dir=analyser.tmp)
     try:
-        overlay = write_overlay(folder, m.file, m.apply(text))
+        overlay = write_overlay(folder, m.file, m.apply(text), tu.rewritten)
         pp = analyser.preprocess(tu, overlay)
         same = {s: pp[s] is not None and pp[s] == digests[s] for s in ("host", "device")}
         side = m.detail.get("function_side")

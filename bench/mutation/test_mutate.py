@@ -404,6 +404,17 @@ class Judge(unittest.TestCase):
         self.assertEqual([f["line"] for f in v["elsewhere"]], [200])
         self.assertEqual([f["line"] for f in v["other_near"]], [41])
 
+    def test_judged_equivalents_match_project_file_line_operator_and_tu(self):
+        judged = self.bench.load_judged(os.path.join(os.path.dirname(os.path.abspath(__file__)), "judged.json"))
+        self.assertTrue(all(j["reason"] for j in judged))
+        j = {"project": "p", "tu": "t.cu", "file": "h.cuh", "line": 7, "operator": "fence.delete", "reason": "r"}
+        rec = {"project": "p", "tu": "t.cu", "file": "h.cuh", "line": 7, "operator": "fence.delete"}
+        self.assertEqual(self.bench.judged_equivalent(rec, [j]), "r")
+        self.assertIsNone(self.bench.judged_equivalent(dict(rec, tu="other.cu"), [j]))
+        self.assertEqual(self.bench.judged_equivalent(dict(rec, tu="other.cu"), [dict(j, tu="*")]), "r")
+        self.assertIsNone(self.bench.judged_equivalent(dict(rec, operator="fence.narrow"), [j]))
+        self.assertIsNone(self.bench.judged_equivalent(dict(rec, line=8), [j]))
+
     def test_old_findings_and_moved_columns_are_not_new(self):
         m = {"file": "a.cu", "line": 40, "end_line": 40, "expected": ["cuda-scope-release-acquire"]}
         base = [self.finding(42, msg="read after the flag at a.cu:40:9")]
@@ -428,11 +439,30 @@ class Judge(unittest.TestCase):
         @dataclass
         class Job:
             argv: list
+            overlay: str = None
         job = Job(["clang-tidy", "-load=x", "a.cu", "--", "-x", "cuda"])
         self.assertEqual(self.bench.with_overlay(job, "o.yaml", "host").argv,
                          ["clang-tidy", "-load=x", "--vfsoverlay=o.yaml", "a.cu", "--", "-x", "cuda"])
-        self.assertEqual(self.bench.with_overlay(job, "o.yaml", "pass").argv,
-                         ["clang-tidy", "-load=x", "a.cu", "--", "-ivfsoverlay", "o.yaml", "-x", "cuda"])
+        # The pass reads the job's overlay (realcode's pass_side), not an argument.
+        passed = self.bench.with_overlay(job, "o.yaml", "pass")
+        self.assertEqual((passed.argv, passed.overlay), (job.argv, "o.yaml"))
+        # The mutant's overlay stands in for the TU's own (its rewritten copies), which it includes.
+        rewritten = Job(["clang-tidy", "--vfsoverlay=r.yaml", "a.cu", "--", "-x", "cuda"], "r.yaml")
+        self.assertEqual(self.bench.with_overlay(rewritten, "o.yaml", "device").argv,
+                         ["clang-tidy", "--vfsoverlay=o.yaml", "a.cu", "--", "-x", "cuda"])
+        self.assertIs(self.bench.with_overlay(rewritten, None, "host"), rewritten)
+
+    def test_the_mutants_overlay_serves_the_rewritten_copies_too(self):
+        import json
+        import tempfile
+        folder = tempfile.mkdtemp()
+        text = "struct L { void f(); };\n__device__ void L::f() {}\n"
+        overlay = self.bench.write_overlay(folder, "/p/a.cu", text, {"/p/a.cu": "/c/0-a.cu", "/p/h.cuh": "/c/1-h.cuh"})
+        with open(overlay) as fh:
+            roots = {r["name"]: r["external-contents"] for r in json.load(fh)["roots"]}
+        self.assertEqual(roots["/p/h.cuh"], "/c/1-h.cuh")
+        with open(roots["/p/a.cu"]) as fh:
+            self.assertEqual(fh.read(), "struct L { __device__ void f(); };\n__device__ void L::f() {}\n")
 
 
 if __name__ == "__main__":

@@ -70,7 +70,8 @@ def selected(asked, half):
 # The cuda-scope command's package: its compile-database loader, nvcc translator and output parser.
 sys.dont_write_bytecode = True  # leave no __pycache__ in the checkout
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from cuda_scope import common, database, diagnostics, locate, nvcc, runner  # noqa: E402
+from cuda_scope import common, database, diagnostics, facts, locate, nvcc, runner  # noqa: E402
+from cuda_scope.rewrite import Rewrites  # noqa: E402
 
 
 # ---------------------------------------------------------------------------------------------
@@ -180,10 +181,11 @@ class Paths:
 # Running one side of one TU
 # ---------------------------------------------------------------------------------------------
 
-def run(argv, cwd, timeout):
+def run(argv, cwd, timeout, env=None):
     start = time.perf_counter()
     try:
-        p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, errors="replace", timeout=timeout)
+        p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, errors="replace", timeout=timeout,
+                           env=dict(os.environ, **env) if env else None)
         rc, out, err = p.returncode, p.stdout, p.stderr
     except subprocess.TimeoutExpired as e:
         rc = "timeout"
@@ -232,8 +234,10 @@ def dialect_of(diags, paths, cwd):
     return [{"kind": k.name, "file": paths.rel(d.file, cwd), "line": d.line, "column": d.col} for d, k in known]
 
 
-def tidy_side(job, cwd, paths, timeout):
-    rc, out, err, secs = run(job.argv, cwd, timeout)
+def tidy_side(job, cwd, paths, timeout, facts_path=None):
+    """One clang-tidy side; with facts_path, the host side writes its file's facts there (the
+    whole-program facts of tools/cuda_scope/facts.py, as the cuda-scope command has each host side do)."""
+    rc, out, err, secs = run(job.argv, cwd, timeout, {"CUDA_SCOPE_FACTS": facts_path} if facts_path else None)
     diags = diagnostics.parse_output(out)
     n, shown = errors_of(diags, err, paths, cwd)
     res = {"parsed": n == 0 and rc != "timeout", "error_count": n, "errors": shown, "seconds": secs}
@@ -254,19 +258,43 @@ def tidy_side(job, cwd, paths, timeout):
     return res, found
 
 
-def pass_side(job, cwd, paths, plugin, tidy_module, clangxx, tmp, timeout):
+def program_of(facts_paths):
+    """The whole program of the files analysed together (a project's database, or one TU), from
+    their host sides' facts files, each a (path, file) pair."""
+    return facts.load((p, f) for p, f in facts_paths if os.path.exists(p))[0]
+
+
+def launches_text(program, file):
+    """What the cuda-scope command hands the IR pass of `file` ($CUDA_SCOPE_LAUNCHES): the launch facts
+    of its program (program_of). The device IR does not see the launches; without them the pass
+    takes every kernel as launched on many blocks and never overlapping."""
+    return facts.launches_file(facts.launches_of(program, os.path.normpath(file)))
+
+
+def pass_side(job, cwd, paths, plugin, tidy_module, clangxx, tmp, timeout, launches=None):
+    """The IR pass on the device side; `launches` is the text of the launches file to hand it
+    (launches_text), none to run it without."""
     flags = job.argv[job.argv.index("--") + 1:]
     yaml_path = os.path.join(tmp, f"remarks-{threading.get_ident()}-{time.monotonic_ns()}.yaml")
     # The nvcc-compatibility layer that the module gives clang-tidy, given to clang++ as the user
     # guide says (-include the header beside the module).
     # As the command compiles for the pass (common.PASS_COMPILE_FLAGS; the optimizer only), with
     # every rule on, as clang-tidy runs with cuda-scope-* (the off-by-default wide-scope rule too).
-    argv = [clangxx] + locate.compat_flags(tidy_module) + flags + common.PASS_COMPILE_FLAGS + [
+    overlay = ["-ivfsoverlay", job.overlay] if getattr(job, "overlay", None) else []
+    argv = [clangxx] + locate.compat_flags(tidy_module) + flags + overlay + common.PASS_COMPILE_FLAGS + [
         "-O2", f"-fpass-plugin={plugin}", "-Rpass-analysis=cuda-scope", "-mllvm", "-cuda-scope-wide-scope",
         "-fsave-optimization-record",
         f"-foptimization-record-file={yaml_path}", "-foptimization-record-passes=cuda-scope", "-S", "-emit-llvm",
         "-o", os.devnull, job.t.file]
-    rc, out, err, secs = run(argv, cwd, timeout)
+    env = None
+    if launches:
+        launches_path = yaml_path[:-len(".yaml")] + ".launches"
+        with open(launches_path, "w") as fh:
+            fh.write(launches)
+        env = {"CUDA_SCOPE_LAUNCHES": launches_path}
+    rc, out, err, secs = run(argv, cwd, timeout, env)
+    if launches:
+        os.remove(launches_path)
     # The pass's remarks with their rules (from the optimization record), and clang's own errors:
     # read as the cuda-scope command reads them.
     remarks, diags = diagnostics.pass_diagnostics(err, yaml_path)
@@ -367,6 +395,9 @@ def main(argv):
                               host_only=False, default_arch=common.DEFAULT_ARCH,
                               tidy_arg=["--system-headers", "--config={}"])
     tasks, results, order = [], {}, []
+    # nvcc syntax clang's parser rejects and a same-lines copy fixes, read through an overlay, as the
+    # cuda-scope command reads it (tools/cuda_scope/rewrite.py).
+    rewrites = Rewrites(os.path.join(tmp, "rewrites"))
     try:
         for project in corpus["projects"]:
             name = project["name"]
@@ -396,7 +427,7 @@ def main(argv):
             paths = Paths(root, src, build)
             for e in entries:
                 t = database.translate_entry(tr, e["file"], e["directory"], e["words"], e["origin"])
-                jobs, missing = runner.build_jobs(opts, [t], tidy, tidy_module, None)
+                jobs, missing = runner.build_jobs(opts, [t], tidy, tidy_module, None, rewrites=rewrites)
                 if missing:
                     sys.exit(f"run.py: no CUDA toolkit for {e['file']}")
                 host = next(j for j in jobs if j.side == "host")
@@ -420,12 +451,26 @@ def main(argv):
         done = [0]
         start = time.perf_counter()
 
+        # Each host side writes its file's facts; a project's passes run once all its host sides have,
+        # each with the launch facts of its program (launches_text), as the cuda-scope command runs
+        # a project's database.
+        os.makedirs(os.path.join(tmp, "facts"), exist_ok=True)
+        facts_of = {key: os.path.join(tmp, "facts", f"{n}.json") for n, key in enumerate(order)}
+
+        programs = {}
+
         def work(task):
             key, side, job, cwd, paths = task
             if side == "pass":
-                res, found = pass_side(job, cwd, paths, pass_plugin, tidy_module, clangxx, tmp, args.timeout)
+                with lock:
+                    if key[0] not in programs:
+                        programs[key[0]] = program_of([(facts_of[k], os.path.join(j.t.directory, j.t.file))
+                                                       for k, s, j, _, _ in tasks if s == "host" and k[0] == key[0]])
+                        facts.programs(programs[key[0]])   # decided once, not by two threads at once
+                res, found = pass_side(job, cwd, paths, pass_plugin, tidy_module, clangxx, tmp, args.timeout,
+                                       launches_text(programs[key[0]], os.path.join(job.t.directory, job.t.file)))
             else:
-                res, found = tidy_side(job, cwd, paths, args.timeout)
+                res, found = tidy_side(job, cwd, paths, args.timeout, facts_of[key] if side == "host" else None)
             with lock:
                 done[0] += 1
                 if not args.quiet:
@@ -435,10 +480,12 @@ def main(argv):
             return task, res, found
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            for task, res, found in pool.map(work, tasks):
-                key, side = task[0], task[1]
-                results[key][side] = res
-                results[key].setdefault("_found", {})[side] = found
+            first = [t for t in tasks if t[1] != "pass"]
+            for phase in (first, [t for t in tasks if t[1] == "pass"]):
+                for task, res, found in pool.map(work, phase):
+                    key, side = task[0], task[1]
+                    results[key][side] = res
+                    results[key].setdefault("_found", {})[side] = found
         wall = time.perf_counter() - start
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
