@@ -79,44 +79,78 @@ std::optional<Scope> scopeOf(const Instruction &I, SyncScope::ID ID) {
   return scopeFromSyncScope(ID == SyncScope::System ? StringRef() : Names[ID]);
 }
 
-/// True when the address computation reads the block index, so that each
-/// block touches its own element (out[blockIdx.x]).
-bool dependsOnBlockIndex(const Value *Ptr) {
-  SmallVector<const Value *, 16> Work{Ptr};
-  SmallPtrSet<const Value *, 32> Seen;
-  while (!Work.empty() && Seen.size() < 256) {
-    const Value *V = Work.pop_back_val();
-    if (!Seen.insert(V).second)
-      continue;
+namespace {
+/// Whether \p V reads the block index through operations that keep blocks
+/// apart. A merge (phi, select) does only when every way into it does: a
+/// pointer that starts at the block's own node and moves to one a loaded
+/// value names (node = &nodes[parent]) reaches other blocks' nodes, as the
+/// AST front end's merged pointer does (ObjectIdentity's mergedPointee). A
+/// way that steps from the merge itself (p + 1, i + stride) keeps what the
+/// other ways give. What a load reads is named by its address (a worklist's
+/// item), as in IrAddresses' canonical text.
+struct BlockReads {
+  DenseMap<const Value *, bool> Known;
+  SmallPtrSet<const Value *, 8> Open;
+  unsigned Steps = 0;
+
+  bool reads(const Value *V) {
+    if (auto It = Known.find(V); It != Known.end())
+      return It->second;
+    if (Open.count(V))
+      return true; // a way back into a merge being decided
+    if (++Steps > 512)
+      return false;
+    Open.insert(V);
+    bool R = decide(V);
+    Open.erase(V);
+    Known[V] = R;
+    return R;
+  }
+
+  bool decide(const Value *V) {
     if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
       switch (II->getIntrinsicID()) {
-      case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
-      case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
-      case Intrinsic::nvvm_read_ptx_sreg_ctaid_z: {
-        // Only the components that keep blocks apart count (the model says which).
-        char Component = II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_ctaid_x   ? 'x'
-                         : II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_ctaid_y ? 'y'
-                                                                                          : 'z';
-        if (separatesBlocks(Component))
-          return true;
-        continue;
+      // Only the components that keep blocks apart count (the model says which).
+      case Intrinsic::nvvm_read_ptx_sreg_ctaid_x: return separatesBlocks('x');
+      case Intrinsic::nvvm_read_ptx_sreg_ctaid_y: return separatesBlocks('y');
+      case Intrinsic::nvvm_read_ptx_sreg_ctaid_z: return separatesBlocks('z');
+      default: return false;
       }
-      default:
-        continue;
+    }
+    if (isa<PHINode, SelectInst>(V)) {
+      SmallVector<const Value *, 4> Ways;
+      if (const auto *Phi = dyn_cast<PHINode>(V))
+        Ways.append(Phi->incoming_values().begin(), Phi->incoming_values().end());
+      else
+        Ways = {cast<SelectInst>(V)->getTrueValue(), cast<SelectInst>(V)->getFalseValue()};
+      bool Any = false;
+      for (const Value *W : Ways) {
+        if (isa<UndefValue>(W))
+          continue; // a way on which the value was never set
+        if (!reads(W))
+          return false;
+        Any = true;
       }
+      return Any;
     }
     if (const auto *Inst = dyn_cast<Instruction>(V)) {
-      if (isa<CallBase>(Inst))
-        continue;
-      for (const Value *Op : Inst->operands())
-        Work.push_back(Op);
-    } else if (const auto *CE = dyn_cast<ConstantExpr>(V)) {
-      for (const Value *Op : CE->operands())
-        Work.push_back(Op);
+      // What an atomic returns is what some thread wrote last, not an item
+      // of the block's own (the AST names a call's value by itself too).
+      if (isa<CallBase, AtomicRMWInst, AtomicCmpXchgInst>(Inst) ||
+          (isa<LoadInst>(Inst) && cast<LoadInst>(Inst)->isAtomic()))
+        return false;
+      return any_of(Inst->operands(), [&](const Value *Op) { return reads(Op); });
     }
+    if (const auto *CE = dyn_cast<ConstantExpr>(V))
+      return any_of(CE->operands(), [&](const Value *Op) { return reads(Op); });
+    return false;
   }
-  return false;
-}
+};
+} // namespace
+
+/// True when the address computation reads the block index, so that each
+/// block touches its own element (out[blockIdx.x]).
+bool dependsOnBlockIndex(const Value *Ptr) { return BlockReads().reads(Ptr); }
 
 void setAddress(IROp &Op, const Value *Ptr) {
   if (!Ptr || !Ptr->getType()->isPointerTy())

@@ -661,6 +661,31 @@ void ScopedAccesses::Walker::plainAccess(const Expr *E, OpKind K, const Stmt *Si
   std::optional<ObjectRef> O = lvalue(E, Fr);
   if (!O || !O->Root)
     return;
+  // A struct copied whole reads (writes) each of its fields, as the IR's
+  // loads (stores) of them do: a field written alone (node->b = v) is the
+  // location a copy of the node later reads. Small structs of scalars only.
+  if (const auto *RD = E->getType()->getAsRecordDecl(); RD && RD->getDefinition()) {
+    SmallVector<const FieldDecl *, 8> Fields;
+    for (const FieldDecl *F : RD->getDefinition()->fields())
+      if (Fields.size() <= 8 && F->getType()->isScalarType() && !F->isBitField())
+        Fields.push_back(F);
+      else
+        Fields.assign(9, nullptr);
+    if (!Fields.empty() && Fields.size() <= 8) {
+      for (const FieldDecl *F : Fields) {
+        ObjectRef Field = *O;
+        Field.Path.push_back(F);
+        Field.Spelling += (!O->Path.empty() && O->Path.back() == nullptr ? "->" : ".") + F->getNameAsString();
+        plainAccessOf(std::move(Field), E, K, Site, Loc, Fr);
+      }
+      return;
+    }
+  }
+  plainAccessOf(std::move(*O), E, K, Site, Loc, Fr);
+}
+
+void ScopedAccesses::Walker::plainAccessOf(ObjectRef O, const Expr *E, OpKind K, const Stmt *Site,
+                                           SourceLocation Loc, const Frame *Fr) {
   ScopedAccess A;
   A.What = K;
   A.Ord = E->getType().isVolatileQualified() ? Order::Volatile : Order::Plain;

@@ -131,9 +131,7 @@ std::optional<ObjectRef> ScopedAccesses::Walker::constructedField(const MemberEx
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(stripWrappers(Object));
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  const auto *Declarer = VD ? dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod()) : nullptr;
-  if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || VD->getType()->isReferenceType() || !Declarer ||
-      !Declarer->getBody() || !onlyMembersUsed(VD, FD, Declarer->getBody()))
+  if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || VD->getType()->isReferenceType())
     return std::nullopt;
   const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(VD->getInit() ? stripWrappers(VD->getInit()) : nullptr);
   if (!Construct || Construct->getConstructor()->isCopyOrMoveConstructor())
@@ -142,8 +140,16 @@ std::optional<ObjectRef> ScopedAccesses::Walker::constructedField(const MemberEx
   if (!Construct->getConstructor()->hasBody(Def))
     return std::nullopt;
   const auto *Ctor = cast<CXXConstructorDecl>(Def);
-  const Expr *Value = constructorValue(Ctor, FD);
-  if (!Value || changedOutsideConstructors(Ctor->getParent(), FD))
+  auto [It, New] = ConstructedValues.try_emplace({VD, FD}, nullptr);
+  if (New) {
+    const auto *Declarer = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+    const Expr *Value = constructorValue(Ctor, FD);
+    if (Value && Declarer && Declarer->getBody() && onlyMembersUsed(VD, FD, Declarer->getBody()) &&
+        !changedOutsideConstructors(Ctor->getParent(), FD))
+      It->second = Value;
+  }
+  const Expr *Value = It->second;
+  if (!Value)
     return std::nullopt;
   // The constructor's frame binds its parameters to the construction's
   // arguments, in the frame that declares the object.

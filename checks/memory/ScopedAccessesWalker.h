@@ -164,6 +164,8 @@ private:
   void allocation(const clang::CallExpr *CE);
   void record(ScopedAccess A, const clang::Stmt *Site, const Frame *Fr, bool PlainList = false);
   void plainAccess(const clang::Expr *E, OpKind K, const clang::Stmt *Site, clang::SourceLocation Loc, const Frame *Fr);
+  void plainAccessOf(ObjectRef O, const clang::Expr *E, OpKind K, const clang::Stmt *Site, clang::SourceLocation Loc,
+                     const Frame *Fr);
   bool control(const clang::Stmt *S, const Frame *Fr);
   std::optional<int64_t> pinnedBlock(const clang::Expr *Cond, bool WhenTrue);
   /// threadIdx.x + blockIdx.x * blockDim.x (any order), through locals that hold it.
@@ -307,6 +309,9 @@ private:
   /// The value of a local declared without one and assigned exactly once.
   const clang::Expr *singleAssignment(const clang::VarDecl *V);
   std::vector<std::unique_ptr<Frame>> FramesKeepAlive;
+  /// constructedField's answers that do not depend on the walk: per local object and field, the
+  /// value its constructor leaves there (null: none the walk can follow).
+  llvm::DenseMap<std::pair<const clang::VarDecl *, const clang::FieldDecl *>, const clang::Expr *> ConstructedValues;
 };
 
 } // namespace cuda_scope

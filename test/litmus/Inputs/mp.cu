@@ -477,3 +477,67 @@ __global__ void lookBackEitherArrayFenced(volatile int *status, int *agg, int *p
     }
   }
 }
+
+// The refit of the issue's unseen tree code (cuBQL's refit_run): one word per node holds the
+// parent's index above an arrival bit; each child writes its node's bounds field, fences, and adds
+// 1; the second to arrive (the bit was set) copies both children whole, as the same struct type,
+// with no fence after the add. The copies read the bounds fields the other child wrote. (Each
+// leaf's bounds come from its input, as cuBQL's come from its primitives.)
+struct RefitNode {
+  float lo, hi;
+  int first, count;
+};
+
+// LITMUS: allowed cuda-scope-release-acquire
+__global__ void refitWholeCopies(RefitNode *nodes, unsigned *links, const float2 *leaves, int n) {
+  int id = threadIdx.x + blockIdx.x * blockDim.x;
+  if (id == 0 || id >= n)
+    return;
+  RefitNode *node = &nodes[id];
+  float lo = leaves[id].x, hi = leaves[id].y;
+  int parent = links[id] >> 1;
+  while (true) {
+    node->lo = lo;
+    node->hi = hi;
+    __threadfence();
+    if (node == nodes)
+      break;
+    unsigned bits = atomicAdd(&links[parent], 1u);
+    if ((bits & 1) == 0)
+      break;
+    node = &nodes[parent];
+    parent = bits >> 1;
+    RefitNode l = nodes[node->first];
+    RefitNode r = nodes[node->first + 1];
+    lo = fminf(l.lo, r.lo);
+    hi = fmaxf(l.hi, r.hi);
+  }
+}
+
+// LITMUS: forbidden
+// The same with a fence after the add: the copies are acquired.
+__global__ void refitWholeCopiesAcquire(RefitNode *nodes, unsigned *links, const float2 *leaves, int n) {
+  int id = threadIdx.x + blockIdx.x * blockDim.x;
+  if (id == 0 || id >= n)
+    return;
+  RefitNode *node = &nodes[id];
+  float lo = leaves[id].x, hi = leaves[id].y;
+  int parent = links[id] >> 1;
+  while (true) {
+    node->lo = lo;
+    node->hi = hi;
+    __threadfence();
+    if (node == nodes)
+      break;
+    unsigned bits = atomicAdd(&links[parent], 1u);
+    if ((bits & 1) == 0)
+      break;
+    __threadfence();
+    node = &nodes[parent];
+    parent = bits >> 1;
+    RefitNode l = nodes[node->first];
+    RefitNode r = nodes[node->first + 1];
+    lo = fminf(l.lo, r.lo);
+    hi = fmaxf(l.hi, r.hi);
+  }
+}
