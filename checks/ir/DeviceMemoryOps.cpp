@@ -86,28 +86,33 @@ namespace {
 /// value names (node = &nodes[parent]) reaches other blocks' nodes, as the
 /// AST front end's merged pointer does (ObjectIdentity's mergedPointee). A
 /// way that steps from the merge itself (p + 1, i + stride) keeps what the
-/// other ways give. What a load reads is named by its address (a worklist's
-/// item), as in IrAddresses' canonical text.
+/// other ways give; one that loads through it (index = parents[index]) does
+/// not, as the AST does not follow a variable set twice. What a load reads
+/// is named by its address (a worklist's item), as in IrAddresses'
+/// canonical text.
 struct BlockReads {
-  DenseMap<const Value *, bool> Known;
+  DenseMap<std::pair<const Value *, unsigned>, bool> Known;
   SmallPtrSet<const Value *, 8> Open;
   unsigned Steps = 0;
 
-  bool reads(const Value *V) {
-    if (auto It = Known.find(V); It != Known.end())
+  /// \p Loaded: \p V is (part of) an address a load reads from. A merge
+  /// met again through a load is a pointer chase (p = parent[p], a tree
+  /// walked up): the values it reaches are shared, not the block's own.
+  bool reads(const Value *V, bool Loaded = false) {
+    if (auto It = Known.find({V, Loaded}); It != Known.end())
       return It->second;
     if (Open.count(V))
-      return true; // a way back into a merge being decided
+      return !Loaded; // a way back into a merge being decided: a step keeps it, a chase does not
     if (++Steps > 512)
       return false;
     Open.insert(V);
-    bool R = decide(V);
+    bool R = decide(V, Loaded);
     Open.erase(V);
-    Known[V] = R;
+    Known[{V, Loaded}] = R;
     return R;
   }
 
-  bool decide(const Value *V) {
+  bool decide(const Value *V, bool Loaded) {
     if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
       switch (II->getIntrinsicID()) {
       // Only the components that keep blocks apart count (the model says which).
@@ -127,7 +132,7 @@ struct BlockReads {
       for (const Value *W : Ways) {
         if (isa<UndefValue>(W))
           continue; // a way on which the value was never set
-        if (!reads(W))
+        if (!reads(W, Loaded))
           return false;
         Any = true;
       }
@@ -136,13 +141,14 @@ struct BlockReads {
     if (const auto *Inst = dyn_cast<Instruction>(V)) {
       // What an atomic returns is what some thread wrote last, not an item
       // of the block's own (the AST names a call's value by itself too).
-      if (isa<CallBase, AtomicRMWInst, AtomicCmpXchgInst>(Inst) ||
-          (isa<LoadInst>(Inst) && cast<LoadInst>(Inst)->isAtomic()))
+      if (isa<CallBase, AtomicRMWInst, AtomicCmpXchgInst>(Inst))
         return false;
-      return any_of(Inst->operands(), [&](const Value *Op) { return reads(Op); });
+      if (const auto *Load = dyn_cast<LoadInst>(Inst))
+        return !Load->isAtomic() && reads(Load->getPointerOperand(), /*Loaded=*/true);
+      return any_of(Inst->operands(), [&](const Value *Op) { return reads(Op, Loaded); });
     }
     if (const auto *CE = dyn_cast<ConstantExpr>(V))
-      return any_of(CE->operands(), [&](const Value *Op) { return reads(Op); });
+      return any_of(CE->operands(), [&](const Value *Op) { return reads(Op, Loaded); });
     return false;
   }
 };

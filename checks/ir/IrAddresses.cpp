@@ -196,6 +196,25 @@ std::string blockSegment(const Value *Address, bool &WarpApart) {
   return std::string();
 }
 
+/// The constant factor an index is a multiple of, through casts (k << 4:
+/// 16, k * 24: 24, (k * 3) << 3: 24); 1 for none.
+static uint64_t constantFactor(const Value *Index, unsigned Depth = 0) {
+  if (Depth > 4)
+    return 1;
+  if (const auto *Cast = dyn_cast<CastInst>(Index))
+    return constantFactor(Cast->getOperand(0), Depth + 1);
+  const auto *BO = dyn_cast<BinaryOperator>(Index);
+  const auto *C = BO ? dyn_cast<ConstantInt>(BO->getOperand(1)) : nullptr;
+  if (!C || C->getBitWidth() > 64 || C->isNegative())
+    return 1;
+  uint64_t K = C->getZExtValue();
+  if (BO->getOpcode() == Instruction::Shl && K < 16)
+    return (uint64_t(1) << K) * constantFactor(BO->getOperand(0), Depth + 1);
+  if (BO->getOpcode() == Instruction::Mul && K > 0 && K < (uint64_t(1) << 20))
+    return K * constantFactor(BO->getOperand(0), Depth + 1);
+  return 1;
+}
+
 /// The field of its object that an address names: the constant offset past
 /// the last variable index, when smaller than the element that index steps
 /// over (p[k].w), or into a global variable of struct type; -1 for none (an
@@ -241,7 +260,11 @@ int64_t fieldOffset(const Value *Ptr, const DataLayout &DL) {
         continue;
       }
       // Offset 0 is the element itself (p[k], as *p), or its first field.
+      // -O2 writes p[k].f as a byte GEP of k * size (k << 4, k * 24) and a
+      // constant past it: the element is as large as that factor.
       uint64_t Stride = DL.getTypeAllocSize(GEP->getResultElementType());
+      if (GEP->getNumIndices() == 1)
+        Stride *= constantFactor(GEP->getOperand(1));
       return Offset > 0 && static_cast<uint64_t>(Offset) < Stride && GEP->getNumIndices() == 1 ? Offset : -1;
     }
     if (const auto *GV = dyn_cast<GlobalVariable>(V))

@@ -195,8 +195,19 @@ std::optional<ValueTest> testOf(const Value *I,
       if (isa<BranchInst>(U) || isa<SwitchInst>(U) || isa<SelectInst>(U)) {
         ValueTest T = Compare == ValueTest::None ? ValueTest::Equality : Compare;
         // Equality wins: a flag tested for its value somewhere is a flag.
-        // The first branch of that kind is the guard.
-        if (!Found || (T == ValueTest::Equality && *Found != ValueTest::Equality)) {
+        // The first branch of that kind is the guard; but where -O2 tests
+        // one condition twice (if (finished == 1) {...} else break;, then
+        // the loop's latch branches on the same i1 to go round or not), the
+        // branch in the block that computes the condition decides first what
+        // the iteration runs.
+        const auto *Again = dyn_cast<BranchInst>(U);
+        const auto *Before = Guard ? dyn_cast_or_null<BranchInst>(*Guard) : nullptr;
+        bool FirstOfTwo = Again && Before && Again->isConditional() && Before->isConditional() &&
+                          Again->getCondition() == Before->getCondition() &&
+                          isa<Instruction>(Again->getCondition()) &&
+                          cast<Instruction>(Again->getCondition())->getParent() == Again->getParent() &&
+                          Before->getParent() != Again->getParent();
+        if (!Found || (T == ValueTest::Equality && *Found != ValueTest::Equality) || (T == *Found && FirstOfTwo)) {
           Found = T;
           if (Guard)
             *Guard = cast<Instruction>(U);

@@ -119,3 +119,33 @@ void launchOneBlockOnEachStream(unsigned *count, cudaStream_t *streams, int n) {
   for (int i = 0; i < n; ++i)
     oneBlockOnEachStream<<<1, 64, 0, streams[i]>>>(count);
 }
+
+// LITMUS: allowed cuda-scope-insufficient
+// A tree walked up (index = parents[index]): the parent is any block's, so its arrival count is
+// reached by every block. The index starts at the thread's own, which -O2 merges with the parents
+// it loads in the loop; a merge that loads through itself keeps no block apart.
+__global__ void walkUpBlockCount(const int *parents, int *count, int n) {
+  int index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index >= n)
+    return;
+  for (;;) {
+    int parent = parents[index];
+    if (parent < 0 || atomicAdd_block(&count[parent], 1) == 0)
+      return;
+    index = parent;
+  }
+}
+
+// LITMUS: forbidden
+// The same with device scope.
+__global__ void walkUpDeviceCount(const int *parents, int *count, int n) {
+  int index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index >= n)
+    return;
+  for (;;) {
+    int parent = parents[index];
+    if (parent < 0 || atomicAdd(&count[parent], 1) == 0)
+      return;
+    index = parent;
+  }
+}
