@@ -567,7 +567,8 @@ def measure_tu(tu, analyser, args, kinds, doc, start):
 
 def load_judged(path):
     """The mutants judged equivalent by reading the code (judged.json): the text alone cannot decide
-    them, the memory model can. Each names its project, TU ("*": any TU), file, line, operator and why."""
+    them, the memory model can. Each names its project, TU ("*": any TU), file, line ("*": every
+    mutant of that operator in the file, where the reason holds for all), operator and why."""
     if not path:
         return []
     with open(path, encoding="utf-8") as fh:
@@ -582,8 +583,8 @@ def load_judged(path):
 def judged_equivalent(rec, judged):
     """Why the mutant `rec` is equivalent, when judged.json says it is; else None."""
     for j in judged:
-        if (j["project"], j["file"], j["line"], j["operator"]) == \
-                (rec["project"], rec["file"], rec["line"], rec["operator"]) and j["tu"] in ("*", rec["tu"]):
+        if (j["project"], j["file"], j["operator"]) == (rec["project"], rec["file"], rec["operator"]) and \
+                j["line"] in ("*", rec["line"]) and j["tu"] in ("*", rec["tu"]):
             return j["reason"]
     return None
 

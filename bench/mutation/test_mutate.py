@@ -414,6 +414,7 @@ class Judge(unittest.TestCase):
         self.assertEqual(self.bench.judged_equivalent(dict(rec, tu="other.cu"), [dict(j, tu="*")]), "r")
         self.assertIsNone(self.bench.judged_equivalent(dict(rec, operator="fence.narrow"), [j]))
         self.assertIsNone(self.bench.judged_equivalent(dict(rec, line=8), [j]))
+        self.assertEqual(self.bench.judged_equivalent(dict(rec, line=8), [dict(j, line="*")]), "r")
 
     def test_old_findings_and_moved_columns_are_not_new(self):
         m = {"file": "a.cu", "line": 40, "end_line": 40, "expected": ["cuda-scope-release-acquire"]}
