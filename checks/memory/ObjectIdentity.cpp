@@ -119,6 +119,7 @@ private:
         if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
           Modification &M = Out[VD];
           ++M.Count;
+          M.Sites.push_back(E->getExprLoc());
           if (Value) // a step or ++ leaves the plain assignment as it was
             M.Assigned = E == Whole ? Value : nullptr;
           if (Value && E == Whole)
@@ -656,7 +657,7 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
       if (auto Arg = argumentFor(P, Fr))
         return canon(Arg->first, Arg->second, Deps, Depth + 1);
     if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD)) {
-      if (VD->getInit() && !modified(VD))
+      if (VD->getInit() && (!modified(VD) || readBeforeAnyChange(DRE, VD)))
         return canon(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Deps, Depth + 1);
       if (const Expr *Value = singleAssignment(VD))
         return canon(Value, frameOf(VD->getParentFunctionOrMethod(), Fr), Deps, Depth + 1);

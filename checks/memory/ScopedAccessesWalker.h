@@ -45,6 +45,8 @@ struct Modification {
   /// For a local array: the right-hand sides of plain assignments to one of
   /// its elements (`ptrs[i] = comm->buffers[peer]`).
   llvm::SmallVector<const clang::Expr *, 2> Elements;
+  /// Where each change is written (assignments, steps, ++, calls that may change it).
+  llvm::SmallVector<clang::SourceLocation, 2> Sites;
 };
 
 constexpr unsigned MaxDepth = 12;       // calls followed down from a root
@@ -230,6 +232,9 @@ private:
   /// A pointer field of a local object that its constructor set from what it was given
   /// (ConstructedFields.cpp): what that points to.
   std::optional<ObjectRef> constructedField(const clang::MemberExpr *ME, const Frame *Fr, unsigned Steps);
+  /// \p Use reads the local \p V before any change of it can have run (ValuesAtUse.cpp): its
+  /// value there is its initializer's.
+  bool readBeforeAnyChange(const clang::DeclRefExpr *Use, const clang::VarDecl *V);
   std::optional<ObjectRef> mergedPointee(const clang::VarDecl *VD, const Frame *Fr, unsigned Steps);
   std::optional<ObjectRef> storedInElements(const clang::ArraySubscriptExpr *AS, const Frame *Fr, unsigned Steps);
   std::optional<ObjectRef> oneObjectOf(llvm::ArrayRef<const clang::Expr *> Ways, const Frame *Own, unsigned Steps,

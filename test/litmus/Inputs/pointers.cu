@@ -177,3 +177,29 @@ __global__ void pointerSetInOneBranchDevice(void **tables, int which, int *out) 
   if (last)
     out[threadIdx.x] = 1;
 }
+
+// A per-warp table made once from the warp's first row (AMGX's Hash_map in csr_multiply): the row
+// variable draws the next rows from a work list later, but the table's pointers were taken from its
+// first value, the warp's own slice of the global arrays. Only that warp's lanes touch the slice.
+struct WarpSlice {
+  int *keys, *vals;
+  __device__ WarpSlice(int *k, int *v) : keys(k), vals(v) {}
+  __device__ int insertAndRead(int slot, int key);
+};
+
+// LITMUS: forbidden
+__global__ void warpSliceFromFirstRow(int *keys, int *vals, const int *next, int *out, int n, int size) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int row = blockIdx.x * (blockDim.x / 32) + warp;
+  WarpSlice table(&keys[row * size], &vals[row * size]);
+  int sum = 0;
+  for (; row < n; row = next[row])
+    sum += table.insertAndRead(lane, row);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+__device__ int WarpSlice::insertAndRead(int slot, int key) {
+  vals[slot] = key;
+  atomicCAS(&keys[slot], -1, key);
+  return keys[(slot + 1) % 32] != -1 ? vals[(slot + 1) % 32] : 0;
+}
