@@ -666,12 +666,14 @@ void ScopedAccesses::Walker::plainAccess(const Expr *E, OpKind K, const Stmt *Si
   // location a copy of the node later reads. Small structs of scalars only.
   if (const auto *RD = E->getType()->getAsRecordDecl(); RD && RD->getDefinition()) {
     SmallVector<const FieldDecl *, 8> Fields;
-    for (const FieldDecl *F : RD->getDefinition()->fields())
-      if (Fields.size() <= 8 && F->getType()->isScalarType() && !F->isBitField())
-        Fields.push_back(F);
-      else
-        Fields.assign(9, nullptr);
-    if (!Fields.empty() && Fields.size() <= 8) {
+    bool Small = true;
+    for (const FieldDecl *F : RD->getDefinition()->fields()) {
+      Small = Fields.size() < 8 && F->getType()->isScalarType() && !F->isBitField();
+      if (!Small)
+        break;
+      Fields.push_back(F);
+    }
+    if (Small && !Fields.empty()) {
       for (const FieldDecl *F : Fields) {
         ObjectRef Field = *O;
         Field.Path.push_back(F);
