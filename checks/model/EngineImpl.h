@@ -41,10 +41,16 @@ public:
 
   const MemOp &op(unsigned I) const { return Ops[I]; }
 
+  /// One thread may run both \p A and \p B: program order relates only the
+  /// operations of one thread, and a thread of block 0 never runs what only
+  /// block 1 runs (if (blockIdx.x == 0) ... if (blockIdx.x == 1) ...).
+  bool oneRunner(unsigned A, unsigned B) const {
+    const MemOp &X = Ops[A], &Y = Ops[B];
+    return X.Thread == Y.Thread && (X.OnlyBlock < 0 || Y.OnlyBlock < 0 || X.OnlyBlock == Y.OnlyBlock);
+  }
   /// \p A may run before \p B in one thread.
   bool before(unsigned A, unsigned B) const {
-    const MemOp &X = Ops[A], &Y = Ops[B];
-    return A != B && X.Thread == Y.Thread && X.Seq < Y.Seq && PO.mayPrecede(A, B);
+    return A != B && oneRunner(A, B) && Ops[A].Seq < Ops[B].Seq && PO.mayPrecede(A, B);
   }
   /// Every thread that runs \p B has run \p A before it.
   bool alwaysBefore(unsigned A, unsigned B) const {
@@ -70,7 +76,7 @@ public:
   /// \p B may run after the value \p A read has been tested.
   bool afterTest(unsigned A, unsigned B) const {
     const MemOp &X = Ops[A], &Y = Ops[B];
-    return A != B && X.Tested && X.Thread == Y.Thread && X.Seq < Y.Seq && PO.afterTest(A, B);
+    return A != B && X.Tested && oneRunner(A, B) && X.Seq < Y.Seq && PO.afterTest(A, B);
   }
   /// Whether \p Pred holds for some synchronizing operation (a fence, a
   /// barrier, a call, a launch) that lies between \p From and \p To in

@@ -272,3 +272,23 @@ __global__ void perBlock(int *Data, int *Flags, int *Out) {
     Out[blockIdx.x] = Data[blockIdx.x];
   }
 }
+
+// Block 1 waits with a compare-and-swap that writes the flag's own value back. It wrote no data
+// before it, and no thread runs both blocks' code: the wait is a receive, not a publish.
+__global__ void casWait(unsigned *Flag, int *Data, int *Out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    *Data = 42;
+    atomicExch(Flag, 1u);
+    // CHECK: :[[@LINE-1]]:5: warning: 'Flag' is published here with a relaxed read-modify-write after plain writes to 'Data', with no release between them; a thread in another block that sees the flag may still read the old data; consider '__threadfence()' before it [cuda-scope-release-acquire]
+    // CHECK: :[[@LINE-3]]:11: note: 'Data' is written here
+    // CHECK: :[[@LINE+3]]:12: note: kernel 'casWait' receives 'Flag' here
+  }
+  if (blockIdx.x == 1 && threadIdx.x == 0) {
+    while (atomicCAS(Flag, 1u, 1u) == 0) {
+    // CHECK: :[[@LINE-1]]:12: warning: 'Flag' is received here with a relaxed read-modify-write and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider '__threadfence()' after it [cuda-scope-release-acquire]
+    // CHECK: :[[@LINE+3]]:12: note: 'Data' is read here
+    // CHECK: :[[@LINE-9]]:5: note: kernel 'casWait' publishes 'Flag' here
+    }
+    *Out = *Data;
+  }
+}

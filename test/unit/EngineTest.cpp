@@ -144,6 +144,29 @@ TEST(Engine, OneBlockOfOneGridNeedsOnlyBlockScope) {
   EXPECT_EQ(P.run().size(), 2u);
 }
 
+TEST(Engine, WhatOnlyAnotherBlockWroteIsNotPublishedByThisBlock) {
+  // if (blockIdx.x == 0) { data = 42; atomicExch(flag, 1); }
+  // if (blockIdx.x == 1) { while (atomicCAS(flag, 1, 1) == 0) {} use(data); }
+  // Two ifs one after the other, so the walk's order puts block 0's store
+  // before block 1's compare-and-swap; but no thread runs both, and block 1
+  // wrote nothing before its read-modify-write: only the receive lacks an
+  // acquire.
+  Program P;
+  MemOp D = plainStore(Data), Pub = access(OpKind::RMW, Flag, Order::Relaxed);
+  D.OnlyBlock = Pub.OnlyBlock = 0;
+  MemOp Rc = access(OpKind::RMW, Flag, Order::Relaxed), Use = plainLoad(Data);
+  Rc.Tested = Rc.Spins = true;
+  Rc.OnlyBlock = Use.OnlyBlock = 1;
+  P.add(D);
+  unsigned PubAt = P.add(Pub);
+  unsigned RcAt = P.add(Rc);
+  P.add(Use);
+  std::vector<Finding> Fs = P.run();
+  ASSERT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::NoRelease, Finding::NoAcquire}));
+  EXPECT_EQ(Fs[0].At, PubAt);
+  EXPECT_EQ(Fs[1].At, RcAt);
+}
+
 TEST(Engine, CumulativityBarrierThenOneThreadsFence) {
   // Every thread writes its element, __syncthreads(), then one thread fences
   // and sets the flag: the fence orders the whole block's writes.

@@ -541,3 +541,18 @@ __global__ void refitWholeCopiesAcquire(RefitNode *nodes, unsigned *links, const
     hi = fmaxf(l.hi, r.hi);
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Block 1 waits with a compare-and-swap that writes back the value it finds. Block 0 wrote the
+// data, not block 1: the wait is a receive with no acquire, and no publish of block 1's.
+__global__ void casWaitNoPublish(unsigned *flag, int *data, int *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    *data = 42;
+    atomicExch(flag, 1u);
+  }
+  if (blockIdx.x == 1 && threadIdx.x == 0) {
+    while (atomicCAS(flag, 1u, 1u) == 0) {
+    }
+    *out = *data;
+  }
+}
