@@ -191,8 +191,25 @@ private:
   /// acquire in the observer's program order sees the data).
   bool mayPass(unsigned P, unsigned R) const {
     const MemOp &W = St.op(P), &Rd = St.op(R);
+    // A wait that comes after its own thread's counting arrival on the word
+    // it waits on (fetch_add(1), then spin to a goal the arrivals reach) reads
+    // what that arrival left or a later value. Setting the word to 0, the
+    // count's start, lets such a wait go on only where its goal is 0, a goal
+    // that would be written as such (while (count != 0)); a goal that is not
+    // a constant (the number of blocks the caller passes) is reached by
+    // arrivals, not by a reset.
+    if (W.Stored && *W.Stored == 0 && W.What == OpKind::Store && Rd.Spins && !Rd.PassWhen && arrivedBefore(R))
+      return false;
     // P may be R's own instruction: another thread runs it and reads P's value.
     return !W.Stored || !Rd.PassWhen || Rd.PassWhen->holdsFor(*W.Stored);
+  }
+  /// Every thread that runs the read \p R has first made a counting arrival
+  /// on the same word.
+  bool arrivedBefore(unsigned R) const {
+    const Flag *F = flagOf(St.op(R).Object);
+    return F && any_of(F->Publishes, [&](unsigned A) {
+             return St.op(A).What == OpKind::RMW && St.op(A).Counts && sameElement(A, R) && St.alwaysBefore(A, R);
+           });
   }
   /// The write \p P can lead the thread that reads it at \p R to \p L: past
   /// the spin (mayPass), or into the spin's own loop, whose body runs on the

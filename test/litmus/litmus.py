@@ -32,18 +32,20 @@ RULES = ("cuda-scope-mismatch", "cuda-scope-insufficient", "cuda-scope-release-a
 
 
 def labels(path):
-    """(first line, kernel name, label, expected rules) per kernel, in file order."""
+    """(first line, kernel name, label, expected rules) per kernel, in file order. A test starts at
+    its label: a helper written between the label and the kernel is the test's own, and its findings
+    count for the kernel."""
     out = []
     pending = None
     with open(path) as f:
         for n, line in enumerate(f, 1):
             m = re.match(r"\s*// LITMUS: (allowed|forbidden)\b([^;]*)(?:; pass-differs: (.*))?", line)
             if m:
-                pending = (m.group(1), set(m.group(2).split()), m.group(3))
+                pending = (n, m.group(1), set(m.group(2).split()), m.group(3))
                 continue
             k = re.match(r"\s*__global__\s+void\s+(\w+)", line)
             if k and pending:
-                out.append((n, k.group(1), pending[0], pending[1], pending[2]))
+                out.append((pending[0], k.group(1), pending[1], pending[2], pending[3]))
                 pending = None
     return out
 
@@ -114,6 +116,10 @@ def main():
             print(f"error: {e}")
             failed += 1
         bounds = [t[0] for t in tests] + [10**9]
+        # A finding no test holds (in a helper above the first label) would count for nothing.
+        for f in sorted((tidy | ir) - {f for f in tidy | ir if tests and f[1] >= bounds[0]}):
+            print(f"error: {os.path.basename(path)}:{f[1]}: {f[0]} outside every test: write the helper after its label")
+            failed += 1
         for i, (first, kernel, label, expected, differs) in enumerate(tests):
             inside = lambda fs: {f for f in fs if first <= f[1] < bounds[i + 1]}
             t, p = inside(tidy), inside(ir)

@@ -167,6 +167,40 @@ TEST(Engine, WhatOnlyAnotherBlockWroteIsNotPublishedByThisBlock) {
   EXPECT_EQ(Fs[1].At, RcAt);
 }
 
+TEST(Engine, AResetLetsNoWaitAfterAnArrivalGoOn) {
+  // data = r; count[next] = 0; count[idx].fetch_add(1, relaxed);
+  // while (count[idx].load(relaxed) != goal) {} use(data)
+  // Every wait follows its thread's own arrival on the word it reads, and
+  // its goal is no constant: the 0 releases nobody, so only the arrival
+  // publishes the data.
+  auto Build = [](std::optional<ValueCondition> PassWhen) {
+    Program P;
+    P.add(plainStore(Data));
+    MemOp Reset = plainStore(Flag);
+    Reset.Element = 10;
+    Reset.Stored = 0;
+    P.add(Reset);
+    MemOp Arrive = access(OpKind::RMW, Flag, Order::Relaxed);
+    Arrive.Counts = true;
+    P.add(Arrive);
+    MemOp Wait = load(Flag, Order::Relaxed);
+    Wait.Spins = true;
+    Wait.PassWhen = PassWhen;
+    P.add(Wait);
+    MemOp Use = plainLoad(Data);
+    Use.Element = 11; // another block's element, not the thread's own write
+    P.add(Use);
+    return P;
+  };
+  std::vector<Finding> Fs = Build(std::nullopt).run();
+  ASSERT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::NoRelease, Finding::NoAcquire}));
+  EXPECT_EQ(Fs[0].At, 2u);
+  // A wait for 0 (while (count != 0)) is let go by the reset: it publishes too.
+  Fs = Build(ValueCondition{Comparison::EQ, 0}).run();
+  ASSERT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::NoRelease, Finding::NoRelease, Finding::NoAcquire}));
+  EXPECT_EQ(Fs[0].At, 1u);
+}
+
 TEST(Engine, CumulativityBarrierThenOneThreadsFence) {
   // Every thread writes its element, __syncthreads(), then one thread fences
   // and sets the flag: the fence orders the whole block's writes.

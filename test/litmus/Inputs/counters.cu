@@ -272,3 +272,77 @@ __global__ void binsVoteFenced(const int *in, unsigned *bins, unsigned *count, u
       out[threadIdx.x] = bins[threadIdx.x];
   }
 }
+
+// LITMUS: forbidden
+// A grid barrier over three rotating counters: each round sets the counter after next back to 0
+// with a plain store, then arrives with a release and waits for the caller's goal with an acquire.
+// The arrivals raise the count the wait reads, so the reset lets no wait go on: it hands nothing
+// over, and what the round wrote travels through the release that follows it.
+struct Syncer {
+  unsigned count[3];
+  unsigned current;
+};
+__device__ void gridSync(Syncer *s, unsigned blocks) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned idx = (s->current + 1) % 3;
+    unsigned next = (idx + 1) % 3;
+    s->count[next] = 0;
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> c(s->count[idx]);
+    c.fetch_add(1, cuda::memory_order_release);
+    while (c.load(cuda::memory_order_acquire) != blocks) {
+    }
+    s->current = idx;
+  }
+  __syncthreads();
+}
+__global__ void rotatingCounters(Syncer *s, int *data, int *out, int rounds, unsigned blocks) {
+  for (int r = 0; r < rounds; ++r) {
+    data[blockIdx.x * blockDim.x + threadIdx.x] = r;
+    gridSync(s, blocks);
+    out[blockIdx.x * blockDim.x + threadIdx.x] = data[((blockIdx.x + 1) % gridDim.x) * blockDim.x + threadIdx.x];
+    gridSync(s, blocks);
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The same barrier with relaxed arrivals and waits: the data of the round can be read stale.
+__device__ void gridSyncRelaxed(Syncer *s, unsigned blocks) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned idx = (s->current + 1) % 3;
+    unsigned next = (idx + 1) % 3;
+    s->count[next] = 0;
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> c(s->count[idx]);
+    c.fetch_add(1, cuda::memory_order_relaxed);
+    while (c.load(cuda::memory_order_relaxed) != blocks) {
+    }
+    s->current = idx;
+  }
+  __syncthreads();
+}
+__global__ void rotatingCountersRelaxed(Syncer *s, int *data, int *out, int rounds, unsigned blocks) {
+  for (int r = 0; r < rounds; ++r) {
+    data[blockIdx.x * blockDim.x + threadIdx.x] = r;
+    gridSyncRelaxed(s, blocks);
+    out[blockIdx.x * blockDim.x + threadIdx.x] = data[((blockIdx.x + 1) % gridDim.x) * blockDim.x + threadIdx.x];
+    gridSyncRelaxed(s, blocks);
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The last block to arrive writes the result and releases the others by setting the count back
+// to 0, which is what they wait for: that store hands the result over, and it is plain.
+__global__ void resetReleases(unsigned *count, int *result, int *out) {
+  if (threadIdx.x == 0) {
+    unsigned old = atomicAdd(count, 1u);
+    if (old == gridDim.x - 1) {
+      *result = 42;
+      *count = 0;
+    } else {
+      while (atomicAdd(count, 0u) != 0) {
+      }
+      out[blockIdx.x] = *result;
+    }
+  }
+}
