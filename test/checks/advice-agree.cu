@@ -13,7 +13,7 @@
 // CHECK-NEXT: 42:22 same: a release store, or '__threadfence()' before it
 // CHECK-NEXT: 45:29 same: an acquire load, or '__threadfence()' after it
 // CHECK-NEXT: 55:5 same: '__threadfence()' before it
-// CHECK-NEXT: 58:12 same: '__threadfence()' after it | '__threadfence()' before it
+// CHECK-NEXT: 58:12 same: '__threadfence()' after it
 // CHECK-NEXT: 68:5 same: '__threadfence()'
 // CHECK-NEXT: 74:5 same: '__threadfence()'
 // CHECK-NEXT: 83:5 same: thread_scope_device
