@@ -231,7 +231,10 @@ class Analyser:
         LLVM IR each side generates at -O0 (what the compiler makes of the code it uses)."""
         def one(job):
             flags = job.argv[job.argv.index("--") + 1:]
-            out = ["-S", "-emit-llvm", "-O0", "-g0"] if emit else ["-E"]
+            # A fixed CUID: under relocatable device code (-dc) clang suffixes a kernel of internal
+            # linkage (static, or in an anonymous namespace) with a hash of the command, and a
+            # mutant's command names its own overlay.
+            out = ["-S", "-emit-llvm", "-O0", "-g0", "-cuid=cuda-scope-mutant"] if emit else ["-E"]
             through = overlay or job.overlay   # the mutant's, or the TU's rewritten copies'
             argv = [self.clangxx] + locate.compat_flags(self.tidy_module) + flags + FIXED_CLOCK + \
                 (["-ivfsoverlay", through] if through else []) + out + ["-o", "-", tu.path]
@@ -723,7 +726,7 @@ def print_tables(doc, out):
             print("-" * len(head), file=out)
         subs = [] if k == "total" else sorted(o for o in summary if o.startswith(k + "."))
         for key in [k] + subs:
-            r = summary[key]
+            r = summary.get(key, {})   # no mutant at all: an empty total
             label = key if key in kinds or key == "total" else "  " + key
             tidy = pct(r.get("clang-tidy:reported", 0), r.get("clang-tidy:broken", 0))
             ir = pct(r.get("ir-pass:reported", 0), r.get("ir-pass:broken", 0)) if r.get("ir-pass:broken") else \

@@ -69,6 +69,23 @@ class Examples(unittest.TestCase):
         unused = [m for m in doc["mutants"] if m["line"] in (47, 48)]
         self.assertTrue(all("neither side generates it" in m["reason"] for m in unused))
 
+    def test_unused_code_under_relocatable_device_code(self):
+        # Relocatable device code (-dc) names the module by hashing the command line, and a
+        # mutant's command names its own overlay: unused code must still compare equal.
+        p = subprocess.run([sys.executable, os.path.join(HERE, "run.py"), "--corpus",
+                            os.path.join(HERE, "examples", "corpus.json"), "--src", HERE, "--plugin-dir", PLUGINS,
+                            "--projects", "examples-rdc", "--kinds", "fence,scope",
+                            "--max-per-tu", "8", "--max-per-kind", "8", "-j", "2", "-o", "/dev/stdout", "-q"],
+                           capture_output=True, text=True, timeout=900)
+        self.assertEqual(p.returncode, 0, p.stderr[-3000:])
+        doc = json.JSONDecoder().raw_decode(p.stdout)[0]
+        got = {(m["line"], m["operator"]): m for m in doc["mutants"]}
+        self.assertEqual(set(got), {(10, "fence.delete"), (10, "fence.narrow"), (11, "scope.builtin"),
+                                    (18, "fence.delete"), (18, "fence.narrow"), (19, "scope.builtin")})
+        for m in got.values():
+            self.assertEqual(m["status"], "not-compiled", m)
+            self.assertIn("neither side generates it", m["reason"])
+
 
 if __name__ == "__main__":
     unittest.main()
