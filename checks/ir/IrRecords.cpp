@@ -504,8 +504,12 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
         R.Element = ElementId.try_emplace(Text, ElementId.size()).first->second;
         // No value the thread computes for itself, reads from memory (which
         // may change between threads' reads: buf[*cursor]) or cannot name.
-        R.FixedAddress = !Deps.Block && !Deps.Thread && !Deps.Warp && StringRef(Text).count('@') == 0 &&
-                         StringRef(Text).count("llvm.nvvm") == 0 && StringRef(Text).count("*(") == 0;
+        // The grid's and the block's sizes are the same for every thread.
+        StringRef T(Text);
+        size_t Special = T.count("llvm.nvvm") - T.count("llvm.nvvm.read.ptx.sreg.nctaid") -
+                         T.count("llvm.nvvm.read.ptx.sreg.ntid");
+        R.FixedAddress = !Deps.Block && !Deps.Thread && !Deps.Warp && T.count('@') == 0 && Special == 0 &&
+                         T.count("*(") == 0;
         R.ThreadPrivate = Deps.Block && Deps.Thread;
         bool WarpApart = false;
         if (std::string Segment = blockSegment(Op.Address, WarpApart); !Segment.empty()) {

@@ -619,6 +619,7 @@ void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Fra
   }
   R.BlockDependent |= Deps.Block;
   R.ThreadDependent |= Deps.Thread;
+  R.CallDependent |= Deps.Call;
   // One subscript of the thread's index (or lane) plus a constant, and others every lane of a warp
   // computes alike: lanes apart by the constant's difference.
   ++R.Subscripts;
@@ -676,6 +677,12 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
       Deps.Grid = true;
       return identifierOf(D).str();
     }
+    // A kernel's own parameter: one value for every thread of the launch, so
+    // an address made of it is the same for all (its own name still: '$',
+    // not the '@' of a value that cannot be followed).
+    if (const auto *P = dyn_cast<ParmVarDecl>(D))
+      if (const auto *Fn = dyn_cast_or_null<FunctionDecl>(P->getDeclContext()); Fn && Fn->hasAttr<CUDAGlobalAttr>())
+        return (identifierOf(D) + "$" + utohexstr(reinterpret_cast<uintptr_t>(D))).str();
     return Unique(D, identifierOf(D));
   }
   if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
@@ -759,6 +766,10 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
     }
     if (auto Ret = returned(CE, Fr))
       return canon(Ret->first, Ret->second, Deps, Depth + 1);
+    // A value the callee leaves with the thread: unless it is a function of its
+    // arguments alone (min, __popc), two threads may get different ones.
+    if (!FD || !(FD->hasAttr<ConstAttr>() || (FD->getBuiltinID() && Ctx.BuiltinInfo.isConst(FD->getBuiltinID()))))
+      Deps.Call = true;
     std::string Text = FD ? plainQualifiedName(FD) : Unique(E, "?");
     Text += "(";
     for (const Expr *Arg : CE->arguments())

@@ -259,8 +259,51 @@ static void dumpOps(ArrayRef<MemOp> Ops) {
   }
 }
 
-std::vector<Finding> analyse(ArrayRef<MemOp> Ops, const ProgramOrder &PO, const EngineOptions &Opts) {
-  dumpOps(Ops);
+std::vector<MemOp> separateWords(ArrayRef<MemOp> Ops) {
+  std::vector<MemOp> Out(Ops.begin(), Ops.end());
+  // Per object: the elements its atomics use, whether each is one address
+  // for every thread, and whether plain accesses use other addresses that
+  // the threads compute apart.
+  struct Use {
+    SmallVector<int, 2> Atomic;
+    bool AtomicMoves = false;
+    bool DataApart = false;
+  };
+  MapVector<int, Use> Uses;
+  int Next = 0;
+  auto Atomic = [](const MemOp &O) { return O.What == OpKind::RMW || O.Ord != Order::Plain; };
+  auto Access = [](const MemOp &O) { return O.What == OpKind::Load || O.What == OpKind::Store || O.What == OpKind::RMW; };
+  for (const MemOp &O : Ops) {
+    Next = std::max(Next, O.Object + 1);
+    if (O.Object < 0 || !Access(O))
+      continue;
+    Use &U = Uses[O.Object];
+    if (Atomic(O)) {
+      if (O.Element < 0 || !O.FixedAddress)
+        U.AtomicMoves = true;
+      else if (!is_contained(U.Atomic, O.Element))
+        U.Atomic.push_back(O.Element);
+    }
+  }
+  for (const MemOp &O : Ops)
+    if (O.Object >= 0 && Access(O) && !Atomic(O) && !O.FixedAddress) {
+      Use &U = Uses[O.Object];
+      U.DataApart |= !is_contained(U.Atomic, O.Element);
+    }
+  for (auto &[Object, U] : Uses) {
+    if (U.Atomic.empty() || U.AtomicMoves || !U.DataApart)
+      continue;
+    const int Word = Next++;
+    for (MemOp &O : Out)
+      if (O.Object == Object && is_contained(U.Atomic, O.Element))
+        O.Object = Word;
+  }
+  return Out;
+}
+
+std::vector<Finding> analyse(ArrayRef<MemOp> Given, const ProgramOrder &PO, const EngineOptions &Opts) {
+  dumpOps(Given);
+  const std::vector<MemOp> Ops = separateWords(Given);
   engine::State St(Ops, PO, Opts);
   std::vector<Finding> Out;
   if (Opts.Rules & EngineOptions::Scopes)

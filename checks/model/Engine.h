@@ -309,8 +309,20 @@ struct Finding {
   bool WriteWrite = false;
 };
 
+/// \p Ops with the words of an object that its atomics use apart from its
+/// data given an object of their own: one buffer that holds every block's
+/// partials and, past them, the ticket the blocks draw (atomicAdd(buf + n *
+/// gridDim.x, 1) beside buf[i + n * blockIdx.x]). A word is an element every
+/// atomic of the object uses, at an address that is the same for every
+/// thread, while plain accesses use addresses the threads compute apart: in a
+/// program without a data race those plain accesses never touch the word,
+/// so the word is a location of its own, and a flag whose data is the rest.
+/// An object whose atomics also use addresses the threads compute apart
+/// keeps one id.
+std::vector<MemOp> separateWords(llvm::ArrayRef<MemOp> Ops);
+
 /// Every finding over \p Ops, in the order of the operations they are
-/// reported at.
+/// reported at (separateWords first).
 std::vector<Finding> analyse(llvm::ArrayRef<MemOp> Ops, const ProgramOrder &PO, const EngineOptions &Opts);
 
 } // namespace cuda_scope

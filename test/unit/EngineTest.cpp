@@ -201,6 +201,37 @@ TEST(Engine, AResetLetsNoWaitAfterAnArrivalGoOn) {
   EXPECT_EQ(Fs[0].At, 1u);
 }
 
+TEST(Engine, AWordPastTheDataIsALocationOfItsOwn) {
+  // partials[i + n * blockIdx.x] = ...; atomicAdd(scratch + n * gridDim.x, 1)
+  // on one buffer: the ticket's address is the same for every thread, the
+  // partials' addresses are the threads' own, so the ticket is a word apart.
+  std::vector<MemOp> Ops;
+  MemOp Partial = plainStore(Data);
+  Partial.Element = 1;
+  MemOp Ticket = access(OpKind::RMW, Data, Order::Relaxed);
+  Ticket.Element = 2;
+  Ticket.FixedAddress = true;
+  MemOp Reset = plainStore(Data); // scratch[n * gridDim.x] = 0: the ticket's own word
+  Reset.Element = 2;
+  Reset.FixedAddress = true;
+  Ops = {Partial, Ticket, Reset};
+  std::vector<MemOp> Split = separateWords(Ops);
+  EXPECT_EQ(Split[0].Object, Data);
+  EXPECT_NE(Split[1].Object, Data);
+  EXPECT_EQ(Split[2].Object, Split[1].Object);
+  // An atomic at an address the threads compute apart (flags[blockIdx.x]
+  // beside flags[0]): the words may be the same location; one object.
+  MemOp Apart = access(OpKind::RMW, Data, Order::Relaxed);
+  Apart.Element = 3;
+  Ops.push_back(Apart);
+  for (const MemOp &O : separateWords(Ops))
+    EXPECT_EQ(O.Object, Data);
+  // No plain access apart from the word: nothing to separate.
+  Ops = {Ticket, Reset};
+  for (const MemOp &O : separateWords(Ops))
+    EXPECT_EQ(O.Object, Data);
+}
+
 TEST(Engine, CumulativityBarrierThenOneThreadsFence) {
   // Every thread writes its element, __syncthreads(), then one thread fences
   // and sets the flag: the fence orders the whole block's writes.

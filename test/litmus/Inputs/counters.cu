@@ -346,3 +346,72 @@ __global__ void resetReleases(unsigned *count, int *result, int *out) {
     }
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// One scratch buffer holds every block's partials and, past them, the ticket the blocks draw. The
+// last block reads the partials after its relaxed ticket with no fence: the ticket is a word of its
+// own, apart from the partials, and the receive lacks an acquire.
+__global__ void ticketPastPartials(float *scratch, const float *in, float *out, int n) {
+  __shared__ bool last;
+  float *partials = scratch;
+  unsigned *ticket = (unsigned *)(scratch + n * gridDim.x);
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    partials[i + n * blockIdx.x] = in[i + n * blockIdx.x] * 2.0f;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0)
+    last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (last) {
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      float sum = 0.0f;
+      for (int b = 0; b < gridDim.x; ++b)
+        sum += partials[i + n * b];
+      out[i] = sum;
+    }
+  }
+}
+
+// LITMUS: forbidden
+// The same with a fence after the ticket in the last block: an acquire pattern.
+__global__ void ticketPastPartialsFenced(float *scratch, const float *in, float *out, int n) {
+  __shared__ bool last;
+  float *partials = scratch;
+  unsigned *ticket = (unsigned *)(scratch + n * gridDim.x);
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    partials[i + n * blockIdx.x] = in[i + n * blockIdx.x] * 2.0f;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0)
+    last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (last) {
+    __threadfence();
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      float sum = 0.0f;
+      for (int b = 0; b < gridDim.x; ++b)
+        sum += partials[i + n * b];
+      out[i] = sum;
+    }
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The count sits in the slot past the blocks' results, indexed by the grid's width; no fence
+// before the ticket, so the last block can read a result before it is written.
+__global__ void countPastResults(int *results, int *out) {
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    results[blockIdx.x] = blockIdx.x * 3;
+    unsigned v = atomicInc((unsigned *)(results + gridDim.x), gridDim.x);
+    last = v == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (last && threadIdx.x == 0) {
+    __threadfence();
+    int sum = 0;
+    for (int b = 0; b < gridDim.x; ++b)
+      sum += results[b];
+    *out = sum;
+  }
+}
