@@ -13,6 +13,34 @@ using namespace clang;
 using namespace llvm;
 
 namespace cuda_scope {
+
+bool impl::scalarLeaves(QualType T, SmallVectorImpl<SmallVector<const FieldDecl *, 2>> &Out, unsigned Limit) {
+  const auto *RD = T->getAsRecordDecl();
+  if (!RD || !RD->getDefinition() || RD->isUnion())
+    return false;
+  SmallVector<const FieldDecl *, 2> Path;
+  auto Walk = [&](auto &Self, const RecordDecl *R) -> bool {
+    for (const FieldDecl *F : R->getDefinition()->fields()) {
+      if (F->isBitField())
+        return false;
+      Path.push_back(F);
+      const RecordDecl *Inner = F->getType()->getAsRecordDecl();
+      if (F->getType()->isScalarType()) {
+        if (Out.size() == Limit)
+          return false;
+        Out.push_back(Path);
+      } else if (!Inner || !Inner->getDefinition() || Inner->isUnion() || !Self(Self, Inner)) {
+        return false;
+      }
+      Path.pop_back();
+    }
+    return true;
+  };
+  if (Walk(Walk, RD) && !Out.empty())
+    return true;
+  Out.clear();
+  return false;
+}
 using namespace impl;
 
 void ScopedAccesses::Walker::writtenScope(const Expr *Obj, int ScopeArg, ScopedAccess &A) {

@@ -661,27 +661,22 @@ void ScopedAccesses::Walker::plainAccess(const Expr *E, OpKind K, const Stmt *Si
   std::optional<ObjectRef> O = lvalue(E, Fr);
   if (!O || !O->Root)
     return;
-  // A struct copied whole reads (writes) each of its fields, as the IR's
-  // loads (stores) of them do: a field written alone (node->b = v) is the
-  // location a copy of the node later reads. Small structs of scalars only.
-  if (const auto *RD = E->getType()->getAsRecordDecl(); RD && RD->getDefinition()) {
-    SmallVector<const FieldDecl *, 8> Fields;
-    bool Small = true;
-    for (const FieldDecl *F : RD->getDefinition()->fields()) {
-      Small = Fields.size() < 8 && F->getType()->isScalarType() && !F->isBitField();
-      if (!Small)
-        break;
-      Fields.push_back(F);
-    }
-    if (Small && !Fields.empty()) {
-      for (const FieldDecl *F : Fields) {
-        ObjectRef Field = *O;
+  // A struct copied whole reads (writes) each of its scalar fields, nested
+  // structs' too, as the IR's loads (stores) of them do: a field written
+  // alone (node->b = v) is the location a copy of the node later reads.
+  SmallVector<SmallVector<const FieldDecl *, 2>, 8> Leaves;
+  if (scalarLeaves(E->getType(), Leaves)) {
+    for (const auto &Leaf : Leaves) {
+      ObjectRef Field = *O;
+      StringRef Sep = !O->Path.empty() && O->Path.back() == nullptr ? "->" : ".";
+      for (const FieldDecl *F : Leaf) {
         Field.Path.push_back(F);
-        Field.Spelling += (!O->Path.empty() && O->Path.back() == nullptr ? "->" : ".") + F->getNameAsString();
-        plainAccessOf(std::move(Field), E, K, Site, Loc, Fr);
+        Field.Spelling += (Sep + F->getName()).str();
+        Sep = ".";
       }
-      return;
+      plainAccessOf(std::move(Field), E, K, Site, Loc, Fr);
     }
+    return;
   }
   plainAccessOf(std::move(*O), E, K, Site, Loc, Fr);
 }

@@ -31,6 +31,14 @@ const clang::FunctionDecl *definitionOf(const clang::FunctionDecl *F);
 /// The initializers of \p IL are the fields of \p FD's struct, in order.
 bool initializesFields(const clang::InitListExpr *IL, const clang::FieldDecl *FD);
 
+/// The scalar fields a copy of a value of type \p T reads (writes), each as
+/// its path of fields, nested structs' fields included (a box of two
+/// vectors: lo.x, lo.y, ..., hi.z), as the IR's loads (stores) of them are;
+/// false for a type that is no struct, or one with an array, a bit-field, a
+/// union or more than \p Limit scalars.
+bool scalarLeaves(clang::QualType T, llvm::SmallVectorImpl<llvm::SmallVector<const clang::FieldDecl *, 2>> &Out,
+                  unsigned Limit = 8);
+
 /// How a body modifies one of its variables: how many times, and the value
 /// of a plain assignment.
 struct Modification {

@@ -556,3 +556,81 @@ __global__ void casWaitNoPublish(unsigned *flag, int *data, int *out) {
     *out = *data;
   }
 }
+
+// A node's bounds are a box of two vectors, and the refit copies whole boxes: the copy reads each
+// vector's fields, as the writes of the other child name them.
+struct RefitVec {
+  float x, y, z;
+};
+struct RefitBox {
+  RefitVec lo, hi;
+};
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The fence before the count is deleted: the other child's bounds can be read before they land.
+__global__ void refitNestedNoRelease(RefitBox *bounds, const int *firsts, const int *parents, unsigned *counts, const RefitBox *leaves,
+                                     int n) {
+  int id = threadIdx.x + blockIdx.x * blockDim.x;
+  if (id == 0 || id >= n)
+    return;
+  int node = id;
+  RefitBox box = leaves[id];
+  while (true) {
+    bounds[node].lo.x = box.lo.x;
+    bounds[node].lo.y = box.lo.y;
+    bounds[node].lo.z = box.lo.z;
+    bounds[node].hi.x = box.hi.x;
+    bounds[node].hi.y = box.hi.y;
+    bounds[node].hi.z = box.hi.z;
+    if (node == 0)
+      break;
+    int parent = parents[node];
+    if (atomicAdd(&counts[parent], 1u) == 0)
+      break;
+    __threadfence();
+    node = parent;
+    RefitBox l = bounds[firsts[node]];
+    RefitBox r = bounds[firsts[node] + 1];
+    box.lo.x = fminf(l.lo.x, r.lo.x);
+    box.lo.y = fminf(l.lo.y, r.lo.y);
+    box.lo.z = fminf(l.lo.z, r.lo.z);
+    box.hi.x = fmaxf(l.hi.x, r.hi.x);
+    box.hi.y = fmaxf(l.hi.y, r.hi.y);
+    box.hi.z = fmaxf(l.hi.z, r.hi.z);
+  }
+}
+
+// LITMUS: forbidden
+// Fenced on both sides of the count: the copies of the boxes are ordered.
+__global__ void refitNestedFenced(RefitBox *bounds, const int *firsts, const int *parents, unsigned *counts, const RefitBox *leaves,
+                                  int n) {
+  int id = threadIdx.x + blockIdx.x * blockDim.x;
+  if (id == 0 || id >= n)
+    return;
+  int node = id;
+  RefitBox box = leaves[id];
+  while (true) {
+    bounds[node].lo.x = box.lo.x;
+    bounds[node].lo.y = box.lo.y;
+    bounds[node].lo.z = box.lo.z;
+    bounds[node].hi.x = box.hi.x;
+    bounds[node].hi.y = box.hi.y;
+    bounds[node].hi.z = box.hi.z;
+    __threadfence();
+    if (node == 0)
+      break;
+    int parent = parents[node];
+    if (atomicAdd(&counts[parent], 1u) == 0)
+      break;
+    __threadfence();
+    node = parent;
+    RefitBox l = bounds[firsts[node]];
+    RefitBox r = bounds[firsts[node] + 1];
+    box.lo.x = fminf(l.lo.x, r.lo.x);
+    box.lo.y = fminf(l.lo.y, r.lo.y);
+    box.lo.z = fminf(l.lo.z, r.lo.z);
+    box.hi.x = fmaxf(l.hi.x, r.hi.x);
+    box.hi.y = fmaxf(l.hi.y, r.hi.y);
+    box.hi.z = fmaxf(l.hi.z, r.hi.z);
+  }
+}
