@@ -56,6 +56,7 @@ FRONT_ENDS = ("clang-tidy", "ir-pass")
 NEAR_LINES = 10
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^">\n]+)[">]', re.M)
 # __DATE__ and __TIME__ differ between two preprocessor runs; nothing here depends on them.
+SRCLOC = re.compile(rb"^!\d+ = !\{i64 -?\d+\}\n", re.M)
 FIXED_CLOCK = ["-Wno-builtin-macro-redefined", "-D__DATE__=\"-\"", "-D__TIME__=\"-\"", "-D__TIMESTAMP__=\"-\""]
 
 
@@ -243,8 +244,16 @@ class Analyser:
             except subprocess.TimeoutExpired:
                 return None
             if p.returncode != 0:
+                if os.environ.get("CUDA_SCOPE_MUTATION_DEBUG"):   # why a side did not compile
+                    print(f"run.py: {' '.join(argv)} failed:\n{p.stderr.decode(errors='replace')[-1500:]}",
+                          file=sys.stderr)
                 return None
-            return hashlib.sha256(p.stdout).hexdigest()
+            text = p.stdout
+            if emit:
+                # An inline asm statement carries its source position (!srcloc, a file offset): a
+                # mutant that changes a line's length moves every later one, not the code.
+                text = SRCLOC.sub(b"", text)
+            return hashlib.sha256(text).hexdigest()
         futures = {"host": self.pool.submit(one, tu.host), "device": self.pool.submit(one, tu.device)}
         return {k: f.result() for k, f in futures.items()}
 
