@@ -644,7 +644,7 @@ void AstRecords::build() {
     // identity, and every index is a value the file shows (as the IR front
     // end decides it from its canonical address).
     Op.FixedAddress = A.Object && !A.Object->BlockDependent && !A.Object->ThreadDependent &&
-                      !A.Object->WarpSegment && !A.Object->CallDependent &&
+                      !A.Object->WarpSegment && !A.Object->ReadDependent &&
                       StringRef(A.Object->Index).count('@') == 0;
     Ops.push_back(Op);
     AccessOf.push_back(&A);

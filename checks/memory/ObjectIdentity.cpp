@@ -619,7 +619,7 @@ void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Fra
   }
   R.BlockDependent |= Deps.Block;
   R.ThreadDependent |= Deps.Thread;
-  R.CallDependent |= Deps.Call;
+  R.ReadDependent |= Deps.Read;
   // One subscript of the thread's index (or lane) plus a constant, and others every lane of a warp
   // computes alike: lanes apart by the constant's difference.
   ++R.Subscripts;
@@ -702,6 +702,12 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
     bool Component =
         (isBlockIndexName(BaseName) || isThreadIndexName(BaseName) || isGridSizeName(BaseName)) && Name.size() == 1;
     bool Apart = !Component || separatesBlocks(Name[0]);
+    // A field read from memory (not an index or size, nor a field of a
+    // kernel's by-value parameter, one value for the whole launch).
+    const auto *Param = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    const auto *Kernel = Param ? dyn_cast_or_null<FunctionDecl>(Param->getDeclContext()) : nullptr;
+    if (!Component && !(Kernel && Kernel->hasAttr<CUDAGlobalAttr>() && !Param->getType()->isPointerType()))
+      Deps.Read = true;
     Deps.Block |= Sub.Block && Apart;
     Deps.Thread |= Sub.Thread && Apart;
     Deps.Grid |= Sub.Grid && Apart;
@@ -734,6 +740,7 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
     IndexDeps &D = Injective ? Deps : Ignored;
     std::string Text =
         "(" + canon(BO->getLHS(), Fr, D, Depth + 1) + BO->getOpcodeStr().str() + canon(BO->getRHS(), Fr, D, Depth + 1) + ")";
+    Deps.Read |= Ignored.Read; // slot & (size - 1) keeps nothing apart, and still varies with the slot
     // The thread's warp keeps a block's warps apart.
     if (std::optional<int64_t> C = constantInt(BO->getRHS(), Ctx); C && !Injective) {
       bool Warp = (BO->getOpcode() == BO_Shr && isWarpShift(*C)) || (BO->getOpcode() == BO_Div && isWarpDivisor(*C));
@@ -746,14 +753,18 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->isIncrementDecrementOp())
       return Unique(E, "?");
+    if (UO->getOpcode() == UO_Deref)
+      Deps.Read = true;
     return UnaryOperator::getOpcodeStr(UO->getOpcode()).str() + "(" + canon(UO->getSubExpr(), Fr, Deps, Depth + 1) +
            ")";
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
     return "(" + canon(CO->getCond(), Fr, Deps, Depth + 1) + "?" + canon(CO->getTrueExpr(), Fr, Deps, Depth + 1) +
            ":" + canon(CO->getFalseExpr(), Fr, Deps, Depth + 1) + ")";
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    Deps.Read = true; // an element read from memory
     return canon(AS->getBase(), Fr, Deps, Depth + 1) + "[" + canon(AS->getIdx(), Fr, Deps, Depth + 1) + "]";
+  }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *FD = CE->getDirectCallee();
     if (FD && (isBlockIndexName(identifierOf(FD)) || isThreadIndexName(identifierOf(FD)) ||
@@ -769,7 +780,7 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
     // A value the callee leaves with the thread: unless it is a function of its
     // arguments alone (min, __popc), two threads may get different ones.
     if (!FD || !(FD->hasAttr<ConstAttr>() || (FD->getBuiltinID() && Ctx.BuiltinInfo.isConst(FD->getBuiltinID()))))
-      Deps.Call = true;
+      Deps.Read = true;
     std::string Text = FD ? plainQualifiedName(FD) : Unique(E, "?");
     Text += "(";
     for (const Expr *Arg : CE->arguments())

@@ -66,9 +66,10 @@ struct ObjectRef {
   /// Some index reads threadIdx.x, so that with BlockDependent the element
   /// is the thread's own (out[blockIdx.x * blockDim.x + threadIdx.x]).
   bool ThreadDependent = false;
-  /// Some index is a value a call returns that the walk does not follow (the
-  /// slot an atomicAdd hands out): threads may compute different addresses.
-  bool CallDependent = false;
+  /// Some index is a value read from memory or returned by a call the walk
+  /// does not follow (a slot claimed from a counter, the ring's head, the slot
+  /// an atomicAdd hands out): threads may compute different addresses.
+  bool ReadDependent = false;
   /// How many subscripts the address takes, and, for one that is threadIdx.x
   /// plus a constant (s[tid + 16]), that constant (MemOp::LaneOffset).
   unsigned Subscripts = 0;

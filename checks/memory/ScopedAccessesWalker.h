@@ -262,7 +262,7 @@ private:
     bool Block = false, Thread = false;
     bool Grid = false; ///< reads gridDim.x: a step over the whole grid
     bool Warp = false; ///< reads the thread's warp (threadIdx.x >> 5)
-    bool Call = false; ///< reads what a call the walk does not follow returns
+    bool Read = false; ///< reads memory, or what a call the walk does not follow returns
   };
   /// A loop variable that starts at the thread's own index and steps by the
   /// grid's size (for (i = tid; i < n; i += blockDim.x * gridDim.x)): where

@@ -924,3 +924,29 @@ __device__ void MemberLockAssigned::acquire() {
   }
 }
 __device__ void MemberLockAssigned::release() { atomicExch(word, 0); }
+
+// LITMUS: forbidden
+// Each thread claims a slot of a ring from a counter and writes its bookkeeping there, then block 0
+// sets a flag; a thread of another block that sees the flag claims a slot of its own and writes it.
+// The slot's address varies with the value claimed (slot & (size - 1), as cdpAdvancedQuicksort's
+// ringbufAlloc): no location is written on both sides, so nothing is overwritten out of order.
+struct RingSlot {
+  unsigned index;
+  int payload;
+};
+__global__ void ringSlotClaims(unsigned *head, volatile RingSlot *ring, volatile int *flag, unsigned size) {
+  if (threadIdx.x == 0) {
+    unsigned slot = atomicAdd(head, 1u);
+    volatile RingSlot *s = ring + (slot & (size - 1));
+    s->index = slot;
+    if (blockIdx.x == 0) {
+      *flag = 1;
+    } else {
+      while (*flag == 0) {
+      }
+      unsigned mine = atomicAdd(head, 1u);
+      volatile RingSlot *t = ring + (mine & (size - 1));
+      t->index = mine;
+    }
+  }
+}
