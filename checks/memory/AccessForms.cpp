@@ -22,7 +22,7 @@ bool impl::scalarLeaves(QualType T, SmallVectorImpl<SmallVector<const FieldDecl 
   auto Walk = [&](auto &Self, const RecordDecl *R) -> bool {
     for (const FieldDecl *F : R->getDefinition()->fields()) {
       if (F->isBitField())
-        return false;
+        continue; // bits of a word the fields share: no location of its own to name
       Path.push_back(F);
       const RecordDecl *Inner = F->getType()->getAsRecordDecl();
       if (F->getType()->isScalarType()) {

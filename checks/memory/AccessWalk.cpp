@@ -664,7 +664,7 @@ void ScopedAccesses::Walker::plainAccess(const Expr *E, OpKind K, const Stmt *Si
   // A struct copied whole reads (writes) each of its scalar fields, nested
   // structs' too, as the IR's loads (stores) of them do: a field written
   // alone (node->b = v) is the location a copy of the node later reads.
-  SmallVector<SmallVector<const FieldDecl *, 2>, 8> Leaves;
+  SmallVector<SmallVector<const FieldDecl *, 2>, 16> Leaves;
   if (scalarLeaves(E->getType(), Leaves)) {
     for (const auto &Leaf : Leaves) {
       ObjectRef Field = *O;

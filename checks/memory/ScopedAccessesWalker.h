@@ -34,10 +34,11 @@ bool initializesFields(const clang::InitListExpr *IL, const clang::FieldDecl *FD
 /// The scalar fields a copy of a value of type \p T reads (writes), each as
 /// its path of fields, nested structs' fields included (a box of two
 /// vectors: lo.x, lo.y, ..., hi.z), as the IR's loads (stores) of them are;
-/// false for a type that is no struct, or one with an array, a bit-field, a
-/// union or more than \p Limit scalars.
+/// bit-fields are left out (bits of a word they share); false for a type
+/// that is no struct, or one with an array, a union or more than \p Limit
+/// scalars.
 bool scalarLeaves(clang::QualType T, llvm::SmallVectorImpl<llvm::SmallVector<const clang::FieldDecl *, 2>> &Out,
-                  unsigned Limit = 8);
+                  unsigned Limit = 16);
 
 /// How a body modifies one of its variables: how many times, and the value
 /// of a plain assignment.

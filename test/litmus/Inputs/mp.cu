@@ -634,3 +634,42 @@ __global__ void refitNestedFenced(RefitBox *bounds, const int *firsts, const int
     box.hi.z = fmaxf(l.hi.z, r.hi.z);
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// cuBQL's refit: a node holds a box of two vectors and its bookkeeping in bit-fields; the child
+// assigns its box whole, and the parent copies whole nodes. The fence before the count is missing.
+struct RefitAdmin {
+  unsigned long long offset : 48;
+  unsigned long long count : 16;
+};
+struct RefitBvhNode {
+  RefitBox bounds;
+  RefitAdmin admin;
+};
+__global__ void refitNodeCopiesNoRelease(RefitBvhNode *nodes, unsigned *refit, const RefitBox *leaves, int n) {
+  int id = threadIdx.x + blockIdx.x * blockDim.x;
+  if (id == 0 || id >= n)
+    return;
+  RefitBvhNode *node = &nodes[id];
+  RefitBox box = leaves[id];
+  int parent = refit[id] >> 1;
+  while (true) {
+    node->bounds = box;
+    if (node == nodes)
+      break;
+    unsigned bits = atomicAdd(&refit[parent], 1u);
+    if ((bits & 1) == 0)
+      break;
+    __threadfence();
+    node = &nodes[parent];
+    parent = bits >> 1;
+    RefitBvhNode l = nodes[node->admin.offset];
+    RefitBvhNode r = nodes[node->admin.offset + 1];
+    box.lo.x = fminf(l.bounds.lo.x, r.bounds.lo.x);
+    box.lo.y = fminf(l.bounds.lo.y, r.bounds.lo.y);
+    box.lo.z = fminf(l.bounds.lo.z, r.bounds.lo.z);
+    box.hi.x = fmaxf(l.bounds.hi.x, r.bounds.hi.x);
+    box.hi.y = fmaxf(l.bounds.hi.y, r.bounds.hi.y);
+    box.hi.z = fmaxf(l.bounds.hi.z, r.bounds.hi.z);
+  }
+}
