@@ -456,7 +456,9 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointerIn(const Expr *L, const 
 /// assignment point into one object (node = &nodes[i]; ... node =
 /// &nodes[parent]; a tree walked up): that object, at an element chosen at run
 /// time, as the IR's phi of those addresses is based on it. Nothing else may
-/// change it (no ++, no address taken).
+/// change it (no ++, no address taken). Where the ways point into a few
+/// different objects of one home, the pointer itself names the object, in
+/// that home.
 std::optional<ObjectRef> ScopedAccesses::Walker::mergedPointee(const VarDecl *VD, const Frame *Fr, unsigned Steps) {
   const Modifications *Map = modificationsOf(VD);
   auto It = Map ? Map->find(VD) : Modifications::const_iterator();
@@ -472,9 +474,29 @@ std::optional<ObjectRef> ScopedAccesses::Walker::mergedPointee(const VarDecl *VD
   for (const Expr *Way : Ways)
     if (const auto *DRE = dyn_cast<DeclRefExpr>(Way->IgnoreParenImpCasts()); DRE && DRE->getDecl() == VD)
       return std::nullopt;
-  return oneObjectOf(Ways, frameOf(VD->getParentFunctionOrMethod(), Fr), Steps,
-                     "<merged in " + VD->getName().str() + " at " + std::to_string(reinterpret_cast<uintptr_t>(VD)) +
-                         ">");
+  const Frame *Own = frameOf(VD->getParentFunctionOrMethod(), Fr);
+  if (std::optional<ObjectRef> R = oneObjectOf(
+          Ways, Own, Steps,
+          "<merged in " + VD->getName().str() + " at " + std::to_string(reinterpret_cast<uintptr_t>(VD)) + ">"))
+    return R;
+  // Ways into a few different objects of one home (dst = b or a, by the
+  // pass's direction): the pointer names what it points to, which is one of
+  // them, and lives where they all live. The IR's phi of those addresses is
+  // an access to each of them (IROp::OtherObjects).
+  if (Ways.size() > 4)
+    return std::nullopt;
+  ObjectHome Common = ObjectHome::Unknown;
+  for (const Expr *Way : Ways) {
+    std::optional<ObjectRef> R = pointee(Way, Own, Steps);
+    ObjectHome H = R && R->Root ? Owner.homeOf(*R, /*FromLaunch=*/false) : ObjectHome::Unknown;
+    if (H == ObjectHome::Unknown || (Common != ObjectHome::Unknown && H != Common))
+      return std::nullopt;
+    Common = H;
+  }
+  ObjectRef R = rootRef(VD);
+  R.Path.push_back(nullptr);
+  R.WaysHome = Common;
+  return R;
 }
 
 /// A pointer read from a local array whose every element the function sets

@@ -174,6 +174,8 @@ void ScopedAccesses::collect() {
 ObjectHome ScopedAccesses::homeOf(const ObjectRef &O, bool FromLaunch) const {
   // What a kernel is given points to device memory unless shown otherwise.
   ObjectHome H = homeOfRoot(O);
+  if (H == ObjectHome::Unknown)
+    H = O.WaysHome;
   return FromLaunch && H == ObjectHome::Unknown ? ObjectHome::Global : H;
 }
 

@@ -86,6 +86,10 @@ struct ObjectRef {
   /// parameters): the part's offset, as text. Each part is an array of its
   /// own, as each parameter is to the kernel.
   std::string Carve;
+  /// For a local pointer set to one of several objects (dst = b or a, as a
+  /// pass's direction picks), named by the pointer itself: the home every
+  /// one of them has. Unknown where they differ or for any other object.
+  ObjectHome WaysHome = ObjectHome::Unknown;
 
   bool sameObject(const ObjectRef &O) const { return Root == O.Root && Path == O.Path && Carve == O.Carve; }
   /// The same bytes for the same object (Root, Path and Carve), for maps.

@@ -203,3 +203,52 @@ __device__ int WarpSlice::insertAndRead(int slot, int key) {
   atomicCAS(&keys[slot], -1, key);
   return keys[(slot + 1) % 32] != -1 ? vals[(slot + 1) % 32] : 0;
 }
+
+// A pointer set in two branches to one of two buffers the kernel is given (ping-pong sorting: the
+// direction picks which buffer this pass writes). The blocks of one sequence write their elements
+// through it, then count down a counter they share, and the last one reads the others' elements
+// back through the same pointer. Whichever buffer it is, it is device memory every block reaches.
+struct Sequence {
+  unsigned remaining;
+};
+
+// LITMUS: allowed cuda-scope-release-acquire
+// No fence on either side of the count: the last block can read elements the others wrote before
+// their decrement and see the old values.
+__global__ void pingPongLastBlock(float *a, float *b, const int *direction, Sequence *seq, float *out) {
+  float *dst;
+  if (direction[0] == 1)
+    dst = b;
+  else
+    dst = a;
+  if (threadIdx.x == 0) {
+    dst[blockIdx.x] = blockIdx.x * 2.0f;
+    if (atomicSub(&seq->remaining, 1u) == 1u) {
+      float sum = 0;
+      for (unsigned i = 0; i < gridDim.x; ++i)
+        sum += dst[i];
+      out[0] = sum;
+    }
+  }
+}
+
+// LITMUS: forbidden
+// The same with a fence before the decrement (release) and after it (acquire).
+__global__ void pingPongLastBlockFenced(float *a, float *b, const int *direction, Sequence *seq, float *out) {
+  float *dst;
+  if (direction[0] == 1)
+    dst = b;
+  else
+    dst = a;
+  if (threadIdx.x == 0) {
+    dst[blockIdx.x] = blockIdx.x * 2.0f;
+    __threadfence();
+    if (atomicSub(&seq->remaining, 1u) == 1u) {
+      __threadfence();
+      float sum = 0;
+      for (unsigned i = 0; i < gridDim.x; ++i)
+        sum += dst[i];
+      out[0] = sum;
+    }
+  }
+}
