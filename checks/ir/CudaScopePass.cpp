@@ -384,9 +384,15 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
       R << ", and with " << ore::NV("OtherScope", scopeWord(Rec.ops()[F.Other])) << " scope ("
         << ore::NV("OtherAccess", Rec.irOp(F.Other).Spelling) << ") at " << ore::NV("OtherLocation", Loc(F.Other))
         << "; every block reaches it, so the scopes must include each other";
+    else if (F.OutsideKernel)
+      R << ", but nothing in the kernel reads it and the kernel waits on writes from outside it: its reader runs "
+           "outside the kernel, while it runs, and "
+        << scopeWord(AtOp) << " scope cannot include it";
     else
       R << ", but every block reaches it; " << scopeWord(AtOp) << " scope cannot include the other blocks";
     R << "; consider " << shortName(F.Needed) << " scope";
+    if (F.OutsideKernel)
+      R << " (system scope where the reader is the host or another GPU)";
     return;
   }
 }

@@ -174,14 +174,23 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
 /// index read from blockIdx.x), as canonical text: the block's own part of
 /// the object. Empty for none. \p WarpApart: that step keeps the block's
 /// warps apart too.
-std::string blockSegment(const Value *Address, bool &WarpApart) {
+std::string blockSegment(const Value *Address, bool &WarpApart, unsigned Depth) {
   SmallVector<const GEPOperator *, 4> Chain;
-  for (const Value *V = Address ? Address->stripPointerCasts() : nullptr; V;) {
-    const auto *GEP = dyn_cast<GEPOperator>(V);
+  const Value *Base = Address ? Address->stripPointerCasts() : nullptr;
+  while (Base) {
+    const auto *GEP = dyn_cast<GEPOperator>(Base);
     if (!GEP)
       break;
     Chain.push_back(GEP);
-    V = GEP->getPointerOperand()->stripPointerCasts();
+    Base = GEP->getPointerOperand()->stripPointerCasts();
+  }
+  // What a pointer read from the block's own part of an array points to is
+  // the block's own too (a channel per block: channels[b].inbound), as an
+  // index read there is (a worklist's item); the AST names it so.
+  if (const auto *Load = dyn_cast_or_null<LoadInst>(Base); Load && Depth < 4) {
+    std::string Outer = blockSegment(Load->getPointerOperand(), WarpApart, Depth + 1);
+    if (!Outer.empty())
+      return "*(" + Outer + ")";
   }
   for (const GEPOperator *GEP : llvm::reverse(Chain))
     for (const Use &Index : GEP->indices()) {

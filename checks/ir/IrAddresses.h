@@ -35,7 +35,9 @@ std::string canonical(const llvm::Value *V, IndexDeps &Deps, unsigned Depth = 0)
 
 /// The address up to the first step that keeps blocks apart, as canonical
 /// text (empty for none); \p WarpApart: that step keeps warps apart too.
-std::string blockSegment(const llvm::Value *Address, bool &WarpApart);
+/// Through a pointer loaded from the block's own part, the pointee is the
+/// block's own.
+std::string blockSegment(const llvm::Value *Address, bool &WarpApart, unsigned Depth = 0);
 
 /// The field of its object that an address names; -1 for none.
 int64_t fieldOffset(const llvm::Value *Ptr, const llvm::DataLayout &DL);

@@ -334,6 +334,9 @@ void ScopedAccesses::Walker::inlineAsm(const GCCAsmStmt *Asm, const Frame *Fr) {
     A.How = ScopedAccess::InlinePtx;
     A.Name = P.Mnemonic;
     A.Loc = Asm->getAsmLoc();
+    // A reduction (red) hands no value back, as the IR's asm call with no
+    // result has no use.
+    A.ValueUnused = A.What == OpKind::RMW && Asm->getNumOutputs() == 0;
     // %N counts the outputs first, then the inputs.
     if (std::optional<unsigned> N = P.addressOperandNumber()) {
       const Expr *Address = nullptr;

@@ -772,7 +772,7 @@ void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Fram
   A.ThreadBelow = ThreadBelow;
   A.OnlyBlock = OnlyBlock;
   bool Reads = A.What == OpKind::Load || A.What == OpKind::RMW;
-  A.ValueUnused = A.What == OpKind::RMW && Use.Discarded;
+  A.ValueUnused = A.What == OpKind::RMW && (A.ValueUnused || Use.Discarded);
   if (Reads && Use.Tested) {
     A.TestSeq = A.Seq;
     A.Test = Use.Compare == ValueTest::None ? ValueTest::Equality : Use.Compare;

@@ -73,6 +73,14 @@ void InsufficientCheck::reportAccess(const Finding &F) {
       diag(Other->Loc, "%0 accesses %1 here", DiagnosticIDs::Note) << describeRoot(*Other) << Object;
     return;
   }
+  if (F.OutsideKernel) {
+    diag(A.Loc, "%0 is %1 with %2 here, but nothing in %3 reads it and %3 waits on writes from outside it: its "
+                "reader runs outside the kernel, while it runs, and %2 cannot include it; consider %4 (%5 where the "
+                "reader is the host or another GPU)")
+        << Object << accessVerb(A.What) << libcuName(A.S) << describeRoot(A) << libcuName(F.Needed)
+        << libcuName(Scope::System);
+    return;
+  }
   diag(A.Loc, "%0 is %1 with %2 by every block that runs %3; %2 cannot include the other blocks; "
               "consider %4")
       << Object << accessVerb(A.What) << libcuName(A.S) << describeRoot(A) << libcuName(F.Needed);

@@ -1,5 +1,6 @@
 //===- Engine.cpp - the engine's state, its groups, and the rules in order -===//
 #include "EngineImpl.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -156,6 +157,22 @@ const std::vector<Group> &State::groups(bool AcrossKernels) {
   if (Groups)
     return *Groups;
   Groups = std::make_unique<std::vector<Group>>();
+  // The kernels that wait on grid memory none of their own operations
+  // writes: the writer runs while the kernel runs, outside it (another GPU,
+  // the host, another grid). And the objects each kernel reads a value of.
+  DenseSet<std::pair<int, int>> Written, Read;
+  for (const MemOp &Op : Ops)
+    if (Op.RunBy == Runner::Kernel && Op.Object >= 0) {
+      if (Op.writes())
+        Written.insert({Op.Context, Op.Object});
+      if (Op.What == OpKind::Load || (Op.What == OpKind::RMW && !Op.ValueUnused))
+        Read.insert({Op.Context, Op.Object});
+    }
+  DenseSet<int> WaitsOutside;
+  for (const MemOp &Op : Ops)
+    if (Op.RunBy == Runner::Kernel && Op.Spins && Op.reads() && Op.Object >= 0 && gridMemory(Op.Home) &&
+        !Written.count({Op.Context, Op.Object}))
+      WaitsOutside.insert(Op.Context);
   MapVector<int, SmallVector<unsigned, 8>> ByObject;
   for (unsigned I = 0; I < Ops.size(); ++I)
     if (isScoped(Ops[I]) && shareable(Ops[I].Home))
@@ -195,6 +212,16 @@ const std::vector<Group> &State::groups(bool AcrossKernels) {
       G.Needed = G.WithHost                                                  ? Scope::System
                  : Home == ObjectHome::Shared || G.PerBlock || OneBlock ? Scope::Block
                                                                          : Scope::Device;
+      // A release is written for a reader. Where no thread of the kernel
+      // reads the object and the kernel waits on partners outside it, the
+      // reader is such a partner: outside every block of the grid (a
+      // semaphore signalled on a peer GPU).
+      G.OutsideKernel = !G.WithHost && gridMemory(Home) && all_of(Members, [&](unsigned I) {
+        return Ops[I].RunBy == Runner::Kernel && WaitsOutside.count(Ops[I].Context) &&
+               !Read.count({Ops[I].Context, Ops[I].Object});
+      }) && any_of(Members, [&](unsigned I) { return Ops[I].writes() && hasRelease(Ops[I].Ord); });
+      if (G.OutsideKernel && G.Needed == Scope::Block)
+        G.Needed = Scope::Device;
       if (!AcrossKernels)
         for (unsigned I : Members)
           GroupIndex[I] = Groups->size();

@@ -300,6 +300,10 @@ struct Finding {
   Scope Needed = Scope::Device;
   /// Host threads access the object too.
   bool WithHost = false;
+  /// Scope findings: nothing in the kernel reads the object that a release
+  /// writes, and the kernel waits on writes from outside it, so the reader
+  /// runs outside the kernel while it runs (outside every block).
+  bool OutsideKernel = false;
   /// NarrowFence: the fence stands on the receiving side (between the flag's
   /// read and the data's access), not the publishing side.
   bool Receiving = false;

@@ -29,6 +29,8 @@ struct Group {
   Scope Needed = Scope::Device;
   bool PerBlock = false;
   bool WithHost = false;
+  /// Its readers run outside the kernel, while it runs (outsideReaders).
+  bool OutsideKernel = false;
 };
 
 class State {
@@ -139,6 +141,11 @@ inline Finding finding(Finding::Kind K, unsigned At, int Other, Scope Needed, bo
   F.Other = Other;
   F.Needed = Needed;
   F.WithHost = WithHost;
+  return F;
+}
+inline Finding finding(Finding::Kind K, unsigned At, int Other, const Group &G) {
+  Finding F = finding(K, At, Other, G.Needed, G.WithHost);
+  F.OutsideKernel = G.OutsideKernel;
   return F;
 }
 

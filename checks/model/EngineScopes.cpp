@@ -28,7 +28,7 @@ void scopeRules(State &St, std::vector<Finding> &Out) {
         continue;
       for (unsigned J : G.Ops)
         if (J != I && includes(*St.op(J).S, G.Needed)) {
-          Out.push_back(finding(Finding::ScopeMismatch, I, static_cast<int>(J), G.Needed, G.WithHost));
+          Out.push_back(finding(Finding::ScopeMismatch, I, static_cast<int>(J), G));
           break;
         }
     }
@@ -48,7 +48,7 @@ void scopeRules(State &St, std::vector<Finding> &Out) {
             Other = J;
             break;
           }
-      Out.push_back(finding(Finding::ScopeInsufficient, I, Other, G.Needed, G.WithHost));
+      Out.push_back(finding(Finding::ScopeInsufficient, I, Other, G));
     }
   }
 }

@@ -826,3 +826,40 @@ TEST(Engine, AnUnlockHandsOnWhatWasWrittenBeforeTheLockWasTaken) {
   EXPECT_EQ(llvm::find_if(Bare, [](const Finding &F) { return F.What == Finding::NoRelease; })->Flag, 3u); // the exchange
   EXPECT_TRUE(Run(true).empty());
 }
+
+/// A block's own semaphore word, signalled with a block-scope release that
+/// nothing in the kernel reads, in a kernel that spins on a word nothing in
+/// it writes: the reader runs outside the kernel, outside the block.
+TEST(Engine, ReleaseReadOnlyOutsideTheKernelNeedsMoreThanTheBlock) {
+  constexpr int Remote = 2, Inbound = 3;
+  auto Build = [&](bool Waits, bool ReadHere, Scope SignalScope) {
+    Program P;
+    MemOp Signal = access(OpKind::RMW, Remote, Order::Release, SignalScope);
+    Signal.ValueUnused = true;
+    Signal.PerBlock = true;
+    Signal.Segment = 4;
+    P.add(Signal);
+    if (Waits) {
+      MemOp Wait = load(Inbound, Order::Acquire, Scope::System);
+      Wait.Spins = true;
+      P.add(Wait);
+    }
+    if (ReadHere) {
+      MemOp Read = load(Remote, Order::Acquire, Scope::Block);
+      Read.PerBlock = true;
+      Read.Segment = 4;
+      P.add(Read);
+    }
+    return P;
+  };
+  std::vector<Finding> Fs = Build(true, false, Scope::Block).run();
+  ASSERT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::ScopeInsufficient}));
+  EXPECT_EQ(Fs[0].At, 0u);
+  EXPECT_TRUE(Fs[0].OutsideKernel);
+  EXPECT_EQ(Fs[0].Needed, Scope::Device);
+  // Wide enough; no wait on an outside writer (a later kernel may be the
+  // reader, which the kernel's end orders); a reader in the block.
+  EXPECT_TRUE(Build(true, false, Scope::System).run().empty());
+  EXPECT_TRUE(Build(false, false, Scope::Block).run().empty());
+  EXPECT_TRUE(Build(true, true, Scope::Block).run().empty());
+}

@@ -252,3 +252,74 @@ __global__ void peerVectorCopyOrdered(Peers p) {
   v = reinterpret_cast<const uint4 *>(p.bufs[(p.rank + 1) % kPeers])[t];
   p.out[t] = float(v.x + v.y + v.z + v.w);
 }
+
+// A semaphore per channel, one channel per (block, peer): thread t of block b signals its peer by
+// adding to the peer's inbound counter (which nothing in this kernel reads: the peer's GPU does)
+// and waits for the peer's signal on its own inbound counter (which nothing in this kernel
+// writes). The wait shows the kernel's partners run while it runs, outside it; the signal's reader
+// is such a partner, outside every block of this grid, so block scope cannot include it.
+struct Channel {
+  unsigned long long *inbound;
+  unsigned long long *remoteInbound;
+};
+
+#define RED_RELEASE_CTA(p) asm volatile("red.release.cta.global.add.u64 [%0], 1;" ::"l"(p) : "memory")
+#define RED_RELEASE_SYS(p) asm volatile("red.release.sys.global.add.u64 [%0], 1;" ::"l"(p) : "memory")
+#define LD_ACQUIRE_U64(v, p) asm volatile("ld.global.acquire.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory")
+
+// LITMUS: allowed cuda-scope-insufficient
+__global__ void channelSignalBlockScope(Channel *channels, int nPeers, float *data, const float *in) {
+  Channel *mine = channels + nPeers * blockIdx.x;
+  data[blockIdx.x * blockDim.x + threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x < nPeers) {
+    RED_RELEASE_CTA(mine[threadIdx.x].remoteInbound);
+    unsigned long long v;
+    do {
+      LD_ACQUIRE_U64(v, mine[threadIdx.x].inbound);
+    } while (v < 1);
+  }
+}
+
+// LITMUS: forbidden
+// The same signal at system scope: it includes the peer.
+__global__ void channelSignalSystemScope(Channel *channels, int nPeers, float *data, const float *in) {
+  Channel *mine = channels + nPeers * blockIdx.x;
+  data[blockIdx.x * blockDim.x + threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x < nPeers) {
+    RED_RELEASE_SYS(mine[threadIdx.x].remoteInbound);
+    unsigned long long v;
+    do {
+      LD_ACQUIRE_U64(v, mine[threadIdx.x].inbound);
+    } while (v < 1);
+  }
+}
+
+// LITMUS: forbidden
+// A block-scope release on the block's own word with no wait on anything from outside: its reader
+// may be a later kernel, which the end of this one orders (a pointless release, not a race).
+__global__ void blockReleaseNoOutsideWait(Channel *channels, int nPeers) {
+  Channel *mine = channels + nPeers * blockIdx.x;
+  if (threadIdx.x < nPeers)
+    RED_RELEASE_CTA(mine[threadIdx.x].remoteInbound);
+}
+
+// LITMUS: forbidden
+// The block waits for outside partners, but its block-scope release has its reader in the block:
+// thread 0 reads the word after the barrier. Block scope includes that reader.
+__global__ void blockReleaseReadInBlock(Channel *channels, float *out) {
+  Channel *mine = channels + blockIdx.x;
+  if (threadIdx.x == 0) {
+    unsigned long long v;
+    do {
+      LD_ACQUIRE_U64(v, mine->inbound);
+    } while (v < 1);
+  }
+  if (threadIdx.x == 1)
+    RED_RELEASE_CTA(mine->remoteInbound);
+  __syncthreads();
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = cuda::atomic_ref<unsigned long long, cuda::thread_scope_block>(*mine->remoteInbound)
+                          .load(cuda::memory_order_acquire);
+}
