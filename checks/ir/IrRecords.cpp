@@ -165,6 +165,28 @@ bool isBlockVote(const CallBase &Call) {
   }
 }
 
+/// An address every thread computes alike, into a variable (a __shared__ or
+/// __device__ one, a local): no index reads the block's or the thread's
+/// identity, and every step is one the canonical text can name.
+bool isUniformWord(const Value *Ptr) {
+  const Value *Base = getUnderlyingObject(Ptr, /*MaxLookup=*/0);
+  if (!isa<GlobalVariable, AllocaInst>(Base))
+    return false;
+  IndexDeps Deps;
+  std::string Text = canonical(Ptr, Deps);
+  return !Deps.Block && !Deps.Thread && !Deps.Warp && StringRef(Text).count('@') == 0;
+}
+
+/// \p L reads the relay \p Relay: the variable itself, or the same word.
+bool readsRelay(const IROp &L, const Value *Relay) {
+  if (isa<AllocaInst, GlobalVariable>(Relay))
+    return L.Object == Relay;
+  if (!L.Address || !isUniformWord(L.Address))
+    return false;
+  IndexDeps A, B;
+  return canonical(L.Address, A) == canonical(Relay, B);
+}
+
 std::optional<ValueTest> testOf(const Value *I,
                                 SmallVectorImpl<std::pair<const Value *, ValueTest>> *StoredTo = nullptr,
                                 const Instruction **Guard = nullptr, bool *AgainstGrid = nullptr,
@@ -214,11 +236,13 @@ std::optional<ValueTest> testOf(const Value *I,
         }
         continue;
       }
-      // A relay is a variable (a local, a __shared__ or __device__ one), as
-      // the AST front end follows them: not an element of an array.
+      // A relay is a variable (a local, a __shared__ or __device__ one), or a
+      // word every thread addresses alike (one carved from a dynamic shared
+      // array at a fixed offset), as the AST front end follows them: not an
+      // element the threads pick apart.
       if (const auto *St = dyn_cast<StoreInst>(U); St && StoredTo && St->getValueOperand() == V) {
         const Value *Ptr = St->getPointerOperand()->stripPointerCasts();
-        if (isa<AllocaInst>(Ptr) || isa<GlobalVariable>(Ptr))
+        if (isa<AllocaInst>(Ptr) || isa<GlobalVariable>(Ptr) || isUniformWord(Ptr))
           StoredTo->push_back({Ptr, Compare});
       }
       if (const auto *Cmp = dyn_cast<CmpInst>(U)) {
@@ -615,7 +639,7 @@ std::pair<const Instruction *, ValueTest> IrRecords::testedAt(unsigned First, un
   for (auto [Relay, Compare] : Relays)
     for (unsigned I = First; I < Last; ++I) {
       const IROp &L = IROps[I];
-      if (L.What != OpKind::Load || L.Object != Relay || !orderOf(Op.I->getFunction()).mayPrecede(Op.I, L.I))
+      if (L.What != OpKind::Load || !readsRelay(L, Relay) || !orderOf(Op.I->getFunction()).mayPrecede(Op.I, L.I))
         continue;
       if (std::optional<ValueTest> T = testOf(L.I, nullptr, &Guard, AgainstGrid, GoalVaries, GoalIsGrid))
         return {Guard, Compare != ValueTest::None ? Compare : *T};

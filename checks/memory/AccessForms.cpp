@@ -352,8 +352,8 @@ void ScopedAccesses::Walker::inlineAsm(const GCCAsmStmt *Asm, const Frame *Fr) {
     ValueUse Saved = Use;
     if (A.What == OpKind::Load || A.What == OpKind::RMW)
       if (Asm->getNumOutputs() > 0)
-        if (const VarDecl *VD = relayTarget(Asm->getOutputExpr(0), Fr))
-          Use = ValueUse{false, VD};
+        if (RelayKey To = relayTarget(Asm->getOutputExpr(0), Fr))
+          Use = ValueUse{false, To};
     record(std::move(A), Asm, Fr);
     Use = Saved;
   }

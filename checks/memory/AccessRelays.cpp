@@ -21,7 +21,7 @@ void ScopedAccesses::Walker::resolveRelays() {
   // stored to in turn, decides a branch later in the walk; the first
   // comparison on the way says how.
   struct Step {
-    const VarDecl *Var;
+    RelayKey Var;
     unsigned After;
     ValueTest Compare;
     bool AgainstGrid;

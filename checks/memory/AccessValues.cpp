@@ -139,16 +139,32 @@ std::optional<int64_t> ScopedAccesses::Walker::valueIn(const Expr *E, const Fram
   return valueIn(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Depth + 1);
 }
 
-const VarDecl *ScopedAccesses::Walker::relayTarget(const Expr *LHS, const Frame *Fr, unsigned Depth) {
+ScopedAccesses::Walker::RelayKey ScopedAccesses::Walker::relayTarget(const Expr *LHS, const Frame *Fr,
+                                                                    unsigned Depth) {
   const auto *DRE = LHS ? dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()) : nullptr;
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!VD || Depth > 8)
+  if (!VD)
+    return LHS ? wordKey(LHS, Fr) : nullptr;
+  if (Depth > 8)
     return VD;
   if (const auto *P = dyn_cast<ParmVarDecl>(VD); P && P->getType()->isReferenceType())
     if (auto Arg = argumentFor(P, Fr))
-      if (const VarDecl *Behind = relayTarget(Arg->first, Arg->second, Depth + 1))
+      if (RelayKey Behind = relayTarget(Arg->first, Arg->second, Depth + 1))
         return Behind;
   return VD;
+}
+
+ScopedAccesses::Walker::RelayKey ScopedAccesses::Walker::wordKey(const Expr *E, const Frame *Fr) {
+  E = E->IgnoreParenImpCasts();
+  if (!isa<UnaryOperator, ArraySubscriptExpr, MemberExpr>(E) || !E->getType()->isScalarType())
+    return nullptr;
+  std::optional<ObjectRef> O = lvalue(E, Fr);
+  // One address for every thread: no index reads the block's or the
+  // thread's identity or memory, and every index is a value the file shows.
+  if (!O || !O->Root || O->BlockDependent || O->ThreadDependent || O->ReadDependent || O->WarpSegment ||
+      StringRef(O->Index).contains('@'))
+    return nullptr;
+  return RelayWords.insert(O->key() + '\0' + O->Index).first->getKey().data();
 }
 
 std::optional<bool> ScopedAccesses::Walker::knownCondition(const Expr *Cond, const Frame *Fr) {

@@ -565,8 +565,8 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     // stays, and a variable assigned to relays it.
     ValueUse U = Use;
     U.Discarded = false; // the store uses it
-    if (const VarDecl *VD = relayTarget(BO->getLHS(), Fr))
-      U.RelayTo = VD;
+    if (RelayKey To = relayTarget(BO->getLHS(), Fr))
+      U.RelayTo = To;
     walkWith(BO->getRHS(), Fr, U);
     walkWith(BO->getLHS(), Fr, ValueUse());
     if (Kind != ScopedAccess::Host)
@@ -586,6 +586,19 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
   // An address is computed from the values it reads, but what is loaded from
   // it is another value: a value used as an index (wl[idx]) or a pointer
   // (*p, p->f) neither relays nor is tested by what the load's value does.
+  // A word every thread addresses alike relays, and is tested, as a
+  // variable is (*slot, read back after the barrier).
+  if (isa<ArraySubscriptExpr>(S) || (isa<UnaryOperator>(S) && cast<UnaryOperator>(S)->getOpcode() == UO_Deref) ||
+      (isa<MemberExpr>(S) && cast<MemberExpr>(S)->isArrow()))
+    if (Use.Tested || Use.RelayTo)
+      if (RelayKey Word = wordKey(cast<Expr>(S), Fr)) {
+        if (Use.Tested)
+          VarFlows.push_back(
+              {Word, nullptr, Seq, Use.Compare, Use.Guard, Use.AgainstGrid, Use.GoalVaries, Use.GoalIsGrid});
+        else if (Use.RelayTo != Word)
+          VarFlows.push_back(
+              {Word, Use.RelayTo, Seq, Use.Compare, nullptr, Use.AgainstGrid, Use.GoalVaries, Use.GoalIsGrid});
+      }
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {
     walkWith(AS->getBase(), Fr, ValueUse());
     walkWith(AS->getIdx(), Fr, ValueUse());

@@ -20,6 +20,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace cuda_scope {
 namespace impl {
@@ -77,9 +78,12 @@ class ScopedAccesses::Walker {
 public:
   /// What becomes of the value of the expression being walked: it decides a
   /// branch (Tested), or it is stored to a variable (RelayTo).
+  /// What a relay is: a variable (its VarDecl) or a word of memory (an entry
+  /// of RelayWords).
+  using RelayKey = const void *;
   struct ValueUse {
     bool Tested = false;
-    const clang::VarDecl *RelayTo = nullptr;
+    RelayKey RelayTo = nullptr;
     /// How the value is compared on the way (none: a truth test, if any).
     ValueTest Compare = ValueTest::None;
     /// The statement whose outcome the test decides (an if, a loop, ?:, &&).
@@ -198,10 +202,18 @@ private:
   /// The integer \p E holds in this call: a constant, or a parameter (a local
   /// set once) that holds one through the arguments of the calls that led here.
   std::optional<int64_t> valueIn(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
-  /// The variable a value written to \p LHS lands in, for the relays: a
-  /// variable, or the caller's variable a reference parameter is bound to
-  /// (ld_flag(unsigned &flag, ...) fills the caller's loop variable).
-  const clang::VarDecl *relayTarget(const clang::Expr *LHS, const Frame *Fr, unsigned Depth = 0);
+  /// Where a value written to \p LHS lands, for the relays: a variable, the
+  /// caller's variable a reference parameter is bound to (ld_flag(unsigned
+  /// &flag, ...) fills the caller's loop variable), or a word of memory every
+  /// thread addresses alike (wordKey).
+  RelayKey relayTarget(const clang::Expr *LHS, const Frame *Fr, unsigned Depth = 0);
+  /// A word of memory that \p E names at one address for every thread (a
+  /// __shared__ variable through a pointer, a word carved from a dynamic
+  /// shared array at a fixed offset), as a relay: the same key wherever the
+  /// same word is named, as the IR compares the addresses' canonical text.
+  /// Null for anything else.
+  RelayKey wordKey(const clang::Expr *E, const Frame *Fr);
+  llvm::StringSet<> RelayWords;
   /// A switch: only the case its condition selects where that is known, else
   /// each case as its own arm (cases are alternatives, as the IR's blocks are).
   void walkSwitch(const clang::SwitchStmt *Sw, const Frame *Fr);
@@ -299,7 +311,7 @@ private:
   struct Relay {
     bool InPlain;
     size_t Index;
-    const clang::VarDecl *To;
+    RelayKey To;
     ValueTest Compare;
     bool AgainstGrid;
     bool GoalVaries;
@@ -308,7 +320,7 @@ private:
   llvm::SmallVector<Relay, 8> Relays;
   /// Variables read where the value decides a branch (To null) or is stored to another (To).
   struct VarFlow {
-    const clang::VarDecl *From, *To;
+    RelayKey From, To;
     unsigned Seq;
     ValueTest Compare;
     const clang::Stmt *Guard;

@@ -284,3 +284,109 @@ __global__ void ticketThenCounter(int *out, unsigned *count, volatile unsigned *
     *offsets = 0;
   }
 }
+
+// The ticket relayed to the block through a word of shared memory that a pointer names: a
+// __shared__ variable reached through a pointer, or a word carved from the end of the block's
+// dynamic shared array, whose other words the threads accumulate into. Thread 0 stores the ticket
+// there; after the barrier every thread reads it back and the last block reads every partial. The
+// word is one location for every thread of the block, as a variable is: the relay is the same.
+
+// LITMUS: allowed cuda-scope-release-acquire
+// No fence on either side of the draw.
+__global__ void lastBlockRelayThroughPointer(float *partial, unsigned *count, float *out, int n) {
+  __shared__ unsigned ticket;
+  unsigned *slot = &ticket;
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    partial[i + n * blockIdx.x] = i * 1.0f;
+  __syncthreads();
+  if (threadIdx.x == 0)
+    *slot = atomicAdd(count, 1u);
+  __syncthreads();
+  if (*slot == gridDim.x - 1)
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      float s = 0;
+      for (unsigned j = 0; j < gridDim.x; j++)
+        s += partial[i + n * j];
+      out[i] = s;
+    }
+}
+
+// LITMUS: forbidden
+// The same with a fence before the draw and after it.
+__global__ void lastBlockRelayThroughPointerFenced(float *partial, unsigned *count, float *out, int n) {
+  __shared__ unsigned ticket;
+  unsigned *slot = &ticket;
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    partial[i + n * blockIdx.x] = i * 1.0f;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0)
+    *slot = atomicAdd(count, 1u);
+  __syncthreads();
+  if (*slot == gridDim.x - 1) {
+    __threadfence();
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      float s = 0;
+      for (unsigned j = 0; j < gridDim.x; j++)
+        s += partial[i + n * j];
+      out[i] = s;
+    }
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The ticket's word carved after the block's accumulators in the dynamic shared array.
+__global__ void lastBlockCarvedRelay(float *scratch, float *out, int n) {
+  extern __shared__ float shared[];
+  unsigned *slot = (unsigned *)(shared + n);
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    shared[i] = 0.0f;
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    atomicAdd(&shared[i], 1.0f);
+  __syncthreads();
+  unsigned *count = (unsigned *)(scratch + n * gridDim.x);
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    scratch[i + n * blockIdx.x] = shared[i];
+  __syncthreads();
+  if (threadIdx.x == 0)
+    *slot = atomicAdd(count, 1u);
+  __syncthreads();
+  if (*slot == gridDim.x - 1)
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      float s = 0;
+      for (unsigned j = 0; j < gridDim.x; j++)
+        s += scratch[i + n * j];
+      out[i] = s;
+    }
+}
+
+// LITMUS: forbidden
+// The same with a fence before the draw and after it.
+__global__ void lastBlockCarvedRelayFenced(float *scratch, float *out, int n) {
+  extern __shared__ float shared[];
+  unsigned *slot = (unsigned *)(shared + n);
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    shared[i] = 0.0f;
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    atomicAdd(&shared[i], 1.0f);
+  __syncthreads();
+  unsigned *count = (unsigned *)(scratch + n * gridDim.x);
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    scratch[i + n * blockIdx.x] = shared[i];
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0)
+    *slot = atomicAdd(count, 1u);
+  __syncthreads();
+  if (*slot == gridDim.x - 1) {
+    __threadfence();
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      float s = 0;
+      for (unsigned j = 0; j < gridDim.x; j++)
+        s += scratch[i + n * j];
+      out[i] = s;
+    }
+  }
+}
