@@ -85,20 +85,13 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
   if (const auto *Cast = dyn_cast<CastInst>(V))
     return canonical(Cast->getOperand(0), Deps, Depth + 1);
   if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
-    unsigned Op = BO->getOpcode();
-    bool Injective = keepsIndicesApart(arithOf(BO));
-    IndexDeps Ignored;
-    IndexDeps &D = Injective ? Deps : Ignored;
-    std::string Text = "(" + std::string(BO->getOpcodeName()) + " " + canonical(BO->getOperand(0), D, Depth + 1) +
-                       " " + canonical(BO->getOperand(1), D, Depth + 1) + ")";
-    // The thread's warp keeps a block's warps apart.
-    if (const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1)); C && !Injective) {
-      bool Warp = ((Op == Instruction::LShr || Op == Instruction::AShr) && isWarpShift(C->getSExtValue())) ||
-                  ((Op == Instruction::UDiv || Op == Instruction::SDiv) && isWarpDivisor(C->getSExtValue()));
-      IndexDeps Sub;
-      if (Warp && (canonical(BO->getOperand(0), Sub, Depth + 1), Sub.Thread || Sub.Warp))
-        Deps.Warp = true;
-    }
+    IndexDeps L, R;
+    std::string Text = "(" + std::string(BO->getOpcodeName()) + " " + canonical(BO->getOperand(0), L, Depth + 1) +
+                       " " + canonical(BO->getOperand(1), R, Depth + 1) + ")";
+    std::optional<int64_t> K;
+    if (const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1)); C && C->getBitWidth() <= 64)
+      K = C->getSExtValue();
+    Deps |= combineIndex(arithOf(BO), L, R, K);
     return Text;
   }
   if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
@@ -111,8 +104,12 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
   }
   // What is loaded from an address computed from the thread's index (a
   // worklist's item, wl[i]) is named by that address, as the AST names it.
-  if (const auto *Load = dyn_cast<LoadInst>(V))
-    return "*(" + canonical(Load->getPointerOperand(), Deps, Depth + 1) + ")";
+  if (const auto *Load = dyn_cast<LoadInst>(V)) {
+    IndexDeps Address;
+    std::string Text = "*(" + canonical(Load->getPointerOperand(), Address, Depth + 1) + ")";
+    Deps |= loadedIndex(Address);
+    return Text;
+  }
   // A grid-stride loop's variable stays the thread's own: each thread starts
   // apart and steps over the whole grid.
   if (const auto *Phi = dyn_cast<PHINode>(V); Phi && Phi->getNumIncomingValues() == 2) {

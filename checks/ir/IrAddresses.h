@@ -9,6 +9,7 @@
 #ifndef CUDA_SCOPE_IR_IRADDRESSES_H
 #define CUDA_SCOPE_IR_IRADDRESSES_H
 
+#include "model/MemoryModel.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Intrinsics.h"
@@ -22,11 +23,6 @@ namespace ir {
 
 /// What the address computation reads of the thread's identity: blockIdx.x
 /// and threadIdx.x, through operations that keep distinct values apart.
-struct IndexDeps {
-  bool Block = false, Thread = false;
-  bool Grid = false; ///< reads gridDim.x (%nctaid.x)
-  bool Warp = false; ///< reads the thread's warp (threadIdx.x >> 5)
-};
 
 /// The address as canonical text: the same text, the same computation (so
 /// the same address for the same thread), whichever instructions compute it;

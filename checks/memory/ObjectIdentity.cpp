@@ -757,35 +757,31 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
       default: return Arith::Other;
       }
     };
-    bool Injective = keepsIndicesApart(Kind(BO->getOpcode()));
-    IndexDeps Ignored;
-    IndexDeps &D = Injective ? Deps : Ignored;
-    std::string Text =
-        "(" + canon(BO->getLHS(), Fr, D, Depth + 1) + BO->getOpcodeStr().str() + canon(BO->getRHS(), Fr, D, Depth + 1) + ")";
-    Deps.Read |= Ignored.Read; // slot & (size - 1) keeps nothing apart, and still varies with the slot
-    // The thread's warp keeps a block's warps apart.
-    if (std::optional<int64_t> C = constantInt(BO->getRHS(), Ctx); C && !Injective) {
-      bool Warp = (BO->getOpcode() == BO_Shr && isWarpShift(*C)) || (BO->getOpcode() == BO_Div && isWarpDivisor(*C));
-      IndexDeps Sub;
-      if (Warp && (canon(BO->getLHS(), Fr, Sub, Depth + 1), Sub.Thread || Sub.Warp))
-        Deps.Warp = true;
-    }
+    IndexDeps L, R;
+    std::string Text = "(" + canon(BO->getLHS(), Fr, L, Depth + 1) + BO->getOpcodeStr().str() +
+                       canon(BO->getRHS(), Fr, R, Depth + 1) + ")";
+    Deps |= combineIndex(Kind(BO->getOpcode()), L, R, constantInt(BO->getRHS(), Ctx));
     return Text;
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->isIncrementDecrementOp())
       return Unique(E, "?");
-    if (UO->getOpcode() == UO_Deref)
-      Deps.Read = true;
-    return UnaryOperator::getOpcodeStr(UO->getOpcode()).str() + "(" + canon(UO->getSubExpr(), Fr, Deps, Depth + 1) +
-           ")";
+    IndexDeps Sub;
+    std::string Text =
+        UnaryOperator::getOpcodeStr(UO->getOpcode()).str() + "(" + canon(UO->getSubExpr(), Fr, Sub, Depth + 1) + ")";
+    Deps |= UO->getOpcode() == UO_Deref ? loadedIndex(Sub) : Sub;
+    return Text;
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
     return "(" + canon(CO->getCond(), Fr, Deps, Depth + 1) + "?" + canon(CO->getTrueExpr(), Fr, Deps, Depth + 1) +
            ":" + canon(CO->getFalseExpr(), Fr, Deps, Depth + 1) + ")";
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
-    Deps.Read = true; // an element read from memory
-    return canon(AS->getBase(), Fr, Deps, Depth + 1) + "[" + canon(AS->getIdx(), Fr, Deps, Depth + 1) + "]";
+    // An element read from memory.
+    IndexDeps Address;
+    std::string Text =
+        canon(AS->getBase(), Fr, Address, Depth + 1) + "[" + canon(AS->getIdx(), Fr, Address, Depth + 1) + "]";
+    Deps |= loadedIndex(Address);
+    return Text;
   }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *FD = CE->getDirectCallee();

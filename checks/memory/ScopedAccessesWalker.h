@@ -271,12 +271,7 @@ private:
   /// what it returns, a variable to its initializer. False when the TU does not show it.
   bool stepToSource(const clang::Expr *&E, const Frame *&Fr, Vars Which);
   void addIndex(ObjectRef &R, const clang::Expr *Index, const Frame *Fr);
-  struct IndexDeps {
-    bool Block = false, Thread = false;
-    bool Grid = false; ///< reads gridDim.x: a step over the whole grid
-    bool Warp = false; ///< reads the thread's warp (threadIdx.x >> 5)
-    bool Read = false; ///< reads memory, or what a call the walk does not follow returns
-  };
+  using IndexDeps = cuda_scope::IndexDeps; // model/MemoryModel.h, shared with the IR front end
   /// A loop variable that starts at the thread's own index and steps by the
   /// grid's size (for (i = tid; i < n; i += blockDim.x * gridDim.x)): where
   /// it starts, or null.

@@ -392,4 +392,24 @@ std::optional<Allocation> allocationByApi(StringRef Name) {
       .Default(std::nullopt);
 }
 
+IndexDeps combineIndex(Arith A, const IndexDeps &L, const IndexDeps &R, std::optional<int64_t> RHS) {
+  IndexDeps Out;
+  if (keepsIndicesApart(A)) {
+    Out = L;
+    Out |= R;
+  }
+  Out.Read = L.Read || R.Read; // slot & (size - 1) keeps nothing apart, and still varies with the slot
+  // The thread's warp keeps a block's warps apart.
+  bool WarpStep = RHS && ((A == Arith::Shr && isWarpShift(*RHS)) || (A == Arith::Div && isWarpDivisor(*RHS)));
+  if (!keepsIndicesApart(A) && WarpStep && (L.Thread || L.Warp))
+    Out.Warp = true;
+  return Out;
+}
+
+IndexDeps loadedIndex(const IndexDeps &Address) {
+  IndexDeps Out = Address;
+  Out.Read = true;
+  return Out;
+}
+
 } // namespace cuda_scope

@@ -150,6 +150,37 @@ inline bool keepsIndicesApart(Arith A) {
 
 /// The threads of a warp, on every architecture CUDA supports.
 constexpr int64_t WarpSize = 32;
+
+/// What an index (or an address) reads of the running thread's identity,
+/// the facts both front ends compute for every index, by the same rules
+/// (combineIndex, loadedIndex): the AST from the expression, the IR from
+/// the instructions -O2 leaves.
+struct IndexDeps {
+  bool Block = false;  ///< reads blockIdx.x through steps that keep blocks apart
+  bool Thread = false; ///< reads threadIdx.x likewise
+  bool Grid = false;   ///< reads gridDim.x: a step over the whole grid
+  bool Warp = false;   ///< reads the thread's warp (threadIdx.x >> 5)
+  bool Read = false;   ///< reads memory, or what a call the front end does not follow returns
+  IndexDeps &operator|=(const IndexDeps &O) {
+    Block |= O.Block;
+    Thread |= O.Thread;
+    Grid |= O.Grid;
+    Warp |= O.Warp;
+    Read |= O.Read;
+    return *this;
+  }
+};
+/// The facts of a value computed with \p A from operands with facts \p L
+/// and \p R (\p RHS: the right operand's value where it is a constant):
+/// +, -, * and << keep blocks and threads apart (keepsIndicesApart); any
+/// other operation keeps only that the value reads memory, except that a
+/// division by the warp size (a shift right by its log) of a value that
+/// reads the thread's index (or warp) is the thread's warp.
+IndexDeps combineIndex(Arith A, const IndexDeps &L, const IndexDeps &R, std::optional<int64_t> RHS);
+/// The facts of a value loaded from an address with facts \p Address: the
+/// value read at the thread's own element is the thread's own (a worklist's
+/// item, wl[i], as the ownership rules assume), and it is read from memory.
+IndexDeps loadedIndex(const IndexDeps &Address);
 /// Whether a thread index divided by \p Divisor (or shifted right by
 /// \p Shift) is the thread's warp: threadIdx.x / 32, threadIdx.x >> 5.
 inline bool isWarpDivisor(int64_t Divisor) { return Divisor == WarpSize; }

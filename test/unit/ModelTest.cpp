@@ -191,6 +191,30 @@ TEST(MemoryModel, WhichArithmeticKeepsBlocksApart) {
     EXPECT_FALSE(keepsIndicesApart(A));
 }
 
+TEST(MemoryModel, IndexFactsCombineOnceForBothFrontEnds) {
+  IndexDeps Block, Thread, Read;
+  Block.Block = true;
+  Thread.Thread = true;
+  Read.Read = true;
+  // blockIdx.x * n + threadIdx.x: the thread's own element.
+  IndexDeps Own = combineIndex(Arith::Add, combineIndex(Arith::Mul, Block, IndexDeps(), std::nullopt), Thread,
+                               std::nullopt);
+  EXPECT_TRUE(Own.Block && Own.Thread && !Own.Read);
+  // blockIdx.x % n: blocks b and b + n meet.
+  EXPECT_FALSE(combineIndex(Arith::Rem, Block, IndexDeps(), 64).Block);
+  // threadIdx.x / 32 and threadIdx.x >> 5: the thread's warp; / 16 is not.
+  EXPECT_TRUE(combineIndex(Arith::Div, Thread, IndexDeps(), 32).Warp);
+  EXPECT_TRUE(combineIndex(Arith::Shr, Thread, IndexDeps(), 5).Warp);
+  EXPECT_FALSE(combineIndex(Arith::Div, Thread, IndexDeps(), 16).Warp);
+  EXPECT_FALSE(combineIndex(Arith::Div, Block, IndexDeps(), 32).Warp);
+  // slot & (size - 1) keeps nothing apart, and still varies with the slot.
+  IndexDeps Masked = combineIndex(Arith::And, Read, IndexDeps(), 1023);
+  EXPECT_TRUE(Masked.Read && !Masked.Block);
+  // A worklist's item read at the thread's own element is the thread's own.
+  IndexDeps Item = loadedIndex(Own);
+  EXPECT_TRUE(Item.Block && Item.Thread && Item.Read);
+}
+
 TEST(Hierarchy, WarpSynchronousCalls) {
   EXPECT_EQ(warpSyncCall("__shfl_down_sync")->Name, "__shfl_down_sync");
   EXPECT_EQ(warpSyncCall("llvm.nvvm.shfl.sync.down.i32")->Name, "__shfl_down_sync");
