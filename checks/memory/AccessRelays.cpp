@@ -16,6 +16,16 @@ using namespace llvm;
 namespace cuda_scope {
 using namespace impl;
 
+void ScopedAccesses::Walker::flowFrom(RelayKey From) {
+  if (!From)
+    return;
+  if (Use.Tested)
+    VarFlows.push_back({From, nullptr, Seq, Use.Compare, Use.Guard, Use.AgainstGrid, Use.GoalVaries, Use.GoalIsGrid});
+  else if (Use.RelayTo && Use.RelayTo != From)
+    VarFlows.push_back(
+        {From, Use.RelayTo, Seq, Use.Compare, nullptr, Use.AgainstGrid, Use.GoalVaries, Use.GoalIsGrid});
+}
+
 void ScopedAccesses::Walker::resolveRelays() {
   // A value stored to a variable is tested where the variable, or one it is
   // stored to in turn, decides a branch later in the walk; the first

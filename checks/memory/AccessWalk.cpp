@@ -591,14 +591,7 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
   if (isa<ArraySubscriptExpr>(S) || (isa<UnaryOperator>(S) && cast<UnaryOperator>(S)->getOpcode() == UO_Deref) ||
       (isa<MemberExpr>(S) && cast<MemberExpr>(S)->isArrow()))
     if (Use.Tested || Use.RelayTo)
-      if (RelayKey Word = wordKey(cast<Expr>(S), Fr)) {
-        if (Use.Tested)
-          VarFlows.push_back(
-              {Word, nullptr, Seq, Use.Compare, Use.Guard, Use.AgainstGrid, Use.GoalVaries, Use.GoalIsGrid});
-        else if (Use.RelayTo != Word)
-          VarFlows.push_back(
-              {Word, Use.RelayTo, Seq, Use.Compare, nullptr, Use.AgainstGrid, Use.GoalVaries, Use.GoalIsGrid});
-      }
+      flowFrom(wordKey(cast<Expr>(S), Fr));
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {
     walkWith(AS->getBase(), Fr, ValueUse());
     walkWith(AS->getIdx(), Fr, ValueUse());
@@ -613,14 +606,8 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     return true;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
-      if (Use.Tested)
-        VarFlows.push_back(
-            {VD, nullptr, Seq, Use.Compare, Use.Guard, Use.AgainstGrid, Use.GoalVaries, Use.GoalIsGrid});
-      else if (Use.RelayTo && Use.RelayTo != VD)
-        VarFlows.push_back(
-            {VD, Use.RelayTo, Seq, Use.Compare, nullptr, Use.AgainstGrid, Use.GoalVaries, Use.GoalIsGrid});
-    }
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      flowFrom(VD);
     return true;
   }
   return false;

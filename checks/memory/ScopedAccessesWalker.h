@@ -213,6 +213,9 @@ private:
   /// same word is named, as the IR compares the addresses' canonical text.
   /// Null for anything else.
   RelayKey wordKey(const clang::Expr *E, const Frame *Fr);
+  /// Records where the value of the relay \p From goes under the current
+  /// use: to the test that decides on it, or to the relay it is stored to.
+  void flowFrom(RelayKey From);
   llvm::StringSet<> RelayWords;
   /// A switch: only the case its condition selects where that is known, else
   /// each case as its own arm (cases are alternatives, as the IR's blocks are).

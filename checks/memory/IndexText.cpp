@@ -1,0 +1,231 @@
+//===- IndexText.cpp - an index as canonical text, and what it reads --------===//
+//
+// An index is named by canonical text (equal text, the same computation, so
+// the same element for threads with the same indices), and its facts say
+// what it reads of the thread's identity (IndexDeps, combined by the
+// model's rules as the IR front end combines them): which block, warp or
+// thread an element belongs to, and whether threads may compute it apart.
+//
+//===----------------------------------------------------------------------===//
+#include "ScopedAccessesWalker.h"
+#include "ast/CheckUtils.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace cuda_scope {
+using namespace impl;
+
+const Expr *ScopedAccesses::Walker::gridStrideStart(const VarDecl *V, const Frame *Fr, unsigned Depth) {
+  const Modifications *Map = modificationsOf(V);
+  auto It = Map ? Map->find(V) : Modifications::const_iterator();
+  if (!Map || It == Map->end())
+    return nullptr;
+  const Modification &M = It->second;
+  if (M.Other || M.Steps.empty())
+    return nullptr;
+  // One plain assignment may restore a copy taken of the variable itself
+  // (restart = k; ...; k = restart): a value of its own sequence.
+  auto Restores = [&](const Expr *E) {
+    const auto *DRE = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+    const auto *Copy = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    const auto *From = Copy && Copy->hasLocalStorage() && Copy->getInit()
+                           ? dyn_cast<DeclRefExpr>(Copy->getInit()->IgnoreParenImpCasts())
+                           : nullptr;
+    return From && From->getDecl() == V && !modified(Copy);
+  };
+  const Expr *Start = V->getInit() && (M.Plain == 0 || (M.Plain == 1 && Restores(M.Assigned))) ? V->getInit()
+                      : !V->getInit() && M.Plain == 1                                          ? M.Assigned
+                                                                                               : nullptr;
+  if (!Start)
+    return nullptr;
+  for (const Expr *Step : M.Steps) {
+    IndexDeps D;
+    canon(Step, frameOf(V->getParentFunctionOrMethod(), Fr), D, Depth + 1);
+    if (!D.Grid)
+      return nullptr;
+  }
+  return Start;
+}
+
+void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Frame *Fr) {
+  IndexDeps Deps;
+  std::string Text = canon(Index, Fr, Deps);
+  if (Text == "0")
+    return; // p[0] is *p, and p + 0 is p
+  R.Index += "[" + Text + "]";
+  if (Deps.Block && !R.BlockDependent) {
+    R.BlockSegment = R.Index;
+    R.WarpSegment = Deps.Warp || Deps.Thread;
+  }
+  R.BlockDependent |= Deps.Block;
+  R.ThreadDependent |= Deps.Thread;
+  R.ReadDependent |= Deps.Read;
+  // One subscript of the thread's index (or lane) plus a constant, and others every lane of a warp
+  // computes alike: lanes apart by the constant's difference.
+  ++R.Subscripts;
+  if (std::optional<int64_t> K = threadIndexPlus(Index, Fr)) {
+    R.LaneVoid |= R.LaneOffset.has_value();
+    R.LaneOffset = K;
+  } else if (laneBits(Index, Fr) == 0) {
+    R.LaneBase += "[" + Text + "]";
+  } else {
+    R.LaneVoid = true;
+  }
+}
+
+/// Canonical text of an index: equal text means the same computation, so the
+/// same element for threads with the same block and thread indices. Locals
+/// are replaced by their initializers and parameters by their arguments; what
+/// cannot be followed is named uniquely. \p Deps says whether the value reads
+/// blockIdx.x (threadIdx.x) through operations that keep distinct blocks
+/// (threads) apart.
+std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexDeps &Deps, unsigned Depth) {
+  auto Unique = [](const void *P, StringRef Name) { return (Name + "@" + utohexstr(reinterpret_cast<uintptr_t>(P))).str(); };
+  if (!E)
+    return "?";
+  if (Depth > MaxResolve)
+    return Unique(E, "?");
+  E = E->IgnoreParenCasts();
+  if (std::optional<int64_t> V = constantInt(E, Ctx))
+    return std::to_string(*V);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *D = DRE->getDecl();
+    if (isBlockIndexName(identifierOf(D)) || isThreadIndexName(identifierOf(D))) {
+      (isBlockIndexName(identifierOf(D)) ? Deps.Block : Deps.Thread) = true;
+      return identifierOf(D).str();
+    }
+    if (const auto *P = dyn_cast<ParmVarDecl>(D))
+      if (auto Arg = argumentFor(P, Fr))
+        return canon(Arg->first, Arg->second, Deps, Depth + 1);
+    if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD)) {
+      if (VD->getInit() && (!modified(VD) || readBeforeAnyChange(DRE, VD)))
+        return canon(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Deps, Depth + 1);
+      if (const Expr *Value = singleAssignment(VD))
+        return canon(Value, frameOf(VD->getParentFunctionOrMethod(), Fr), Deps, Depth + 1);
+      // A grid-stride loop's variable stays the thread's own: each thread
+      // starts apart and steps over the whole grid.
+      if (const Expr *Start = gridStrideStart(VD, Fr, Depth + 1)) {
+        IndexDeps Sub;
+        std::string Text = canon(Start, frameOf(VD->getParentFunctionOrMethod(), Fr), Sub, Depth + 1);
+        if (Sub.Block && Sub.Thread) {
+          Deps.Block = Deps.Thread = true;
+          return "stride(" + Text + ")";
+        }
+      }
+    }
+    if (isGridSizeName(identifierOf(D))) {
+      Deps.Grid = true;
+      return identifierOf(D).str();
+    }
+    // A kernel's own parameter: one value for every thread of the launch, so
+    // an address made of it is the same for all (its own name still: '$',
+    // not the '@' of a value that cannot be followed).
+    if (const auto *P = dyn_cast<ParmVarDecl>(D))
+      if (const auto *Fn = dyn_cast_or_null<FunctionDecl>(P->getDeclContext()); Fn && Fn->hasAttr<CUDAGlobalAttr>())
+        return (identifierOf(D) + "$" + utohexstr(reinterpret_cast<uintptr_t>(D))).str();
+    return Unique(D, identifierOf(D));
+  }
+  if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
+    return canon(OV->getSourceExpr(), Fr, Deps, Depth + 1);
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    return canon(PO->getSyntacticForm(), Fr, Deps, Depth + 1);
+  // blockIdx.x keeps blocks apart, threadIdx.x a block's threads; .y or .z
+  // alone does not (separatesBlocks).
+  auto Member = [&](const Expr *Base, StringRef Name, StringRef Sep) {
+    IndexDeps Sub;
+    std::string Text = canon(Base, Fr, Sub, Depth + 1) + Sep.str() + Name.str();
+    const Expr *B = Base->IgnoreParenImpCasts();
+    if (const auto *OV = dyn_cast<OpaqueValueExpr>(B); OV && OV->getSourceExpr())
+      B = OV->getSourceExpr()->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(B);
+    StringRef BaseName = DRE ? identifierOf(DRE->getDecl()) : StringRef();
+    bool Component =
+        (isBlockIndexName(BaseName) || isThreadIndexName(BaseName) || isGridSizeName(BaseName)) && Name.size() == 1;
+    bool Apart = !Component || separatesBlocks(Name[0]);
+    // A field read from memory (not an index or size, nor a field of a
+    // kernel's by-value parameter, one value for the whole launch).
+    const auto *Param = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    const auto *Kernel = Param ? dyn_cast_or_null<FunctionDecl>(Param->getDeclContext()) : nullptr;
+    if (!Component && !(Kernel && Kernel->hasAttr<CUDAGlobalAttr>() && !Param->getType()->isPointerType()))
+      Deps.Read = true;
+    Deps.Block |= Sub.Block && Apart;
+    Deps.Thread |= Sub.Thread && Apart;
+    Deps.Grid |= Sub.Grid && Apart;
+    return Text;
+  };
+  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E))
+    return Member(MP->getBaseExpr(), identifierOf(MP->getPropertyDecl()), ".");
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return Member(ME->getBase(), ME->getMemberDecl()->getNameAsString(), ME->isArrow() ? "->" : ".");
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
+      return Unique(E, "?");
+    auto Kind = [](BinaryOperatorKind K) {
+      switch (K) {
+      case BO_Add: return Arith::Add;
+      case BO_Sub: return Arith::Sub;
+      case BO_Mul: return Arith::Mul;
+      case BO_Shl: return Arith::Shl;
+      case BO_Div: return Arith::Div;
+      case BO_Rem: return Arith::Rem;
+      case BO_And: return Arith::And;
+      case BO_Or: return Arith::Or;
+      case BO_Xor: return Arith::Xor;
+      case BO_Shr: return Arith::Shr;
+      default: return Arith::Other;
+      }
+    };
+    IndexDeps L, R;
+    std::string Text = "(" + canon(BO->getLHS(), Fr, L, Depth + 1) + BO->getOpcodeStr().str() +
+                       canon(BO->getRHS(), Fr, R, Depth + 1) + ")";
+    Deps |= combineIndex(Kind(BO->getOpcode()), L, R, constantInt(BO->getRHS(), Ctx));
+    return Text;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->isIncrementDecrementOp())
+      return Unique(E, "?");
+    IndexDeps Sub;
+    std::string Text =
+        UnaryOperator::getOpcodeStr(UO->getOpcode()).str() + "(" + canon(UO->getSubExpr(), Fr, Sub, Depth + 1) + ")";
+    Deps |= UO->getOpcode() == UO_Deref ? loadedIndex(Sub) : Sub;
+    return Text;
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return "(" + canon(CO->getCond(), Fr, Deps, Depth + 1) + "?" + canon(CO->getTrueExpr(), Fr, Deps, Depth + 1) +
+           ":" + canon(CO->getFalseExpr(), Fr, Deps, Depth + 1) + ")";
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    // An element read from memory.
+    IndexDeps Address;
+    std::string Text =
+        canon(AS->getBase(), Fr, Address, Depth + 1) + "[" + canon(AS->getIdx(), Fr, Address, Depth + 1) + "]";
+    Deps |= loadedIndex(Address);
+    return Text;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (FD && (isBlockIndexName(identifierOf(FD)) || isThreadIndexName(identifierOf(FD)) ||
+               isGridSizeName(identifierOf(FD)))) {
+      // __nvvm_read_ptx_sreg_ctaid_x, __nvvm_read_ptx_sreg_tid_x, __nvvm_read_ptx_sreg_nctaid_x
+      StringRef Name = identifierOf(FD);
+      (isBlockIndexName(Name) ? Deps.Block : isThreadIndexName(Name) ? Deps.Thread : Deps.Grid) |=
+          separatesBlocks(Name.back());
+      return Name.str();
+    }
+    if (auto Ret = returned(CE, Fr))
+      return canon(Ret->first, Ret->second, Deps, Depth + 1);
+    // A value the callee leaves with the thread: unless it is a function of its
+    // arguments alone (min, __popc), two threads may get different ones.
+    if (!FD || !(FD->hasAttr<ConstAttr>() || (FD->getBuiltinID() && Ctx.BuiltinInfo.isConst(FD->getBuiltinID()))))
+      Deps.Read = true;
+    std::string Text = FD ? plainQualifiedName(FD) : Unique(E, "?");
+    Text += "(";
+    for (const Expr *Arg : CE->arguments())
+      Text += canon(Arg, Fr, Deps, Depth + 1) + ",";
+    return Text + ")";
+  }
+  return Unique(E, "?");
+}
+
+} // namespace cuda_scope
