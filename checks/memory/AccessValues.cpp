@@ -159,10 +159,7 @@ ScopedAccesses::Walker::RelayKey ScopedAccesses::Walker::wordKey(const Expr *E, 
   if (!isa<UnaryOperator, ArraySubscriptExpr, MemberExpr>(E) || !E->getType()->isScalarType())
     return nullptr;
   std::optional<ObjectRef> O = lvalue(E, Fr);
-  // One address for every thread: no index reads the block's or the
-  // thread's identity or memory, and every index is a value the file shows.
-  if (!O || !O->Root || O->BlockDependent || O->ThreadDependent || O->ReadDependent || O->WarpSegment ||
-      StringRef(O->Index).contains('@'))
+  if (!O || !O->Root || !O->sameForEveryThread())
     return nullptr;
   return RelayWords.insert(O->key() + '\0' + O->Index).first->getKey().data();
 }

@@ -640,12 +640,7 @@ void AstRecords::build() {
     Op.ValueUnused = A.ValueUnused;
     Op.WritesNothing = A.What == OpKind::RMW && writesNothing(A.Name, A.Operand);
     Op.ThreadPrivate = A.Object && A.Object->BlockDependent && A.Object->ThreadDependent;
-    // Every thread computes the same address: no index reads the thread's
-    // identity, and every index is a value the file shows (as the IR front
-    // end decides it from its canonical address).
-    Op.FixedAddress = A.Object && !A.Object->BlockDependent && !A.Object->ThreadDependent &&
-                      !A.Object->WarpSegment && !A.Object->ReadDependent &&
-                      StringRef(A.Object->Index).count('@') == 0;
+    Op.FixedAddress = A.Object && A.Object->sameForEveryThread();
     Ops.push_back(Op);
     AccessOf.push_back(&A);
     CallOf.push_back(nullptr);

@@ -92,6 +92,13 @@ struct ObjectRef {
   ObjectHome WaysHome = ObjectHome::Unknown;
 
   bool sameObject(const ObjectRef &O) const { return Root == O.Root && Path == O.Path && Carve == O.Carve; }
+  /// Every thread computes the same address: no index reads the thread's
+  /// identity or memory, and every index is a value the file shows (as the
+  /// IR front end decides it from its canonical address).
+  bool sameForEveryThread() const {
+    return !BlockDependent && !ThreadDependent && !WarpSegment && !ReadDependent &&
+           llvm::StringRef(Index).count('@') == 0;
+  }
   /// The same bytes for the same object (Root, Path and Carve), for maps.
   std::string key() const;
 };
