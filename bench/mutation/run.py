@@ -749,7 +749,7 @@ def print_tables(doc, out):
           "functions they name, and so on):", file=out)
     print(f"{'kind':<18} {'broken':>6}  {'clang-tidy':>13}  {'IR pass':>13}", file=out)
     for k in kinds + ["total"]:
-        r = summary[k]
+        r = summary.get(k, {})   # no mutant at all: an empty total
         ir = pct(r.get("ref:ir-pass:reported", 0), r.get("ref:ir-pass:broken", 0)) if r.get("ref:ir-pass:broken") \
             else ("n/a" if r.get("ref:broken") and k in mutate.HOST_KINDS else "-")
         print(f"{k:<18} {r.get('ref:broken', 0):>6}  "

@@ -1,5 +1,6 @@
 //===- DeviceMemoryOps.cpp - every memory operation a kernel performs -----===//
 #include "DeviceMemoryOps.h"
+#include "IrAddresses.h"
 #include "model/Hierarchy.h"
 #include "model/Ptx.h"
 #include "llvm/ADT/MapVector.h"
@@ -162,7 +163,7 @@ void setAddress(IROp &Op, const Value *Ptr) {
   if (!Ptr || !Ptr->getType()->isPointerTy())
     return;
   Op.Address = Ptr->stripPointerCasts();
-  Op.Object = getUnderlyingObject(Ptr, /*MaxLookup=*/0);
+  Op.Object = ir::underlyingObject(Ptr);
   // An address that -O2 merged from several (a loop's first and next
   // element: cur = table[k].next, then table[cur].next) is a phi or a select;
   // when every way into it is based on one object, so is the address.
@@ -602,7 +603,7 @@ private:
       const auto *CB = dyn_cast<CallBase>(U);
       if (!CB || CB->getCalledFunction() != &F || !Functions.contains(CB->getFunction()))
         continue;
-      const Value *Passed = canonical(getUnderlyingObject(CB->getArgOperand(A.getArgNo()), 0), Depth + 1);
+      const Value *Passed = canonical(ir::underlyingObject(CB->getArgOperand(A.getArgNo())), Depth + 1);
       if (Bound && Bound != Passed)
         return &A;
       Bound = Passed;

@@ -167,6 +167,47 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
   return "@" + utohexstr(reinterpret_cast<uintptr_t>(V));
 }
 
+/// The pointers the integer \p V is made from (ptrtoint), through
+/// arithmetic, casts and merges (a loop's counter); every other leaf is an
+/// offset (a constant, a parameter, a special register, a value read from
+/// memory). False where it cannot be followed (a call's result).
+static bool addressLeaves(const Value *V, SmallPtrSetImpl<const Value *> &Pointers,
+                          SmallPtrSetImpl<const Value *> &Seen) {
+  if (!Seen.insert(V).second)
+    return true;
+  if (Seen.size() > 64)
+    return false;
+  if (isa<Constant>(V) && !isa<ConstantExpr>(V))
+    return true;
+  if (const auto *Op = dyn_cast<Operator>(V); Op && Op->getOpcode() == Instruction::PtrToInt) {
+    Pointers.insert(Op->getOperand(0)->stripPointerCasts());
+    return true;
+  }
+  // A pointer read from memory as an integer (through a union) is not
+  // followed: the AST front end does not follow it either.
+  if (isa<Argument, IntrinsicInst, CmpInst, LoadInst>(V))
+    return true;
+  if (isa<BinaryOperator, CastInst, PHINode, SelectInst>(V))
+    return all_of(cast<Instruction>(V)->operands(),
+                  [&](const Value *Op) { return isa<BasicBlock>(Op) || addressLeaves(Op, Pointers, Seen); });
+  return false;
+}
+
+const Value *underlyingObject(const Value *Ptr) {
+  const Value *Object = getUnderlyingObject(Ptr, /*MaxLookup=*/0);
+  for (unsigned Step = 0; Step < 4; ++Step) {
+    const auto *Made = dyn_cast<Operator>(Object);
+    if (!Made || Made->getOpcode() != Instruction::IntToPtr)
+      break;
+    SmallPtrSet<const Value *, 2> Pointers;
+    SmallPtrSet<const Value *, 16> Seen;
+    if (!addressLeaves(Made->getOperand(0), Pointers, Seen) || Pointers.size() != 1)
+      break;
+    Object = getUnderlyingObject(*Pointers.begin(), /*MaxLookup=*/0);
+  }
+  return Object;
+}
+
 /// The address up to the first step that keeps blocks apart (a GEP with an
 /// index read from blockIdx.x), as canonical text: the block's own part of
 /// the object. Empty for none. \p WarpApart: that step keeps the block's

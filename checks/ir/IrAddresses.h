@@ -35,6 +35,12 @@ std::string canonical(const llvm::Value *V, IndexDeps &Deps, unsigned Depth = 0)
 /// block's own.
 std::string blockSegment(const llvm::Value *Address, bool &WarpApart, unsigned Depth = 0);
 
+/// The object an address is based on (llvm::getUnderlyingObject), also
+/// where the address was made from an integer: a pointer cast to an integer,
+/// moved and cast back, or its bits rewritten through a union, points into
+/// the object of the one pointer it was made from.
+const llvm::Value *underlyingObject(const llvm::Value *Ptr);
+
 /// The field of its object that an address names; -1 for none.
 int64_t fieldOffset(const llvm::Value *Ptr, const llvm::DataLayout &DL);
 

@@ -199,15 +199,8 @@ ScopedAccesses::Walker::returned(const CallExpr *CE, const Frame *Fr) {
   for (const Frame *Up = Fr; Up; Up = Up->Parent)
     if (Up->F == Def)
       return std::nullopt;
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
-  if (!Body || Body->body_empty())
+  if (!Def->getBody())
     return std::nullopt;
-  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_back());
-  if (!Ret || !Ret->getRetValue())
-    return std::nullopt;
-  for (const Stmt *S : Body->body())
-    if (S != Ret && !isa<DeclStmt, NullStmt>(S))
-      return std::nullopt;
   // The callee's frame lives as long as the walker: resolution results only
   // keep declarations, never frames.
   FramesKeepAlive.push_back(std::make_unique<Frame>());
@@ -220,7 +213,62 @@ ScopedAccesses::Walker::returned(const CallExpr *CE, const Frame *Fr) {
     Sub->This = MC->getImplicitObjectArgument();
     Sub->ThisIsPointer = Sub->This && Sub->This->getType()->isPointerType();
   }
+  const ReturnStmt *Ret = onlyReturn(Def->getBody(), Sub);
+  if (!Ret || !Ret->getRetValue())
+    return std::nullopt;
   return std::make_pair(Ret->getRetValue(), static_cast<const Frame *>(Sub));
+}
+
+/// The one return statement that every run of \p Body reaches, at its end:
+/// the body runs straight to it through declarations, expressions and loops
+/// with no return in them, and through branches whose condition the
+/// compiler knows (if (alignof(T) == 8), as the IR folds it). Null for a
+/// return that depends on a branch taken at run time.
+const ReturnStmt *ScopedAccesses::Walker::onlyReturn(const Stmt *Body, const Frame *Fr, unsigned Depth) {
+  if (!Body || Depth > 8)
+    return nullptr;
+  if (const auto *Ret = dyn_cast<ReturnStmt>(Body))
+    return Ret;
+  if (const auto *If = dyn_cast<IfStmt>(Body)) {
+    std::optional<bool> Known = If->isConsteval() || If->getConditionVariable() || If->getInit()
+                                    ? std::nullopt
+                                    : knownCondition(If->getCond(), Fr);
+    if (!Known)
+      return nullptr;
+    return onlyReturn(*Known ? If->getThen() : If->getElse(), Fr, Depth + 1);
+  }
+  const auto *Block = dyn_cast<CompoundStmt>(Body);
+  if (!Block || Block->body_empty())
+    return nullptr;
+  // Every statement before the last runs and falls through to the next one.
+  struct Returns : RecursiveASTVisitor<Returns> {
+    bool Found = false;
+    bool VisitReturnStmt(ReturnStmt *) { return !(Found = true); }
+    bool VisitGotoStmt(GotoStmt *) { return !(Found = true); }
+  };
+  for (const Stmt *S : Block->body()) {
+    if (S == Block->body_back())
+      break;
+    if (isa<DeclStmt, NullStmt, Expr>(S))
+      continue;
+    if (const auto *If = dyn_cast<IfStmt>(S); If && !If->getConditionVariable() && !If->getInit())
+      if (std::optional<bool> Known = knownCondition(If->getCond(), Fr)) {
+        const Stmt *Taken = *Known ? If->getThen() : If->getElse();
+        Returns R;
+        R.TraverseStmt(const_cast<Stmt *>(Taken));
+        if (!R.Found)
+          continue;
+        return onlyReturn(Taken, Fr, Depth + 1); // the branch ends in the return
+      }
+    if (isa<ForStmt, WhileStmt, DoStmt>(S)) {
+      Returns R;
+      R.TraverseStmt(const_cast<Stmt *>(S));
+      if (!R.Found)
+        continue;
+    }
+    return nullptr;
+  }
+  return onlyReturn(Block->body_back(), Fr, Depth + 1);
 }
 
 std::optional<ObjectRef> ScopedAccesses::Walker::lvalue(const Expr *E, const Frame *Fr, unsigned Steps) {
@@ -316,6 +364,8 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointee(const Expr *P, const Fr
     case CK_BaseToDerived:
     case CK_AddressSpaceConversion:
       return pointee(Cast->getSubExpr(), Fr, Steps);
+    case CK_IntegralToPointer:
+      return throughInteger(Cast->getSubExpr(), Fr, Steps);
     default:
       return std::nullopt;
     }
@@ -404,9 +454,12 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointerIn(const Expr *L, const 
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(L))
     if (std::optional<ObjectRef> R = storedInElements(AS, Fr, Steps))
       return R;
-  if (const auto *ME = dyn_cast<MemberExpr>(L))
+  if (const auto *ME = dyn_cast<MemberExpr>(L)) {
     if (std::optional<ObjectRef> R = constructedField(ME, Fr, Steps))
       return R;
+    if (std::optional<ObjectRef> R = unionPointer(ME, Fr, Steps))
+      return R;
+  }
   if (const auto *ME = dyn_cast<MemberExpr>(L); ME && !ME->isArrow()) {
     // A pointer field of a struct value the TU shows being built: an
     // aggregate initializer, or a function returning one.

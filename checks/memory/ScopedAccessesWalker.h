@@ -268,6 +268,13 @@ private:
                                                                     unsigned Steps);
   std::optional<std::pair<const clang::Expr *, const Frame *>> argumentFor(const clang::ParmVarDecl *P, const Frame *Fr);
   std::optional<std::pair<const clang::Expr *, const Frame *>> returned(const clang::CallExpr *CE, const Frame *Fr);
+  /// The return every run of a function body reaches (ObjectIdentity.cpp), or null.
+  const clang::ReturnStmt *onlyReturn(const clang::Stmt *Body, const Frame *Fr, unsigned Depth = 0);
+  /// An address made from an integer (IntegerAddresses.cpp): what the one pointer it was made from
+  /// points to, at an element the integer picks.
+  std::optional<ObjectRef> throughInteger(const clang::Expr *Int, const Frame *Fr, unsigned Steps);
+  /// A pointer member of a local union read after another member rewrote its bits.
+  std::optional<ObjectRef> unionPointer(const clang::MemberExpr *ME, const Frame *Fr, unsigned Steps);
   /// Variables a value may be followed through: unmodified locals only, or any with an initializer.
   enum class Vars { UnmodifiedLocals, Initialized };
   /// One step back to where a value comes from: a parameter to its argument at the call, a call to
