@@ -310,7 +310,8 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
     FlagForm Form = !isStrong(FlagOp.Ord) || FlagOp.Ord == Order::Volatile ? FlagForm::Plain
                     : parseDeviceBuiltin(FlagOp.Spelling)                  ? FlagForm::NoOrder
                                                                            : FlagForm::Ordered;
-    std::string Consider = messageAdvice(Publish, Form, FlagOp.What, F.Needed);
+    // A partner instance may run on another GPU: advise a fence that includes it.
+    std::string Consider = messageAdvice(Publish, Form, FlagOp.What, F.Partner ? Scope::System : F.Needed);
     if (F.What == Finding::NoRelease && F.Via >= 0)
       R << ore::NV("Flag", Flag) << " is published here (" << ore::NV("Access", At.Spelling) << ", "
         << orderName(At.Ord) << ") after " << ore::NV("Via", describeObject(Rec.irOp(F.Via).Object))
@@ -321,11 +322,14 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
       R << ore::NV("Flag", Flag) << " is published here (" << ore::NV("Access", At.Spelling) << ", "
         << orderName(At.Ord) << ") after " << orderName(Rec.irOp(F.Data).Ord) << " writes to "
         << ore::NV("Data", Data) << " at "
-        << ore::NV("OtherLocation", Loc(F.Data)) << " with no release between them, and kernel "
-        << ore::NV("Kernel", Kernel)
-        << (F.WriteWrite ? " waits on it and then writes the same; that later write can be overwritten by this "
-                           "earlier one (the two writes race); consider "
-                         : " waits on it; a consumer can see the flag before the data; consider ")
+        << ore::NV("OtherLocation", Loc(F.Data)) << " with no release between them, and "
+        << (F.Partner ? "the partner instance of kernel " : "kernel ") << ore::NV("Kernel", Kernel)
+        << (F.Partner ? " (the same kernel on another GPU or grid) waits on it as " +
+                            describeObject(Rec.irOp(F.Other).Object) + "; a consumer can see the flag before the data; "
+                            "consider "
+            : F.WriteWrite ? " waits on it and then writes the same; that later write can be overwritten by this "
+                             "earlier one (the two writes race); consider "
+                           : " waits on it; a consumer can see the flag before the data; consider ")
         << Consider;
     else if (F.What == Finding::NoAcquire && F.WriteWrite)
       R << ore::NV("Flag", Flag) << " is received here (" << ore::NV("Access", At.Spelling) << ", "
@@ -337,8 +341,11 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
     else if (F.What == Finding::NoAcquire)
       R << ore::NV("Flag", Flag) << " is received here (" << ore::NV("Access", At.Spelling) << ", "
         << orderName(At.Ord) << ") and " << ore::NV("Data", Data) << " is read after it at "
-        << ore::NV("OtherLocation", Loc(F.Data)) << " with no acquire between them; the read can return stale data; "
-        << "consider " << Consider;
+        << ore::NV("OtherLocation", Loc(F.Data)) << " with no acquire between them; the read can return stale data"
+        << (F.Partner ? ", which the kernel's partner instance (the same kernel on another GPU or grid) publishes as " +
+                            describeObject(Rec.irOp(F.Other).Object)
+                      : std::string())
+        << "; consider " << Consider;
     else
       R << "the " << ore::NV("Scope", scopeWord(AtOp)) << "-scope fence (" << ore::NV("Access", At.Spelling)
         << ") orders the message through " << ore::NV("Flag", Flag) << " (at " << ore::NV("OtherLocation", Loc(F.Flag))

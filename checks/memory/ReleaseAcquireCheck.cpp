@@ -140,7 +140,8 @@ void ReleaseAcquireCheck::report(const Finding &F) {
   FlagForm Form = Flag.How == ScopedAccess::Plain           ? FlagForm::Plain
                   : Flag.How == ScopedAccess::DeviceBuiltin ? FlagForm::NoOrder
                                                             : FlagForm::Ordered;
-  std::string Consider = messageAdvice(Publish, Form, Flag.What, F.Needed);
+  // A partner instance may run on another GPU: advise a fence that includes it.
+  std::string Consider = messageAdvice(Publish, Form, Flag.What, F.Partner ? Scope::System : F.Needed);
 
   const ScopedAccess *Via = Records->access(F.Via);
   if (Publish && Via) {
@@ -159,6 +160,14 @@ void ReleaseAcquireCheck::report(const Finding &F) {
              << FlagName << howAccessed(Flag) << orderName(Data.Ord) << DataName << otherSide(F.Needed) << Consider;
     if (Fix)
       D << *Fix;
+  } else if (Publish && F.Partner && Other) {
+    auto D = diag(Flag.Loc, "%0 is published here with a %1 after %2 writes to %3, with no release between "
+                            "them; the kernel's partner instance (the same kernel on another GPU or grid), which "
+                            "receives it as %4, may still read the old data; consider %5")
+             << FlagName << howAccessed(Flag) << orderName(Data.Ord) << DataName
+             << ScopedAccesses::describe(*Other->Object) << Consider;
+    if (Fix)
+      D << *Fix;
   } else if (Publish) {
     auto D = diag(Flag.Loc, "%0 is published here with a %1 after %2 writes to %3, with no release between "
                             "them; %4 that sees the flag may still read the old data; consider %5")
@@ -172,6 +181,13 @@ void ReleaseAcquireCheck::report(const Finding &F) {
              << FlagName << howAccessed(Flag) << DataName << Consider;
     if (Fix)
       D << *Fix;
+  } else if (F.Partner && Other) {
+    auto D = diag(Flag.Loc, "%0 is received here with a %1 and %2 is read after it, with no acquire between "
+                            "them; the read may return data older than the flag, which the kernel's partner "
+                            "instance (the same kernel on another GPU or grid) publishes as %3; consider %4")
+             << FlagName << howAccessed(Flag) << DataName << ScopedAccesses::describe(*Other->Object) << Consider;
+    if (Fix)
+      D << *Fix;
   } else {
     auto D = diag(Flag.Loc, "%0 is received here with a %1 and %2 is read after it, with no acquire between "
                             "them; the read may return data older than the flag; consider %3")
@@ -182,7 +198,8 @@ void ReleaseAcquireCheck::report(const Finding &F) {
   diag(Data.Loc, "%0 is %1 here", DiagnosticIDs::Note) << DataName << DataUse;
   if (Other)
     diag(Other->Loc, "%0 %1 %2 here", DiagnosticIDs::Note)
-        << describeRoot(*Other) << (Publish ? "receives" : "publishes") << FlagName;
+        << describeRoot(*Other) << (Publish ? "receives" : "publishes")
+        << (F.Partner ? ScopedAccesses::describe(*Other->Object) : FlagName);
 }
 
 } // namespace cuda_scope

@@ -6,6 +6,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
+#include <optional>
 
 using namespace llvm;
 
@@ -336,13 +337,23 @@ std::vector<Finding> analyse(ArrayRef<MemOp> Given, const ProgramOrder &PO, cons
   if (Opts.Rules & EngineOptions::Scopes)
     engine::scopeRules(St, Out);
   if (Opts.Rules & (EngineOptions::Messages | EngineOptions::Fences)) {
+    // A kernel's message to a partner instance of itself is one flag and one
+    // datum to the message rules; the scope rules keep the two names.
+    const std::vector<MemOp> Mirrored = engine::mirrorPartners(St);
+    std::optional<engine::State> MirroredState;
+    if (!Mirrored.empty())
+      MirroredState.emplace(Mirrored, PO, Opts);
+    engine::State &MSt = MirroredState ? *MirroredState : St;
     DenseMap<unsigned, bool> MessageFences;
     std::vector<Finding> Messages;
-    engine::messageRules(St, Messages, MessageFences);
+    engine::messageRules(MSt, Messages, MessageFences);
+    for (Finding &F : Messages)
+      F.Partner = !Mirrored.empty() && F.Other >= 0 && Ops[F.At].Object != Ops[F.Other].Object &&
+                  Mirrored[F.At].Object == Mirrored[F.Other].Object;
     if (Opts.Rules & EngineOptions::Messages)
       Out.insert(Out.end(), Messages.begin(), Messages.end());
     if (Opts.Rules & EngineOptions::Fences)
-      engine::fenceRule(St, MessageFences, Out);
+      engine::fenceRule(MSt, MessageFences, Out);
   }
   if (Opts.Rules & EngineOptions::Async)
     engine::asyncRules(St, Out);

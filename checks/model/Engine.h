@@ -304,6 +304,10 @@ struct Finding {
   /// writes, and the kernel waits on writes from outside it, so the reader
   /// runs outside the kernel while it runs (outside every block).
   bool OutsideKernel = false;
+  /// Message findings: the flag's publish and receive are one word under two
+  /// names, through the kernel's partner instance (EngineMirrors.cpp), and
+  /// Other is the access under the other name.
+  bool Partner = false;
   /// NarrowFence: the fence stands on the receiving side (between the flag's
   /// read and the data's access), not the publishing side.
   bool Receiving = false;

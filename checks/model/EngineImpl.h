@@ -172,6 +172,10 @@ void scopeRules(State &St, std::vector<Finding> &Out);
 void fenceRule(State &St, const llvm::DenseMap<unsigned, bool> &MessageFences, std::vector<Finding> &Out);
 void messageRules(State &St, std::vector<Finding> &Out, llvm::DenseMap<unsigned, bool> &MessageFences);
 void asyncRules(State &St, std::vector<Finding> &Out);
+/// The operations with each kernel's message to a partner instance of itself
+/// under one flag and one datum (EngineMirrors.cpp); empty where no kernel
+/// has one.
+std::vector<MemOp> mirrorPartners(const State &St);
 void wideScopeRule(State &St, std::vector<Finding> &Out);
 
 } // namespace engine

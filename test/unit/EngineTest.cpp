@@ -863,3 +863,43 @@ TEST(Engine, ReleaseReadOnlyOutsideTheKernelNeedsMoreThanTheBlock) {
   EXPECT_TRUE(Build(false, false, Scope::Block).run().empty());
   EXPECT_TRUE(Build(true, true, Scope::Block).run().empty());
 }
+
+/// A kernel that writes `mine`, signals `arrivalMine`, spins on
+/// `arrivalOther` and reads `other`, each element the thread's own in one
+/// grid: its partner instance (the same kernel on a peer GPU) writes what it
+/// reads. One flag under two names, one datum under two names.
+TEST(Engine, PartnerInstanceSharesOneFlagUnderTwoNames) {
+  constexpr int Mine = 0, Other = 1, ArrivalMine = 2, ArrivalOther = 3, Input = 4;
+  auto Build = [&](Order Signal, Order Wait, bool ReadOtherBefore, bool ReadArrivalMine) {
+    Program P;
+    MemOp Write = plainStore(Mine);
+    Write.ThreadPrivate = true;
+    P.add(Write);
+    P.add(plainLoad(Input));
+    if (ReadOtherBefore)
+      P.add(plainLoad(Other));
+    P.add(store(ArrivalMine, Signal, Scope::System));
+    if (ReadArrivalMine)
+      P.add(load(ArrivalMine, Order::Relaxed, Scope::System));
+    MemOp Spin = load(ArrivalOther, Wait, Scope::System);
+    Spin.Spins = true;
+    P.add(Spin);
+    MemOp Read = plainLoad(Other);
+    Read.ThreadPrivate = true;
+    Read.Element = Mine; // the same index as the write
+    P.add(Read);
+    P.add(plainLoad(Input));
+    return P;
+  };
+  std::vector<Finding> Fs = Build(Order::Relaxed, Order::Acquire, false, false).run();
+  ASSERT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::NoRelease}));
+  EXPECT_EQ(Fs[0].At, 2u); // the signal
+  Fs = Build(Order::Release, Order::Relaxed, false, false).run();
+  ASSERT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::NoAcquire}));
+  EXPECT_EQ(Fs[0].At, 3u); // the wait
+  EXPECT_TRUE(Build(Order::Release, Order::Acquire, false, false).run().empty());
+  // What it read before the wait was there before it; a signal word it reads
+  // itself has its reader here, not in a partner: no partner shown.
+  EXPECT_TRUE(Build(Order::Relaxed, Order::Relaxed, true, false).run().empty());
+  EXPECT_TRUE(Build(Order::Relaxed, Order::Relaxed, false, true).run().empty());
+}

@@ -1,0 +1,124 @@
+//===- EngineMirrors.cpp - one message under two names: a kernel's partner ===//
+//
+// A collective runs one kernel on every GPU (or on two grids), each instance
+// given the same buffers crosswise: what this instance writes as `mine` and
+// signals through `arrivalMine`, its partner reads as `other` after waiting on
+// `arrivalOther`. The file shows both sides of that message in one kernel,
+// under two names. The model's evidence that the partner exists and runs the
+// same code:
+// - the kernel spins on a word that nothing in it writes: the writer runs
+//   while the kernel runs, outside it (the Group::OutsideKernel fact);
+// - it publishes, with an atomic or volatile write, a word nothing in it
+//   reads: that word's reader runs outside it too;
+// - it writes objects before that publish that nothing in it reads, and after
+//   that wait reads objects that nothing in it writes and that it did not
+//   read before the wait.
+// Then, where the kernel has exactly one such outgoing word and one such
+// incoming word, the two words are one flag and the objects sent and
+// received are one datum, as they are in memory once the host has mapped
+// them: the message rules see a publish and a receive of one flag. The
+// partner's thread of the same index writes what this thread reads, so
+// elements that one grid's threads own (a grid-stride index, a block's own
+// slot) are no one's own across the two: the rules get them unowned, and the
+// partner is outside every block of this grid (device scope at least).
+//
+//===----------------------------------------------------------------------===//
+#include "EngineImpl.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace llvm;
+
+namespace cuda_scope {
+namespace engine {
+
+std::vector<MemOp> mirrorPartners(const State &St) {
+  std::vector<MemOp> Out;
+  MapVector<int, SmallVector<unsigned, 16>> ByContext;
+  for (unsigned I = 0; I < St.Ops.size(); ++I) {
+    const MemOp &Op = St.op(I);
+    if (Op.RunBy == Runner::Kernel && Op.isAccess() && Op.Object >= 0 && gridMemory(Op.Home))
+      ByContext[Op.Context].push_back(I);
+  }
+  for (auto &[Context, List] : ByContext) {
+    (void)Context;
+    DenseSet<int> Written, Read;
+    for (unsigned I : List) {
+      const MemOp &Op = St.op(I);
+      if (Op.writes())
+        Written.insert(Op.Object);
+      if (Op.What == OpKind::Load || (Op.What == OpKind::RMW && !Op.ValueUnused))
+        Read.insert(Op.Object);
+    }
+    SetVector<int> Outgoing, Incoming;
+    for (unsigned I : List) {
+      const MemOp &Op = St.op(I);
+      if (Op.writes() && Op.Ord != Order::Plain && !Read.count(Op.Object))
+        Outgoing.insert(Op.Object);
+      if (Op.Spins && Op.reads() && !Written.count(Op.Object))
+        Incoming.insert(Op.Object);
+    }
+    if (Outgoing.size() != 1 || Incoming.size() != 1)
+      continue;
+    const int Send = Outgoing.front(), Wait = Incoming.front();
+    SmallVector<unsigned, 4> Publishes, Receives;
+    for (unsigned I : List) {
+      if (St.op(I).Object == Send && St.op(I).writes())
+        Publishes.push_back(I);
+      if (St.op(I).Object == Wait && St.op(I).Spins)
+        Receives.push_back(I);
+    }
+    // What is sent: written before a publish and never read here. What is
+    // received: read only after a receive and never written here.
+    MapVector<int, SmallVector<unsigned, 4>> Accesses;
+    for (unsigned I : List)
+      if (St.op(I).Object != Send && St.op(I).Object != Wait)
+        Accesses[St.op(I).Object].push_back(I);
+    SetVector<int> Data;
+    for (auto &[Object, Ops] : Accesses) {
+      bool Sent = !Read.count(Object) && any_of(Ops, [&](unsigned D) {
+        return St.op(D).What == OpKind::Store && any_of(Publishes, [&](unsigned P) { return St.before(D, P); });
+      });
+      bool Received = !Written.count(Object) && all_of(Ops, [&](unsigned L) {
+        return any_of(Receives, [&](unsigned R) { return St.before(R, L); });
+      });
+      if (Sent || Received)
+        Data.insert(Object);
+    }
+    bool AnySent = any_of(Data, [&](int O) { return !Read.count(O); });
+    bool AnyReceived = any_of(Data, [&](int O) { return !Written.count(O); });
+    if (!AnySent || !AnyReceived)
+      continue;
+    if (Out.empty())
+      Out.assign(St.Ops.begin(), St.Ops.end());
+    // In this instance's memory, what it receives and what it sends are
+    // different locations: the elements it receives at get ids of their own,
+    // so that no read of `other` is taken for the thread's own earlier write
+    // of `mine`.
+    int Elements = 0;
+    for (const MemOp &Op : St.Ops)
+      Elements = std::max(Elements, Op.Element + 1);
+    const int DataObject = Data.front();
+    for (unsigned I : List) {
+      MemOp &Op = Out[I];
+      const bool Incoming = Op.Object == Wait || (Data.count(Op.Object) && !Written.count(Op.Object));
+      if (Op.Object == Wait)
+        Op.Object = Send;
+      else if (Data.count(Op.Object))
+        Op.Object = DataObject;
+      else
+        continue;
+      if (Incoming && Op.Element >= 0)
+        Op.Element += Elements;
+      // No one's own across the two instances.
+      Op.ThreadPrivate = false;
+      Op.PerBlock = false;
+      Op.Segment = -1;
+      Op.WarpSegment = false;
+    }
+  }
+  return Out;
+}
+
+} // namespace engine
+} // namespace cuda_scope

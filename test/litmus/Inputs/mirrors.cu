@@ -1,0 +1,150 @@
+// Two instances of one kernel that exchange through mirrored buffers: each GPU (or each of two
+// grids) writes its part into `mine`, signals `arrivalMine`, waits on `arrivalOther`, then reads
+// the partner's part from `other`. The host maps the buffers crosswise, so one instance's `mine`
+// and `arrivalMine` are the other's `other` and `arrivalOther`: a message through one flag whose
+// publish and receive the file shows in one kernel, under two names. The kernel waits on a word
+// nothing in it writes, so its partner runs while it runs, outside it; it publishes a word
+// nothing in it reads, so that word's reader is outside it too. Its partner runs the same code:
+// what it writes into its `mine` before its signal is what this instance reads from `other`
+// after its wait. Elements a thread owns in one grid are no one's own across two: the partner's
+// thread of the same index writes them.
+
+#define ST_RELEASE(p, v) asm volatile("st.global.release.sys.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory")
+#define ST_RELAXED(p, v) asm volatile("st.global.relaxed.sys.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory")
+#define LD_ACQUIRE(v, p) asm volatile("ld.global.acquire.sys.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory")
+#define LD_RELAXED(v, p) asm volatile("ld.global.relaxed.sys.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory")
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The signal is relaxed and no fence comes before it: the partner can see the token and read its
+// `other` before this instance's writes of `mine` reach it.
+__global__ void mirrorSignalRelaxed(float *mine, const float *other, unsigned *arrivalMine,
+                                    const unsigned *arrivalOther, float *out, int n, unsigned token) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    mine[i] = 2.0f * i;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    ST_RELAXED(arrivalMine + blockIdx.x, token);
+    unsigned seen;
+    do {
+      LD_ACQUIRE(seen, arrivalOther + blockIdx.x);
+    } while (seen != token);
+  }
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    out[i] = other[i];
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The wait is relaxed and no fence follows it.
+__global__ void mirrorWaitRelaxed(float *mine, const float *other, unsigned *arrivalMine,
+                                  const unsigned *arrivalOther, float *out, int n, unsigned token) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    mine[i] = 2.0f * i;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    ST_RELEASE(arrivalMine + blockIdx.x, token);
+    unsigned seen;
+    do {
+      LD_RELAXED(seen, arrivalOther + blockIdx.x);
+    } while (seen != token);
+  }
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    out[i] = other[i];
+}
+
+// LITMUS: forbidden
+// A release signal and an acquire wait, extended to the block by its barriers.
+__global__ void mirrorOrdered(float *mine, const float *other, unsigned *arrivalMine, const unsigned *arrivalOther,
+                              float *out, int n, unsigned token) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    mine[i] = 2.0f * i;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    ST_RELEASE(arrivalMine + blockIdx.x, token);
+    unsigned seen;
+    do {
+      LD_ACQUIRE(seen, arrivalOther + blockIdx.x);
+    } while (seen != token);
+  }
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    out[i] = other[i];
+}
+
+// LITMUS: forbidden
+// System-scope fences around volatile tokens: a release pattern and an acquire pattern.
+__global__ void mirrorFenced(float *mine, const float *other, volatile unsigned *arrivalMine,
+                             const volatile unsigned *arrivalOther, float *out, int n, unsigned token) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    mine[i] = 2.0f * i;
+  __threadfence_system();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    arrivalMine[blockIdx.x] = token;
+    while (arrivalOther[blockIdx.x] != token) {
+    }
+  }
+  __syncthreads();
+  __threadfence_system();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    out[i] = other[i];
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The fence after the wait is missing.
+__global__ void mirrorFenceDeleted(float *mine, const float *other, volatile unsigned *arrivalMine,
+                                   const volatile unsigned *arrivalOther, float *out, int n, unsigned token) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    mine[i] = 2.0f * i;
+  __threadfence_system();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    arrivalMine[blockIdx.x] = token;
+    while (arrivalOther[blockIdx.x] != token) {
+    }
+  }
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    out[i] = other[i];
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Block-scope fences: the partner is outside every block of this grid.
+__global__ void mirrorBlockFences(float *mine, const float *other, volatile unsigned *arrivalMine,
+                                  const volatile unsigned *arrivalOther, float *out, int n, unsigned token) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    mine[i] = 2.0f * i;
+  __threadfence_block();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    arrivalMine[blockIdx.x] = token;
+    while (arrivalOther[blockIdx.x] != token) {
+    }
+  }
+  __syncthreads();
+  __threadfence_block();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    out[i] = other[i];
+}
+
+// LITMUS: forbidden
+// The kernel waits for a go word and reports a done word, but what it reads after the wait it
+// also read before it: input that was there before the launch, not something a partner wrote
+// before its signal.
+__global__ void mirrorInputOnly(const float *in, float *out, unsigned *done, const unsigned *go, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float first = i < n ? in[i] : 0.0f;
+  if (threadIdx.x == 0) {
+    unsigned seen;
+    do {
+      LD_RELAXED(seen, go);
+    } while (seen == 0);
+  }
+  __syncthreads();
+  if (i < n)
+    out[i] = first + in[(i + 1) % n];
+  __syncthreads();
+  if (threadIdx.x == 0)
+    ST_RELAXED(done + blockIdx.x, 1u);
+}
