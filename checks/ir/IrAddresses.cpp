@@ -208,6 +208,13 @@ const Value *underlyingObject(const Value *Ptr) {
   return Object;
 }
 
+bool sameForEveryThread(StringRef Text, const IndexDeps &Deps) {
+  size_t Special = Text.count("llvm.nvvm") - Text.count("llvm.nvvm.read.ptx.sreg.nctaid") -
+                   Text.count("llvm.nvvm.read.ptx.sreg.ntid");
+  return !Deps.Block && !Deps.Thread && !Deps.Warp && Text.count('@') == 0 && Special == 0 &&
+         Text.count("*(") == 0;
+}
+
 /// The address up to the first step that keeps blocks apart (a GEP with an
 /// index read from blockIdx.x), as canonical text: the block's own part of
 /// the object. Empty for none. \p WarpApart: that step keeps the block's

@@ -11,6 +11,7 @@
 
 #include "model/MemoryModel.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Value.h"
@@ -28,6 +29,13 @@ namespace ir {
 /// the same address for the same thread), whichever instructions compute it;
 /// what cannot be followed is named by its own identity.
 std::string canonical(const llvm::Value *V, IndexDeps &Deps, unsigned Depth = 0);
+
+/// The address whose canonical text is \p Text, read with \p Deps, is the
+/// same for every thread: no index reads the thread's identity or memory
+/// (which may change between threads' reads: buf[*cursor]), and every step
+/// has a name; the grid's and the block's sizes are the same for all. The
+/// AST front end's ObjectRef::sameForEveryThread.
+bool sameForEveryThread(llvm::StringRef Text, const IndexDeps &Deps);
 
 /// The address up to the first step that keeps blocks apart, as canonical
 /// text (empty for none); \p WarpApart: that step keeps warps apart too.

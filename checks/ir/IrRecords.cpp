@@ -174,7 +174,7 @@ bool isUniformWord(const Value *Ptr) {
     return false;
   IndexDeps Deps;
   std::string Text = canonical(Ptr, Deps);
-  return !Deps.Block && !Deps.Thread && !Deps.Warp && StringRef(Text).count('@') == 0;
+  return sameForEveryThread(Text, Deps);
 }
 
 /// \p L reads the relay \p Relay: the variable itself, or the same word.
@@ -526,14 +526,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
         IndexDeps Deps;
         std::string Text = canonical(Op.Address, Deps);
         R.Element = ElementId.try_emplace(Text, ElementId.size()).first->second;
-        // No value the thread computes for itself, reads from memory (which
-        // may change between threads' reads: buf[*cursor]) or cannot name.
-        // The grid's and the block's sizes are the same for every thread.
-        StringRef T(Text);
-        size_t Special = T.count("llvm.nvvm") - T.count("llvm.nvvm.read.ptx.sreg.nctaid") -
-                         T.count("llvm.nvvm.read.ptx.sreg.ntid");
-        R.FixedAddress = !Deps.Block && !Deps.Thread && !Deps.Warp && T.count('@') == 0 && Special == 0 &&
-                         T.count("*(") == 0;
+        R.FixedAddress = sameForEveryThread(Text, Deps);
         R.ThreadPrivate = Deps.Block && Deps.Thread;
         bool WarpApart = false;
         if (std::string Segment = blockSegment(Op.Address, WarpApart); !Segment.empty()) {
