@@ -6,8 +6,11 @@
 // `arrivalOther`. The file shows both sides of that message in one kernel,
 // under two names. The model's evidence that the partner exists and runs the
 // same code:
-// - the kernel spins on a word that nothing in it writes: the writer runs
-//   while the kernel runs, outside it (the Group::OutsideKernel fact);
+// - the kernel spins, with an atomic or volatile read, on a word that nothing
+//   in it writes: the writer runs while the kernel runs, outside it (the
+//   Group::OutsideKernel fact). A plain read in a loop is no wait on another
+//   thread (that would be a data race): a probe of a hash table it was
+//   given, say;
 // - it publishes, with an atomic or volatile write, a word nothing in it
 //   reads: that word's reader runs outside it too;
 // - it writes objects before that publish that nothing in it reads, and after
@@ -55,7 +58,7 @@ std::vector<MemOp> mirrorPartners(const State &St) {
       const MemOp &Op = St.op(I);
       if (Op.writes() && Op.Ord != Order::Plain && !Read.count(Op.Object))
         Outgoing.insert(Op.Object);
-      if (Op.Spins && Op.reads() && !Written.count(Op.Object))
+      if (Op.Spins && Op.reads() && Op.Ord != Order::Plain && !Written.count(Op.Object))
         Incoming.insert(Op.Object);
     }
     if (Outgoing.size() != 1 || Incoming.size() != 1)

@@ -902,4 +902,6 @@ TEST(Engine, PartnerInstanceSharesOneFlagUnderTwoNames) {
   // itself has its reader here, not in a partner: no partner shown.
   EXPECT_TRUE(Build(Order::Relaxed, Order::Relaxed, true, false).run().empty());
   EXPECT_TRUE(Build(Order::Relaxed, Order::Relaxed, false, true).run().empty());
+  // A plain read in a loop (a probe of a table it was given) waits on no one.
+  EXPECT_TRUE(Build(Order::Relaxed, Order::Plain, false, false).run().empty());
 }

@@ -148,3 +148,28 @@ __global__ void mirrorInputOnly(const float *in, float *out, unsigned *done, con
   if (threadIdx.x == 0)
     ST_RELAXED(done + blockIdx.x, 1u);
 }
+
+// LITMUS: forbidden
+// A probe of a hash table the kernel was given loops on plain reads of words nothing in it
+// writes, and the kernel bumps counters nothing in it reads: no wait on another thread (a plain
+// read in a loop that another thread's write ends would be a data race), so no partner is shown.
+__global__ void mirrorPlainProbe(const unsigned *keys, const unsigned *values, const unsigned *wanted,
+                                 unsigned *found, unsigned *counts, int capacity, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned key = wanted[i];
+  unsigned loc = key % capacity;
+  while (true) {
+    if (keys[loc] == key) {
+      found[i] = values[loc];
+      break;
+    }
+    if (keys[loc] == 0xffffffffu) {
+      found[i] = 0;
+      break;
+    }
+    loc = (loc + 1) % capacity;
+  }
+  atomicAdd(&counts[key % 64], 1u);
+}
