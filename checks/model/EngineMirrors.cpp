@@ -10,7 +10,8 @@
 //   in it writes: the writer runs while the kernel runs, outside it (the
 //   Group::OutsideKernel fact). A plain read in a loop is no wait on another
 //   thread (that would be a data race): a probe of a hash table it was
-//   given, say;
+//   given, say. It still counts as a loop on such a word: a kernel with two
+//   does not say which one its partner signals;
 // - it publishes, with an atomic or volatile write, a word nothing in it
 //   reads: that word's reader runs outside it too;
 // - it writes objects before that publish that nothing in it reads, and after
@@ -58,12 +59,18 @@ std::vector<MemOp> mirrorPartners(const State &St) {
       const MemOp &Op = St.op(I);
       if (Op.writes() && Op.Ord != Order::Plain && !Read.count(Op.Object))
         Outgoing.insert(Op.Object);
-      if (Op.Spins && Op.reads() && Op.Ord != Order::Plain && !Written.count(Op.Object))
+      if (Op.Spins && Op.reads() && !Written.count(Op.Object))
         Incoming.insert(Op.Object);
     }
     if (Outgoing.size() != 1 || Incoming.size() != 1)
       continue;
     const int Send = Outgoing.front(), Wait = Incoming.front();
+    // The wait reads its word atomically or volatile: a plain read in a loop
+    // (a probe of a table the kernel was given) waits on no one.
+    if (none_of(List, [&](unsigned I) {
+          return St.op(I).Object == Wait && St.op(I).Spins && St.op(I).Ord != Order::Plain;
+        }))
+      continue;
     SmallVector<unsigned, 4> Publishes, Receives;
     for (unsigned I : List) {
       if (St.op(I).Object == Send && St.op(I).writes())
