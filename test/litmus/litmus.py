@@ -88,7 +88,8 @@ def pass_findings(args, path, flags):
                            capture_output=True, text=True, env=dict(os.environ, CUDA_SCOPE_LAUNCHES=launches))
         text = open(record).read() if os.path.exists(record) else ""
     found = set()
-    for m in re.finditer(r"Name: +(cuda-scope-[a-z-]+)\nDebugLoc: +\{ File: '?([^,']+)'?, Line: (\d+), Column: (\d+)",
+    # YAML wraps a long location over two lines: any space between its fields.
+    for m in re.finditer(r"Name: +(cuda-scope-[a-z-]+)\nDebugLoc:\s+\{\s*File:\s*'?([^,']+)'?,\s+Line:\s*(\d+),\s*Column:\s*(\d+)",
                          text):
         if m.group(1) in RULES and os.path.basename(m.group(2)) == os.path.basename(path):
             found.add((m.group(1), int(m.group(3)), int(m.group(4))))
