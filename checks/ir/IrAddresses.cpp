@@ -215,6 +215,23 @@ bool sameForEveryThread(StringRef Text, const IndexDeps &Deps) {
          Text.count("*(") == 0;
 }
 
+bool fixedAddress(const Value *Address, unsigned Depth) {
+  if (!Address || Depth > 8)
+    return false;
+  const Value *P = Address->stripPointerCasts();
+  if (const auto *GEP = dyn_cast<GEPOperator>(P)) {
+    for (const Use &Index : GEP->indices()) {
+      IndexDeps Deps;
+      if (!sameForEveryThread(canonical(Index.get(), Deps), Deps))
+        return false;
+    }
+    return fixedAddress(GEP->getPointerOperand(), Depth + 1);
+  }
+  if (const auto *Load = dyn_cast<LoadInst>(P))
+    return fixedAddress(Load->getPointerOperand(), Depth + 1);
+  return isa<Argument, GlobalVariable, AllocaInst>(P);
+}
+
 /// The address up to the first step that keeps blocks apart (a GEP with an
 /// index read from blockIdx.x), as canonical text: the block's own part of
 /// the object. Empty for none. \p WarpApart: that step keeps the block's

@@ -37,6 +37,14 @@ std::string canonical(const llvm::Value *V, IndexDeps &Deps, unsigned Depth = 0)
 /// AST front end's ObjectRef::sameForEveryThread.
 bool sameForEveryThread(llvm::StringRef Text, const IndexDeps &Deps);
 
+/// Every thread computes the address \p Address alike: each index of it is
+/// sameForEveryThread, and its base is an argument, a variable, or a pointer
+/// read from such an address (a structure's field: table->count, whose
+/// pointer every thread reads from the same word). An index read from memory
+/// still makes it differ (buf[*cursor]). The AST front end's
+/// ObjectRef::sameForEveryThread, which reads only the indices.
+bool fixedAddress(const llvm::Value *Address, unsigned Depth = 0);
+
 /// The address up to the first step that keeps blocks apart, as canonical
 /// text (empty for none); \p WarpApart: that step keeps warps apart too.
 /// Through a pointer loaded from the block's own part, the pointee is the

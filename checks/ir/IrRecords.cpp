@@ -526,7 +526,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
         IndexDeps Deps;
         std::string Text = canonical(Op.Address, Deps);
         R.Element = ElementId.try_emplace(Text, ElementId.size()).first->second;
-        R.FixedAddress = sameForEveryThread(Text, Deps);
+        R.FixedAddress = fixedAddress(Op.Address);
         R.ThreadPrivate = Deps.Block && Deps.Thread;
         bool WarpApart = false;
         if (std::string Segment = blockSegment(Op.Address, WarpApart); !Segment.empty()) {

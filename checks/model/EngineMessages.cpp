@@ -398,13 +398,24 @@ private:
   /// location (two fields of one shared structure).
   int otherReceive(const Flag &X, const Flag &F, unsigned R, unsigned L, function_ref<bool(unsigned)> Ok) const {
     for (unsigned RX : X.Receives)
-      if (RX != R && St.afterTest(RX, L) &&
+      if (RX != R && St.afterTest(RX, L) && !pollsBefore(RX, L) &&
           (&X != &F ? St.before(RX, R) || St.before(R, RX)
                     : St.before(RX, R) && St.op(RX).FixedAddress && St.op(R).FixedAddress &&
                           St.op(RX).Element != St.op(R).Element) &&
           Ok(RX))
         return RX;
     return -1;
+  }
+  /// \p RX polls one word (a spin whose address is the same on every pass)
+  /// and \p L runs in the poll's loop, on the values with which the loop goes
+  /// on: the values the word holds before the write the poll waits for, which
+  /// carry nothing of what that write publishes (a count checked against the
+  /// capacity on each pass of an insert's retry loop). Unless the loop goes on
+  /// on one value only (it is left on != C: what it runs on is C).
+  bool pollsBefore(unsigned RX, unsigned L) const {
+    const MemOp &Poll = St.op(RX);
+    return Poll.Spins && Poll.FixedAddress && St.inSpinLoop(RX, L) &&
+           !(Poll.PassWhen && Poll.PassWhen->Op == Comparison::NE);
   }
   const Flag *flagOf(int Object) const {
     for (const Flag &F : G.Flags)

@@ -905,3 +905,50 @@ TEST(Engine, PartnerInstanceSharesOneFlagUnderTwoNames) {
   // A plain read in a loop (a probe of a table it was given) waits on no one.
   EXPECT_TRUE(Build(Order::Relaxed, Order::Plain, false, false).run().empty());
 }
+
+// A count polled on each pass of a retry loop (is the table full?), bumped
+// after each insert, carries nothing to the loop's body: the body runs on the
+// counts with which the loop goes on, the one read before the inserting
+// thread bumped it among them. Read after the loop is left, on the value the
+// poll waits for, the count does carry what was written before its bump.
+TEST(Engine, PolledCountCarriesNothingToItsLoopsBody) {
+  constexpr int Data = 0, Count = 1, Bit = 2;
+  auto Build = [&](bool BodyInPollLoop) {
+    Program P;
+    P.Looped = true;
+    P.SpinLoopHoldsAll = BodyInPollLoop;
+    MemOp W = plainStore(Data);
+    W.Thread = 0;
+    P.add(W);
+    MemOp F = fence(Scope::Device);
+    F.Thread = 0;
+    P.add(F);
+    MemOp Bump = access(OpKind::RMW, Count, Order::Relaxed);
+    Bump.Counts = true;
+    Bump.FixedAddress = true;
+    Bump.Thread = 0;
+    P.add(Bump);
+    MemOp Set = access(OpKind::RMW, Bit, Order::Relaxed);
+    Set.Thread = 0;
+    P.add(Set);
+    MemOp Poll = load(Count, Order::Volatile, Scope::System);
+    Poll.Spins = true;
+    Poll.FixedAddress = true;
+    Poll.Thread = 1;
+    P.add(Poll);
+    MemOp F2 = fence(Scope::Device);
+    F2.Thread = 1;
+    P.add(F2);
+    MemOp Test = load(Bit, Order::Volatile, Scope::System);
+    Test.Thread = 1;
+    P.add(Test);
+    MemOp R = plainLoad(Data);
+    R.Thread = 1;
+    P.add(R);
+    return P;
+  };
+  std::vector<Finding> Fs = Build(true).run();
+  ASSERT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::NoAcquire}));
+  EXPECT_EQ(Fs[0].At, 6u); // the bit's read
+  EXPECT_TRUE(Build(false).run().empty());
+}
