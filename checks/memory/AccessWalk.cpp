@@ -399,6 +399,8 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
     } else if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp()) {
       plainAccess(UO->getSubExpr(), OpKind::Load, UO, UO->getOperatorLoc(), Fr);
       plainAccess(UO->getSubExpr(), OpKind::Store, UO, UO->getOperatorLoc(), Fr);
+    } else if (const auto *New = dyn_cast<CXXNewExpr>(S)) {
+      placementNew(New, Fr);
     } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
       // A struct copied whole (float3 p = partial[b]) reads it.
       const CXXConstructorDecl *Ctor = Construct->getConstructor();
@@ -661,14 +663,19 @@ void ScopedAccesses::Walker::plainAccess(const Expr *E, OpKind K, const Stmt *Si
   std::optional<ObjectRef> O = lvalue(E, Fr);
   if (!O || !O->Root)
     return;
+  plainAccessAt(std::move(*O), E->getType(), E, K, Site, Loc, Fr);
+}
+
+void ScopedAccesses::Walker::plainAccessAt(ObjectRef O, QualType T, const Expr *E, OpKind K, const Stmt *Site,
+                                           SourceLocation Loc, const Frame *Fr) {
   // A struct copied whole reads (writes) each of its scalar fields, nested
   // structs' too, as the IR's loads (stores) of them do: a field written
   // alone (node->b = v) is the location a copy of the node later reads.
   SmallVector<SmallVector<const FieldDecl *, 2>, 16> Leaves;
-  if (scalarLeaves(E->getType(), Leaves)) {
+  if (scalarLeaves(T, Leaves)) {
     for (const auto &Leaf : Leaves) {
-      ObjectRef Field = *O;
-      StringRef Sep = !O->Path.empty() && O->Path.back() == nullptr ? "->" : ".";
+      ObjectRef Field = O;
+      StringRef Sep = !O.Path.empty() && O.Path.back() == nullptr ? "->" : ".";
       for (const FieldDecl *F : Leaf) {
         Field.Path.push_back(F);
         Field.Spelling += (Sep + F->getName()).str();
@@ -678,7 +685,7 @@ void ScopedAccesses::Walker::plainAccess(const Expr *E, OpKind K, const Stmt *Si
     }
     return;
   }
-  plainAccessOf(std::move(*O), E, K, Site, Loc, Fr);
+  plainAccessOf(std::move(O), E, K, Site, Loc, Fr);
 }
 
 void ScopedAccesses::Walker::plainAccessOf(ObjectRef O, const Expr *E, OpKind K, const Stmt *Site,

@@ -6,6 +6,8 @@
 #include "ScopedAccessesWalker.h"
 #include "clang/AST/Attr.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Path.h"
+#include <cstdlib>
 #include <functional>
 
 using namespace clang;
@@ -687,9 +689,41 @@ std::vector<WarpRace> AstRecords::warpRaces() {
   return cuda_scope::warpRaces(Ops, *PO);
 }
 
+/// With CUDA_SCOPE_DUMP_OPS=1, where each record the engine is about to dump
+/// comes from: its kernel and its source line, by record number.
+static void dumpSites(ArrayRef<const ScopedAccess *> AccessOf, ArrayRef<const CallSite *> CallOf,
+                      const ASTContext &Ctx) {
+  static const bool On = [] {
+    const char *Env = std::getenv("CUDA_SCOPE_DUMP_OPS");
+    return Env && *Env && StringRef(Env) != "0";
+  }();
+  if (!On)
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (unsigned I = 0; I < AccessOf.size(); ++I) {
+    const FunctionDecl *Root = nullptr;
+    SourceLocation Loc;
+    std::string What;
+    if (const ScopedAccess *A = AccessOf[I]) {
+      Root = A->Root;
+      Loc = A->Loc;
+      What = A->Object ? A->Object->Spelling + " [" + A->Name + "]" : A->Name;
+    } else if (const CallSite *C = CallOf[I]) {
+      Root = C->Root;
+      Loc = C->Call ? C->Call->getBeginLoc() : SourceLocation();
+      What = C->Callee ? C->Callee->getNameAsString() : "call";
+    }
+    PresumedLoc P = SM.getPresumedLoc(SM.getFileLoc(Loc));
+    llvm::errs() << "  site #" << I << " " << (Root ? Root->getNameAsString() : "-") << " "
+                 << (P.isValid() ? llvm::sys::path::filename(P.getFilename()) : "?") << ":"
+                 << (P.isValid() ? P.getLine() : 0) << " " << What << "\n";
+  }
+}
+
 std::vector<Finding> AstRecords::findings(const EngineOptions &Opts,
                                           function_ref<bool(const FunctionDecl *)> IsFence) {
   build();
+  dumpSites(AccessOf, CallOf, Accesses->context());
   if (!IsFence)
     return analyse(Ops, *PO, Opts);
   std::vector<MemOp> WithFences = Ops;

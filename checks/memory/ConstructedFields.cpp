@@ -8,7 +8,10 @@
 // and nothing else the class defines assigns it, and the object itself is
 // never assigned. Then the field names what the constructor's argument
 // points to, as the IR sees once the object's fields are promoted to
-// registers.
+// registers. The same holds of a temporary whose method is called at once
+// (a proxy that bits[n] returns, made as reference(blocks + n / 32, n % 32)).
+// A placement new (construct_at, an allocator's construct) is a store of
+// the value it makes into what its address points to.
 //
 //===----------------------------------------------------------------------===//
 #include "ScopedAccessesWalker.h"
@@ -109,13 +112,42 @@ static bool changedOutsideConstructors(const CXXRecordDecl *RD, const FieldDecl 
   return false;
 }
 
+std::optional<ObjectRef> ScopedAccesses::Walker::temporaryField(const Expr *Object, const FieldDecl *FD,
+                                                               const Frame *Fr, unsigned Steps) {
+  Object = stripWrappers(Object);
+  if (const auto *CE = dyn_cast<CallExpr>(Object)) {
+    auto Ret = returned(CE, Fr);
+    if (!Ret)
+      return std::nullopt;
+    Object = stripWrappers(Ret->first);
+    Fr = Ret->second;
+  }
+  const auto *Construct = dyn_cast<CXXConstructExpr>(Object);
+  if (!Construct || Construct->getConstructor()->isCopyOrMoveConstructor())
+    return std::nullopt;
+  const FunctionDecl *Def = nullptr;
+  if (!Construct->getConstructor()->hasBody(Def))
+    return std::nullopt;
+  const auto *Ctor = cast<CXXConstructorDecl>(Def);
+  const Expr *Value = constructorValue(Ctor, FD);
+  if (!Value || changedOutsideConstructors(Ctor->getParent(), FD))
+    return std::nullopt;
+  FramesKeepAlive.push_back(std::make_unique<Frame>());
+  Frame *Sub = FramesKeepAlive.back().get();
+  Sub->F = Ctor;
+  Sub->Call = Construct;
+  Sub->Parent = Fr;
+  Sub->Depth = Fr ? Fr->Depth + 1 : 1;
+  return pointee(Value, Sub, Steps);
+}
+
 std::optional<ObjectRef> ScopedAccesses::Walker::constructedField(const MemberExpr *ME, const Frame *Fr,
                                                                  unsigned Steps) {
   const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
   if (!FD || !FD->getType()->isPointerType())
     return std::nullopt;
-  // The object: a local variable, named directly or as the object of the
-  // method being walked (this->word).
+  // The object: a local variable or a temporary, named directly or as the
+  // object of the method being walked (this->word).
   const Expr *Object = ME->getBase();
   const Frame *ObjectFrame = Fr;
   if (ME->isArrow()) {
@@ -129,6 +161,14 @@ std::optional<ObjectRef> ScopedAccesses::Walker::constructedField(const MemberEx
     Object = Up->This;
     ObjectFrame = Up->Parent;
   }
+  // A temporary whose method is called at once, made there or returned by a
+  // call (bits[n] handing back a proxy made as reference(blocks + n / 32,
+  // n % 32)): the field is what the constructor that makes it sets it to.
+  const Expr *Made = stripWrappers(Object);
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Made)) // Word(*p): a one-argument construction
+    Made = stripWrappers(Cast->getSubExpr());
+  if (isa<CXXConstructExpr>(Made) || (isa<CallExpr>(Made) && Made->getType()->isRecordType()))
+    return temporaryField(Made, FD, ObjectFrame, Steps);
   const auto *DRE = dyn_cast<DeclRefExpr>(stripWrappers(Object));
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || VD->getType()->isReferenceType())
@@ -160,6 +200,16 @@ std::optional<ObjectRef> ScopedAccesses::Walker::constructedField(const MemberEx
   Sub->Parent = frameOf(VD->getParentFunctionOrMethod(), ObjectFrame);
   Sub->Depth = Sub->Parent ? Sub->Parent->Depth + 1 : 1;
   return pointee(Value, Sub, Steps);
+}
+
+void ScopedAccesses::Walker::placementNew(const CXXNewExpr *New, const Frame *Fr) {
+  // new (p) T(v), as construct_at and allocators write it, stores the new
+  // value into what p points to (each scalar field of a struct).
+  const QualType T = New->getAllocatedType();
+  if (New->getNumPlacementArgs() != 1 || New->isArray() || !(T->isScalarType() || T->isRecordType()))
+    return;
+  if (std::optional<ObjectRef> O = pointee(New->getPlacementArg(0), Fr); O && O->Root)
+    plainAccessAt(std::move(*O), T, New, OpKind::Store, New, New->getBeginLoc(), Fr);
 }
 
 } // namespace cuda_scope

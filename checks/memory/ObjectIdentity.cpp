@@ -194,7 +194,7 @@ ScopedAccesses::Walker::returned(const CallExpr *CE, const Frame *Fr) {
   // the same way every time; with branches, which value it returns depends
   // on them.
   const FunctionDecl *Def = definitionOf(CE->getDirectCallee());
-  if (!Def || inSystemHeader(Def->getLocation()) || (Fr && Fr->Depth >= MaxDepth))
+  if (!Def || inSystemHeader(Def->getLocation()) || (Fr && Fr->Depth >= MaxResolveDepth))
     return std::nullopt;
   for (const Frame *Up = Fr; Up; Up = Up->Parent)
     if (Up->F == Def)
@@ -212,6 +212,8 @@ ScopedAccesses::Walker::returned(const CallExpr *CE, const Frame *Fr) {
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
     Sub->This = MC->getImplicitObjectArgument();
     Sub->ThisIsPointer = Sub->This && Sub->This->getType()->isPointerType();
+  } else if (isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Def) && CE->getNumArgs() > 0) {
+    Sub->This = CE->getArg(0); // bits[n]: the object is the operator's first argument
   }
   const ReturnStmt *Ret = onlyReturn(Def->getBody(), Sub);
   if (!Ret || !Ret->getRetValue())
@@ -389,13 +391,23 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointee(const Expr *P, const Fr
     return R;
   }
   if (isa<CXXThisExpr>(P)) {
-    for (const Frame *Up = Fr; Up; Up = Up->Parent)
-      if (isa<CXXMethodDecl>(Up->F)) {
-        if (!Up->This)
-          return std::nullopt;
-        return Up->ThisIsPointer ? pointee(Up->This, Up->Parent, Steps) : lvalue(Up->This, Up->Parent, Steps);
+    // The object of the innermost member call. In a lambda's body, 'this' is
+    // the enclosing member function's, which the lambda captured: the frame
+    // of the function that wrote the lambda (in turn, for a lambda in one).
+    const Frame *Up = Fr;
+    while (Up) {
+      const auto *MD = dyn_cast<CXXMethodDecl>(Up->F);
+      if (!MD) {
+        Up = Up->Parent;
+        continue;
       }
-    return std::nullopt;
+      if (!MD->getParent()->isLambda())
+        break;
+      Up = frameOf(MD->getParent()->getDeclContext(), Up);
+    }
+    if (!Up || !Up->This)
+      return std::nullopt;
+    return Up->ThisIsPointer ? pointee(Up->This, Up->Parent, Steps) : lvalue(Up->This, Up->Parent, Steps);
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
     std::optional<ObjectRef> A = pointee(CO->getTrueExpr(), Fr, Steps), B = pointee(CO->getFalseExpr(), Fr, Steps);

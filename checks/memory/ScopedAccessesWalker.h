@@ -60,7 +60,10 @@ struct Modification {
 };
 
 constexpr unsigned MaxDepth = 12;       // calls followed down from a root
-constexpr unsigned MaxResolve = 24;     // steps resolving one expression
+constexpr unsigned MaxResolve = 40;     // steps resolving one expression
+// Calls a resolution may enter below the walk's own (a helper that returns a
+// proxy, at the bottom of a container's call chain): MaxResolve bounds it too.
+constexpr unsigned MaxResolveDepth = MaxDepth + 8;
 constexpr unsigned WalkBudget = 200000; // statements walked per root
 
 } // namespace impl
@@ -179,6 +182,11 @@ private:
   void allocation(const clang::CallExpr *CE);
   void record(ScopedAccess A, const clang::Stmt *Site, const Frame *Fr, bool PlainList = false);
   void plainAccess(const clang::Expr *E, OpKind K, const clang::Stmt *Site, clang::SourceLocation Loc, const Frame *Fr);
+  /// The store a placement new makes into the memory its address names.
+  void placementNew(const clang::CXXNewExpr *New, const Frame *Fr);
+  /// A plain access of \p O, a value of type \p T (each scalar field of a struct).
+  void plainAccessAt(ObjectRef O, clang::QualType T, const clang::Expr *E, OpKind K, const clang::Stmt *Site,
+                     clang::SourceLocation Loc, const Frame *Fr);
   void plainAccessOf(ObjectRef O, const clang::Expr *E, OpKind K, const clang::Stmt *Site, clang::SourceLocation Loc,
                      const Frame *Fr);
   bool control(const clang::Stmt *S, const Frame *Fr);
@@ -256,6 +264,10 @@ private:
   /// A pointer field of a local object that its constructor set from what it was given
   /// (ConstructedFields.cpp): what that points to.
   std::optional<ObjectRef> constructedField(const clang::MemberExpr *ME, const Frame *Fr, unsigned Steps);
+  /// The pointer field \p FD of the temporary \p Object: a construction, or
+  /// a call whose one return constructs it.
+  std::optional<ObjectRef> temporaryField(const clang::Expr *Object, const clang::FieldDecl *FD, const Frame *Fr,
+                                          unsigned Steps);
   /// \p Use reads the local \p V before any change of it can have run (ValuesAtUse.cpp): its
   /// value there is its initializer's.
   bool readBeforeAnyChange(const clang::DeclRefExpr *Use, const clang::VarDecl *V);
