@@ -1,0 +1,205 @@
+// Containers built as libraries build them: a lambda handed to a function that is not inlined
+// (the lambda reads the container through its captures, by reference or through the captured
+// 'this'), a bit set read through the proxy its subscript returns, values written with placement
+// new, and an insert retried while a count of the entries stays below the capacity. What a
+// message needs is the same as in mp.cu: data written before a release of the flag, and read
+// after an acquire of it. The front ends must see through the library's shape to the flag and
+// the data.
+
+#include <new>
+
+template <typename F> __device__ __noinline__ void runOnce(F &&body) { body(); }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The insert runs in a lambda handed to a function that is not inlined; the lambda reaches the
+// slot and the value through its captures by reference. The bit's read has no fence after it.
+__global__ void closureNoAcquire(int *occupied, int *values, int *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int slot = (t * 7) % n;
+  runOnce([&]() {
+    if (*(volatile int *)&occupied[slot]) {
+      out[t] = values[slot];
+    } else {
+      values[slot] = t;
+      __threadfence();
+      atomicExch(&occupied[slot], 1);
+    }
+  });
+}
+
+// LITMUS: forbidden
+// The same with a fence after the bit's read.
+__global__ void closureOrdered(int *occupied, int *values, int *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int slot = (t * 7) % n;
+  runOnce([&]() {
+    if (*(volatile int *)&occupied[slot]) {
+      __threadfence();
+      out[t] = values[slot];
+    } else {
+      values[slot] = t;
+      __threadfence();
+      atomicExch(&occupied[slot], 1);
+    }
+  });
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A member function's lambda, which reaches the table through the captured 'this'; the table is
+// the kernel's argument. The bit's read has no fence after it.
+struct Table {
+  int *occupied;
+  int *values;
+  __device__ void insert(int t, int slot, int *out) {
+    runOnce([&]() {
+      if (*(volatile int *)&occupied[slot]) {
+        out[t] = values[slot];
+      } else {
+        values[slot] = t;
+        __threadfence();
+        atomicExch(&occupied[slot], 1);
+      }
+    });
+  }
+};
+__global__ void closureMemberNoAcquire(Table table, int *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  table.insert(t, (t * 7) % n, out);
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A bit set whose subscript returns a proxy made from the word's address; the proxy reads the
+// word through an atomic reference it makes on it, and the value is written with placement new.
+// The bit's read has no fence after it.
+struct ProxyBits {
+  unsigned *blocks;
+  struct Word {
+    unsigned *at;
+    __device__ explicit Word(unsigned &w) : at(&w) {}
+    __device__ unsigned load() const { return *(volatile unsigned *)at; }
+    __device__ unsigned fetchOr(unsigned m) {
+      __threadfence();
+      unsigned r = atomicOr(at, m);
+      __threadfence();
+      return r;
+    }
+  };
+  struct reference {
+    unsigned *block;
+    int bit;
+    __device__ reference(unsigned *b, int n) : block(b), bit(n) {}
+    __device__ operator bool() const { return (Word(*block).load() >> bit) & 1u; }
+    __device__ reference &operator=(bool) {
+      Word w(*block);
+      w.fetchOr(1u << bit);
+      return *this;
+    }
+  };
+  __device__ reference operator[](int n) const { return reference(blocks + n / 32, n % 32); }
+};
+struct ProxySet {
+  ProxyBits occupied;
+  int *values;
+  __device__ bool isOccupied(int n) const { return occupied[n]; }
+};
+__global__ void proxyNoAcquire(ProxySet s, int *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int slot = (t * 7) % n;
+  if (s.isOccupied(slot)) {
+    out[t] = s.values[slot];
+  } else {
+    ::new (static_cast<void *>(&s.values[slot])) int(t);
+    s.occupied[slot] = true;
+  }
+}
+
+// LITMUS: forbidden
+// The same with a fence after the bit's read: the proxy's own read is ordered before the value's.
+struct FencedBits {
+  unsigned *blocks;
+  struct reference {
+    unsigned *block;
+    int bit;
+    __device__ reference(unsigned *b, int n) : block(b), bit(n) {}
+    __device__ operator bool() const {
+      unsigned w = *(volatile unsigned *)block;
+      __threadfence();
+      return (w >> bit) & 1u;
+    }
+    __device__ reference &operator=(bool) {
+      __threadfence();
+      atomicOr(block, 1u << bit);
+      return *this;
+    }
+  };
+  __device__ reference operator[](int n) const { return reference(blocks + n / 32, n % 32); }
+};
+__global__ void proxyOrdered(FencedBits occupied, int *values, int *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int slot = (t * 7) % n;
+  if (occupied[slot]) {
+    out[t] = values[slot];
+  } else {
+    ::new (static_cast<void *>(&values[slot])) int(t);
+    occupied[slot] = true;
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// An insert retried while the table is not full: each pass polls the count of entries (bumped
+// after each insert), then reads the slot's bit and, if set, its value. The passes run on the
+// counts below the capacity, the count read before the inserting thread bumped it among them: the
+// count carries nothing of the value to the pass. The bit's read is fenced before it, not after.
+__device__ int loadFencedBefore(int *p) {
+  __threadfence();
+  return *(volatile int *)p;
+}
+__global__ void countedInsertNoAcquire(int *count, int *occupied, int *values, const int *keys, int n,
+                                       int capacity) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int key = keys[t];
+  int slot = (key * 2654435761u) % n;
+  int status = 0;
+  while (true) {
+    if (status != 0 || loadFencedBefore(count) >= capacity)
+      break;
+    if (loadFencedBefore(&occupied[slot])) {
+      status = values[slot] == key ? 2 : 0;
+      slot = (slot + 1) % n;
+    } else if (atomicCAS(&occupied[slot], 0, 2) == 0) {
+      values[slot] = key;
+      __threadfence();
+      atomicAdd(count, 1);
+      atomicExch(&occupied[slot], 1);
+      status = 1;
+    }
+  }
+}
+
+// LITMUS: forbidden
+// The same with the bit's read fenced after it.
+__device__ int loadFencedAfter(int *p) {
+  int v = *(volatile int *)p;
+  __threadfence();
+  return v;
+}
+__global__ void countedInsertOrdered(int *count, int *occupied, int *values, const int *keys, int n, int capacity) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int key = keys[t];
+  int slot = (key * 2654435761u) % n;
+  int status = 0;
+  while (true) {
+    if (status != 0 || loadFencedAfter(count) >= capacity)
+      break;
+    if (loadFencedAfter(&occupied[slot])) {
+      status = values[slot] == key ? 2 : 0;
+      slot = (slot + 1) % n;
+    } else if (atomicCAS(&occupied[slot], 0, 2) == 0) {
+      values[slot] = key;
+      __threadfence();
+      atomicAdd(count, 1);
+      atomicExch(&occupied[slot], 1);
+      status = 1;
+    }
+  }
+}
