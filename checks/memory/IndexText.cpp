@@ -219,10 +219,14 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
     // arguments alone (min, __popc), two threads may get different ones.
     if (!FD || !(FD->hasAttr<ConstAttr>() || (FD->getBuiltinID() && Ctx.BuiltinInfo.isConst(FD->getBuiltinID()))))
       Deps.Read = true;
+    // What it computes from its arguments keeps none of them apart (a hash of
+    // the thread's key), as any operation but +, -, * and << (combineIndex).
     std::string Text = FD ? plainQualifiedName(FD) : Unique(E, "?");
     Text += "(";
+    IndexDeps Args;
     for (const Expr *Arg : CE->arguments())
-      Text += canon(Arg, Fr, Deps, Depth + 1) + ",";
+      Text += canon(Arg, Fr, Args, Depth + 1) + ",";
+    Deps |= combineIndex(Arith::Other, Args, IndexDeps(), std::nullopt);
     return Text + ")";
   }
   return Unique(E, "?");

@@ -203,3 +203,44 @@ __global__ void countedInsertOrdered(int *count, int *occupied, int *values, con
     }
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The slot is a hash of the thread's key, computed by a helper with branches: two threads with
+// equal keys meet at one slot, so the slot is no thread's own whatever index the key was read
+// at. The bit's read has no fence after it.
+__device__ unsigned slotOf(unsigned key, unsigned n) {
+  if (n & (n - 1))
+    return key % n;
+  return (key * 2654435761u) & (n - 1);
+}
+__global__ void hashedSlotNoAcquire(int *occupied, int *values, const int *keys, int *out, unsigned n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned slot = slotOf(keys[t], n);
+  if (*(volatile int *)&occupied[slot]) {
+    out[t] = values[slot];
+  } else {
+    values[slot] = keys[t];
+    __threadfence();
+    atomicExch(&occupied[slot], 1);
+  }
+}
+
+// LITMUS: forbidden
+// The same with a fence after the bit's read.
+__device__ unsigned slotOfFenced(unsigned key, unsigned n) {
+  if (n & (n - 1))
+    return key % n;
+  return (key * 2654435761u) & (n - 1);
+}
+__global__ void hashedSlotOrdered(int *occupied, int *values, const int *keys, int *out, unsigned n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned slot = slotOfFenced(keys[t], n);
+  if (*(volatile int *)&occupied[slot]) {
+    __threadfence();
+    out[t] = values[slot];
+  } else {
+    values[slot] = keys[t];
+    __threadfence();
+    atomicExch(&occupied[slot], 1);
+  }
+}
