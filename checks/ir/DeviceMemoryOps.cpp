@@ -561,42 +561,6 @@ std::optional<KeptAt> keptAt(const LoadInst &L) {
   return At;
 }
 
-/// The pointer that the one store to \p Local at byte \p Offset writes, where
-/// every other use of the local reads it, passes it to a call (which reads
-/// it: a lambda's closure), stores at other offsets, or keeps its address in
-/// another local (a capture by reference); none otherwise.
-const Value *storedOnce(const AllocaInst &Local, int64_t Offset) {
-  const DataLayout &DL = Local.getModule()->getDataLayout();
-  const Value *Stored = nullptr;
-  SmallVector<std::pair<const Value *, int64_t>, 8> Work{{&Local, 0}};
-  for (unsigned Step = 0; !Work.empty() && Step < 64; ++Step) {
-    auto [Ptr, At] = Work.pop_back_val();
-    for (const User *U : Ptr->users()) {
-      if (const auto *GEP = dyn_cast<GEPOperator>(U)) {
-        APInt Off(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
-        if (!GEP->accumulateConstantOffset(DL, Off))
-          return nullptr;
-        Work.push_back({GEP, At + Off.getSExtValue()});
-      } else if (const auto *S = dyn_cast<StoreInst>(U)) {
-        // The local's address kept in another local (a lambda's capture by
-        // reference) is read back there; kept anywhere else, it escapes.
-        if (S->getValueOperand() == Ptr && !isa<AllocaInst>(getUnderlyingObject(S->getPointerOperand())))
-          return nullptr;
-        if (S->getValueOperand() == Ptr)
-          continue;
-        if (At != Offset)
-          continue;
-        if (Stored || !S->getValueOperand()->getType()->isPointerTy())
-          return nullptr;
-        Stored = S->getValueOperand();
-      } else if (!isa<LoadInst, CallBase>(U)) {
-        return nullptr;
-      }
-    }
-  }
-  return Work.empty() ? Stored : nullptr;
-}
-
 /// One name per object across the functions a kernel calls and the times a
 /// pointer is read: a device function's pointer parameter stands for what
 /// every call passes (when all pass the same), and every read of the same
@@ -665,7 +629,7 @@ private:
     else if (const auto *Local = dyn_cast<AllocaInst>(Holder); Local && !At->Indexed)
       // Kept in a local that one store fills at that offset (a lambda's
       // captures, handed to a function that is not inlined): the pointer stored.
-      if (const Value *Stored = storedOnce(*Local, At->Offset))
+      if (const Value *Stored = ir::storedOnce(*Local, At->Offset))
         return canonical(ir::underlyingObject(Stored), Depth + 1);
       else
         return &L;

@@ -8,6 +8,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/IR/PatternMatch.h"
 
@@ -215,6 +216,62 @@ bool sameForEveryThread(StringRef Text, const IndexDeps &Deps) {
          Text.count("*(") == 0;
 }
 
+const Value *storedOnce(const AllocaInst &Local, int64_t Offset) {
+  const DataLayout &DL = Local.getModule()->getDataLayout();
+  const Value *Stored = nullptr;
+  SmallVector<std::pair<const Value *, int64_t>, 8> Work{{&Local, 0}};
+  for (unsigned Step = 0; !Work.empty() && Step < 64; ++Step) {
+    auto [Ptr, At] = Work.pop_back_val();
+    for (const User *U : Ptr->users()) {
+      if (const auto *GEP = dyn_cast<GEPOperator>(U)) {
+        APInt Off(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+        if (!GEP->accumulateConstantOffset(DL, Off))
+          return nullptr;
+        Work.push_back({GEP, At + Off.getSExtValue()});
+      } else if (const auto *S = dyn_cast<StoreInst>(U)) {
+        // The local's address kept in another local (a lambda's capture by
+        // reference) is read back there; kept anywhere else, it escapes.
+        if (S->getValueOperand() == Ptr && !isa<AllocaInst>(getUnderlyingObject(S->getPointerOperand())))
+          return nullptr;
+        if (S->getValueOperand() == Ptr)
+          continue;
+        if (At != Offset)
+          continue;
+        if (Stored || !S->getValueOperand()->getType()->isPointerTy())
+          return nullptr;
+        Stored = S->getValueOperand();
+      } else if (!isa<LoadInst, CallBase>(U)) {
+        return nullptr;
+      }
+    }
+  }
+  return Work.empty() ? Stored : nullptr;
+}
+
+std::optional<std::pair<const AllocaInst *, int64_t>> localSlot(const Value *Ptr) {
+  const DataLayout *DL = nullptr;
+  int64_t Offset = 0;
+  for (unsigned Step = 0; Ptr && Step < 8; ++Step) {
+    Ptr = Ptr->stripPointerCasts();
+    if (const auto *Local = dyn_cast<AllocaInst>(Ptr))
+      return std::make_pair(Local, Offset);
+    const auto *GEP = dyn_cast<GEPOperator>(Ptr);
+    if (!GEP)
+      return std::nullopt;
+    if (!DL)
+      if (const auto *I = dyn_cast<Instruction>(GEP))
+        DL = &I->getModule()->getDataLayout();
+    if (!DL)
+      return std::nullopt;
+    APInt Off(DL->getIndexTypeSizeInBits(GEP->getType()), 0);
+    if (!GEP->accumulateConstantOffset(*DL, Off))
+      return std::nullopt;
+    Offset += Off.getSExtValue();
+    Ptr = GEP->getPointerOperand();
+  }
+  return std::nullopt;
+}
+
 bool fixedAddress(const Value *Address, unsigned Depth) {
   if (!Address || Depth > 8)
     return false;
@@ -227,8 +284,15 @@ bool fixedAddress(const Value *Address, unsigned Depth) {
     }
     return fixedAddress(GEP->getPointerOperand(), Depth + 1);
   }
-  if (const auto *Load = dyn_cast<LoadInst>(P))
+  if (const auto *Load = dyn_cast<LoadInst>(P)) {
+    // A pointer read from a local is the one its one store left there (each
+    // thread's &buf[tid] differs; a closure's captures are the same).
+    if (auto Slot = localSlot(Load->getPointerOperand())) {
+      const Value *Stored = storedOnce(*Slot->first, Slot->second);
+      return Stored && fixedAddress(Stored, Depth + 1);
+    }
     return fixedAddress(Load->getPointerOperand(), Depth + 1);
+  }
   return isa<Argument, GlobalVariable, AllocaInst>(P);
 }
 

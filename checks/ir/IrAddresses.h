@@ -15,9 +15,14 @@
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Value.h"
+#include <utility>
 #include <cstdint>
 #include <optional>
 #include <string>
+
+namespace llvm {
+class AllocaInst;
+} // namespace llvm
 
 namespace cuda_scope {
 namespace ir {
@@ -37,10 +42,19 @@ std::string canonical(const llvm::Value *V, IndexDeps &Deps, unsigned Depth = 0)
 /// AST front end's ObjectRef::sameForEveryThread.
 bool sameForEveryThread(llvm::StringRef Text, const IndexDeps &Deps);
 
+/// The pointer that the one store to \p Local at byte \p Offset writes, where
+/// every other use of the local reads it, passes it to a call (which reads
+/// it: a lambda's closure), stores at other offsets, or keeps its address in
+/// another local (a capture by reference); none otherwise.
+const llvm::Value *storedOnce(const llvm::AllocaInst &Local, int64_t Offset);
+/// The local \p Ptr points into, and at which byte: constant steps from it.
+std::optional<std::pair<const llvm::AllocaInst *, int64_t>> localSlot(const llvm::Value *Ptr);
+
 /// Every thread computes the address \p Address alike: each index of it is
 /// sameForEveryThread, and its base is an argument, a variable, or a pointer
 /// read from such an address (a structure's field: table->count, whose
-/// pointer every thread reads from the same word). An index read from memory
+/// pointer every thread reads from the same word) or from a local where one
+/// store left such a pointer. An index read from memory
 /// still makes it differ (buf[*cursor]). The AST front end's
 /// ObjectRef::sameForEveryThread, which reads only the indices.
 bool fixedAddress(const llvm::Value *Address, unsigned Depth = 0);
