@@ -7,7 +7,6 @@
 #include "clang/AST/Attr.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Path.h"
-#include <cstdlib>
 #include <functional>
 
 using namespace clang;
@@ -693,11 +692,7 @@ std::vector<WarpRace> AstRecords::warpRaces() {
 /// comes from: its kernel and its source line, by record number.
 static void dumpSites(ArrayRef<const ScopedAccess *> AccessOf, ArrayRef<const CallSite *> CallOf,
                       const ASTContext &Ctx) {
-  static const bool On = [] {
-    const char *Env = std::getenv("CUDA_SCOPE_DUMP_OPS");
-    return Env && *Env && StringRef(Env) != "0";
-  }();
-  if (!On)
+  if (!dumpingOps())
     return;
   const SourceManager &SM = Ctx.getSourceManager();
   for (unsigned I = 0; I < AccessOf.size(); ++I) {

@@ -132,13 +132,7 @@ std::optional<ObjectRef> ScopedAccesses::Walker::temporaryField(const Expr *Obje
   const Expr *Value = constructorValue(Ctor, FD);
   if (!Value || changedOutsideConstructors(Ctor->getParent(), FD))
     return std::nullopt;
-  FramesKeepAlive.push_back(std::make_unique<Frame>());
-  Frame *Sub = FramesKeepAlive.back().get();
-  Sub->F = Ctor;
-  Sub->Call = Construct;
-  Sub->Parent = Fr;
-  Sub->Depth = Fr ? Fr->Depth + 1 : 1;
-  return pointee(Value, Sub, Steps);
+  return pointee(Value, resolutionFrame(Ctor, Construct, Fr), Steps);
 }
 
 std::optional<ObjectRef> ScopedAccesses::Walker::constructedField(const MemberExpr *ME, const Frame *Fr,
@@ -193,13 +187,8 @@ std::optional<ObjectRef> ScopedAccesses::Walker::constructedField(const MemberEx
     return std::nullopt;
   // The constructor's frame binds its parameters to the construction's
   // arguments, in the frame that declares the object.
-  FramesKeepAlive.push_back(std::make_unique<Frame>());
-  Frame *Sub = FramesKeepAlive.back().get();
-  Sub->F = Ctor;
-  Sub->Call = Construct;
-  Sub->Parent = frameOf(VD->getParentFunctionOrMethod(), ObjectFrame);
-  Sub->Depth = Sub->Parent ? Sub->Parent->Depth + 1 : 1;
-  return pointee(Value, Sub, Steps);
+  const Frame *Declarer = frameOf(VD->getParentFunctionOrMethod(), ObjectFrame);
+  return pointee(Value, resolutionFrame(Ctor, Construct, Declarer), Steps);
 }
 
 void ScopedAccesses::Walker::placementNew(const CXXNewExpr *New, const Frame *Fr) {

@@ -201,14 +201,7 @@ ScopedAccesses::Walker::returned(const CallExpr *CE, const Frame *Fr) {
       return std::nullopt;
   if (!Def->getBody())
     return std::nullopt;
-  // The callee's frame lives as long as the walker: resolution results only
-  // keep declarations, never frames.
-  FramesKeepAlive.push_back(std::make_unique<Frame>());
-  Frame *Sub = FramesKeepAlive.back().get();
-  Sub->F = Def;
-  Sub->Call = CE;
-  Sub->Parent = Fr;
-  Sub->Depth = Fr ? Fr->Depth + 1 : 1;
+  Frame *Sub = resolutionFrame(Def, CE, Fr);
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
     Sub->This = MC->getImplicitObjectArgument();
     Sub->ThisIsPointer = Sub->This && Sub->This->getType()->isPointerType();

@@ -353,6 +353,17 @@ private:
   /// The value of a local declared without one and assigned exactly once.
   const clang::Expr *singleAssignment(const clang::VarDecl *V);
   std::vector<std::unique_ptr<Frame>> FramesKeepAlive;
+  /// A frame for resolving through \p F entered by \p Call under \p Parent;
+  /// it lives as long as the walker (results keep declarations, never frames).
+  Frame *resolutionFrame(const clang::FunctionDecl *F, const clang::Expr *Call, const Frame *Parent) {
+    FramesKeepAlive.push_back(std::make_unique<Frame>());
+    Frame *Sub = FramesKeepAlive.back().get();
+    Sub->F = F;
+    Sub->Call = Call;
+    Sub->Parent = Parent;
+    Sub->Depth = Parent ? Parent->Depth + 1 : 1;
+    return Sub;
+  }
   /// constructedField's answers that do not depend on the walk: per local object and field, the
   /// value its constructor leaves there (null: none the walk can follow).
   llvm::DenseMap<std::pair<const clang::VarDecl *, const clang::FieldDecl *>, const clang::Expr *> ConstructedValues;

@@ -243,12 +243,16 @@ const Group *State::groupOf(unsigned I) {
 /// CUDA_SCOPE_DUMP_OPS=1 prints every operation a front end hands the
 /// engine to stderr, one line each, so that the two front ends' records of
 /// one kernel can be compared field by field when their verdicts differ.
-static void dumpOps(ArrayRef<MemOp> Ops) {
+bool dumpingOps() {
   static const bool On = [] {
     const char *Env = std::getenv("CUDA_SCOPE_DUMP_OPS");
     return Env && *Env && StringRef(Env) != "0";
   }();
-  if (!On)
+  return On;
+}
+
+static void dumpOps(ArrayRef<MemOp> Ops) {
+  if (!dumpingOps())
     return;
   llvm::raw_ostream &OS = llvm::errs();
   OS << "cuda-scope ops: " << Ops.size() << "\n";

@@ -332,6 +332,9 @@ std::vector<MemOp> separateWords(llvm::ArrayRef<MemOp> Ops);
 /// Every finding over \p Ops, in the order of the operations they are
 /// reported at (separateWords first).
 std::vector<Finding> analyse(llvm::ArrayRef<MemOp> Ops, const ProgramOrder &PO, const EngineOptions &Opts);
+/// CUDA_SCOPE_DUMP_OPS=1: analyse prints every operation it is handed, and a
+/// front end may print where each comes from, to compare two front ends' records.
+bool dumpingOps();
 
 } // namespace cuda_scope
 
