@@ -124,15 +124,17 @@ bool ScopedAccesses::Walker::libcuMember(const CallExpr *CE, const CXXMethodDecl
     if (!isMemoryOrderType(Arg->getType()) && Values.size() < 2)
       Values.push_back(Arg);
   if (A.What == OpKind::RMW && !Values.empty())
-    A.Operand = constantInt(Values[0], Ctx);
+    A.Operand = valueIn(Values[0], Fr);
   const UpdateForm Form = A.What == OpKind::RMW ? updateForm(Member) : UpdateForm::Combines;
   if ((A.What == OpKind::Store || Form == UpdateForm::Exchanges) && !isa<CXXOperatorCallExpr>(CE) && !Values.empty())
-    A.Stored = constantInt(Values[0], Ctx);
+    A.Stored = valueIn(Values[0], Fr);
   else if (Form == UpdateForm::ComparesAndSwaps && Values.size() == 2)
-    A.Stored = constantInt(Values[1], Ctx);
+    A.Stored = valueIn(Values[1], Fr);
   for (const Expr *Arg : CE->arguments())
     if (isMemoryOrderType(Arg->getType())) {
-      if (std::optional<int64_t> V = constantInt(Arg, Ctx))
+      // The order a wrapper's parameter holds in this call, as inlining
+      // gives it to the IR (atomicLoad(p, memoryOrderRelaxed)).
+      if (std::optional<int64_t> V = valueIn(Arg, Fr))
         if (std::optional<Order> O = orderFromC11Value(*V))
           A.Ord = *O;
       // cuda::memory_order_relaxed, cuda::std::memory_order::relaxed: the
@@ -203,11 +205,11 @@ bool ScopedAccesses::Walker::recordCall(const CallExpr *CE, const Frame *Fr) {
       A.What = OpKind::RMW;
       A.Ord = Order::Relaxed;
       A.Object = pointee(Arg(0), Fr);
-      A.Operand = constantInt(Arg(1), Ctx);
+      A.Operand = valueIn(Arg(1), Fr);
       if (B->What == DeviceBuiltin::AtomicExchange)
         A.Stored = A.Operand;
       else if (B->What == DeviceBuiltin::AtomicCAS)
-        A.Stored = constantInt(Arg(2), Ctx);
+        A.Stored = valueIn(Arg(2), Fr);
       A.BuiltinOperation = B->Operation;
       const auto *Callee = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts());
       if (Callee && Callee->getLocation().isFileID() && !inSystemHeader(Callee->getLocation())) {
@@ -245,26 +247,26 @@ bool ScopedAccesses::Walker::recordCall(const CallExpr *CE, const Frame *Fr) {
     A.How = ScopedAccess::ScopeArgument;
     A.What = B->What;
     if (const Expr *ScopeArg = Arg(B->ScopeArg)) {
-      std::optional<int64_t> V = constantInt(ScopeArg, Ctx);
+      std::optional<int64_t> V = valueIn(ScopeArg, Fr);
       std::optional<Scope> S = V ? scopeFromBuiltinValue(B->From, *V) : std::nullopt;
       if (!S)
         return true; // a scope the TU computes at run time
       A.S = *S;
     }
-    if (std::optional<int64_t> V = constantInt(Arg(B->OrderArg), Ctx))
+    if (std::optional<int64_t> V = valueIn(Arg(B->OrderArg), Fr))
       if (std::optional<Order> O = orderFromC11Value(*V))
         A.Ord = *O;
     if (B->PointerArg >= 0) {
       A.Object = pointee(Arg(B->PointerArg), Fr);
       if (A.What == OpKind::RMW)
-        A.Operand = constantInt(Arg(B->PointerArg + 1), Ctx);
+        A.Operand = valueIn(Arg(B->PointerArg + 1), Fr);
       // What it leaves: a store's or an exchange's value; a compare-and-swap's
       // new value, after the pointer to what it expects.
       const UpdateForm Form = A.What == OpKind::RMW ? updateForm(Name) : UpdateForm::Combines;
       if (A.What == OpKind::Store || Form == UpdateForm::Exchanges)
-        A.Stored = constantInt(Arg(B->PointerArg + 1), Ctx);
+        A.Stored = valueIn(Arg(B->PointerArg + 1), Fr);
       else if (Form == UpdateForm::ComparesAndSwaps)
-        A.Stored = constantInt(Arg(B->PointerArg + 2), Ctx);
+        A.Stored = valueIn(Arg(B->PointerArg + 2), Fr);
     }
     record(std::move(A), CE, Fr);
     return true;
@@ -273,11 +275,11 @@ bool ScopedAccesses::Walker::recordCall(const CallExpr *CE, const Frame *Fr) {
     A.How = ScopedAccess::ScopeArgument;
     A.What = OpKind::Fence;
     A.Name = plainQualifiedName(FD);
-    if (std::optional<int64_t> V = constantInt(Arg(F->OrderArg), Ctx))
+    if (std::optional<int64_t> V = valueIn(Arg(F->OrderArg), Fr))
       if (std::optional<Order> O = orderFromC11Value(*V))
         A.Ord = *O;
     if (const Expr *ScopeArg = Arg(F->ScopeArg)) {
-      std::optional<int64_t> V = constantInt(ScopeArg, Ctx);
+      std::optional<int64_t> V = valueIn(ScopeArg, Fr);
       std::optional<Scope> S = V ? scopeFromLibcuValue(*V) : std::nullopt;
       if (!S)
         return true;
@@ -298,22 +300,22 @@ void ScopedAccesses::Walker::atomicExpr(const AtomicExpr *AE, const Frame *Fr) {
   A.What = B->What;
   A.Name = AE->getOpAsString().str();
   A.Loc = AE->getBuiltinLoc();
-  std::optional<int64_t> V = constantInt(AE->getScope(), Ctx);
+  std::optional<int64_t> V = valueIn(AE->getScope(), Fr);
   std::optional<Scope> S = V ? scopeFromBuiltinValue(B->From, *V) : std::nullopt;
   if (!S)
     return;
   A.S = *S;
-  if (std::optional<int64_t> O = constantInt(AE->getOrder(), Ctx))
+  if (std::optional<int64_t> O = valueIn(AE->getOrder(), Fr))
     if (std::optional<Order> Ord = orderFromC11Value(*O))
       A.Ord = *Ord;
   A.Object = pointee(AE->getPtr(), Fr);
   if (A.What == OpKind::RMW && AE->getNumSubExprs() > 2)
-    A.Operand = constantInt(AE->getVal1(), Ctx);
+    A.Operand = valueIn(AE->getVal1(), Fr);
   const UpdateForm Form = A.What == OpKind::RMW ? updateForm(A.Name) : UpdateForm::Combines;
   if ((A.What == OpKind::Store || Form == UpdateForm::Exchanges) && AE->getNumSubExprs() > 2)
-    A.Stored = constantInt(AE->getVal1(), Ctx);
+    A.Stored = valueIn(AE->getVal1(), Fr);
   else if (Form == UpdateForm::ComparesAndSwaps && AE->getNumSubExprs() > 4)
-    A.Stored = constantInt(AE->getVal2(), Ctx);
+    A.Stored = valueIn(AE->getVal2(), Fr);
   record(std::move(A), AE, Fr);
 }
 

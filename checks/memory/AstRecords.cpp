@@ -75,10 +75,20 @@ public:
     // A loop's condition runs, at least once, before anything after the loop
     // (the loop's header dominates its exit, as the IR front end reads it):
     // for what follows the loop, the test of a spin is not inside it.
+    // A call is an arm only to tell two calls of one function apart: A inside
+    // calls that its last condition leads to runs whenever that condition
+    // holds (atomicFetchAdd(count, 1) before the wrapper that polls count).
     ArrayRef<std::pair<const Stmt *, unsigned>> XA(X->Arms);
+    auto DropCalls = [&] {
+      while (!XA.empty() && isa<CallExpr>(XA.back().first))
+        XA = XA.drop_back();
+    };
+    DropCalls();
     if (!XA.empty() && (XA.back().second & ArmLoop) && XA.back().first == X->TestGuard &&
-        !(Y->Arms.size() >= XA.size() && Y->Arms[XA.size() - 1] == XA.back()))
+        !(Y->Arms.size() >= XA.size() && Y->Arms[XA.size() - 1] == XA.back())) {
       XA = XA.drop_back();
+      DropCalls();
+    }
     if (XA.size() > Y->Arms.size())
       return false;
     return std::equal(XA.begin(), XA.end(), Y->Arms.begin());

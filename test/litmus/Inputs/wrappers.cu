@@ -1,0 +1,203 @@
+// Atomics behind a library's wrappers: the order is the wrapper's parameter, handed down from
+// the caller (a communication library's atomicLoad(ptr, memoryOrderRelaxed)). What orders the
+// message is the order the caller passes; the wrapper's own code names none. After inlining the
+// IR has the caller's order; the AST front end must follow the parameter to the same value, or
+// it reads every wrapped access as the default, seq_cst, and misses the relaxed ones. Each test has
+// its own wrappers: a finding is made where the wrapper calls the atomic, and must fall in its test.
+#include <cuda/atomic>
+
+constexpr cuda::memory_order orderRelaxed = cuda::memory_order_relaxed;
+constexpr cuda::memory_order orderAcquire = cuda::memory_order_acquire;
+constexpr cuda::memory_order orderRelease = cuda::memory_order_release;
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The wait is a relaxed load through the wrapper: no acquire pattern before the data's read.
+template <typename T, cuda::thread_scope Scope = cuda::thread_scope_system>
+__device__ __forceinline__ T loadA(T *ptr, cuda::memory_order order) {
+  return cuda::atomic_ref<T, Scope>{*ptr}.load(order);
+}
+
+__global__ void wrappedRelaxedWait(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, orderRelease);
+  } else {
+    while (loadA<int, cuda::thread_scope_device>(flag, orderRelaxed) == 0) {
+    }
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// The same wait with an acquire passed down.
+template <typename T, cuda::thread_scope Scope = cuda::thread_scope_system>
+__device__ __forceinline__ T loadB(T *ptr, cuda::memory_order order) {
+  return cuda::atomic_ref<T, Scope>{*ptr}.load(order);
+}
+
+__global__ void wrappedAcquireWait(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, orderRelease);
+  } else {
+    while (loadB<int, cuda::thread_scope_device>(flag, orderAcquire) == 0) {
+    }
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The publish is a relaxed fetch_add through the wrapper, after the data's write: no release.
+template <typename T, cuda::thread_scope Scope = cuda::thread_scope_system>
+__device__ __forceinline__ T addC(T *ptr, T value, cuda::memory_order order) {
+  return cuda::atomic_ref<T, Scope>{*ptr}.fetch_add(value, order);
+}
+
+__global__ void wrappedRelaxedSignal(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    addC<int, cuda::thread_scope_device>(flag, 1, cuda::memory_order_relaxed);
+  } else {
+    while (cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(orderAcquire) == 0) {
+    }
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// The same publish with a release passed down.
+template <typename T, cuda::thread_scope Scope = cuda::thread_scope_system>
+__device__ __forceinline__ T addD(T *ptr, T value, cuda::memory_order order) {
+  return cuda::atomic_ref<T, Scope>{*ptr}.fetch_add(value, order);
+}
+
+__global__ void wrappedReleaseSignal(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    addD<int, cuda::thread_scope_device>(flag, 1, cuda::memory_order_release);
+  } else {
+    while (cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(orderAcquire) == 0) {
+    }
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The relaxed order passes through two wrappers before the load.
+template <typename T, cuda::thread_scope Scope = cuda::thread_scope_system>
+__device__ __forceinline__ T loadE(T *ptr, cuda::memory_order order) {
+  return cuda::atomic_ref<T, Scope>{*ptr}.load(order);
+}
+
+__device__ __forceinline__ int pollE(int *flag, cuda::memory_order order) {
+  return loadE<int, cuda::thread_scope_device>(flag, order);
+}
+
+__global__ void twiceWrappedRelaxedWait(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, orderRelease);
+  } else {
+    while (pollE(flag, orderRelaxed) == 0) {
+    }
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// The acquire passes through the same two levels.
+template <typename T, cuda::thread_scope Scope = cuda::thread_scope_system>
+__device__ __forceinline__ T loadF(T *ptr, cuda::memory_order order) {
+  return cuda::atomic_ref<T, Scope>{*ptr}.load(order);
+}
+
+__device__ __forceinline__ int pollF(int *flag, cuda::memory_order order) {
+  return loadF<int, cuda::thread_scope_device>(flag, order);
+}
+
+__global__ void twiceWrappedAcquireWait(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, orderRelease);
+  } else {
+    while (pollF(flag, orderAcquire) == 0) {
+    }
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// A grid barrier with three counters in turn, as a communication library writes it: the next
+// round's counter is set to 0, then the block arrives with a release and polls with an acquire,
+// both through wrappers. Called twice: the second call's reset follows the first call's write
+// of the round's index, and no poll can pass on that 0 (the poll comes after the block's own
+// arrival on the counter, so it reads 1 or more). The wrappers' calls are no condition: the
+// arrival runs wherever the poll runs.
+template <typename T>
+__device__ __forceinline__ T addG(T *ptr, T value, cuda::memory_order order) {
+  return cuda::atomic_ref<T, cuda::thread_scope_device>{*ptr}.fetch_add(value, order);
+}
+template <typename T> __device__ __forceinline__ T loadG(T *ptr, cuda::memory_order order) {
+  return cuda::atomic_ref<T, cuda::thread_scope_device>{*ptr}.load(order);
+}
+struct RotatingBarrierG {
+  unsigned count[3];
+  unsigned round;
+  __device__ void sync(unsigned blocks) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      unsigned idx = (round + 1) % 3;
+      unsigned *c = &count[idx];
+      count[(idx + 1) % 3] = 0;
+      addG(c, 1u, orderRelease);
+      while (loadG(c, orderAcquire) != blocks) {
+      }
+      round = idx;
+    }
+    __syncthreads();
+  }
+};
+__device__ RotatingBarrierG barrierG;
+
+__global__ void rotatingBarrierTwice(int *a, int *out) {
+  a[blockIdx.x] = 1;
+  barrierG.sync(gridDim.x);
+  out[blockIdx.x] = a[(blockIdx.x + 1) % gridDim.x];
+  barrierG.sync(gridDim.x);
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The same barrier whose arrival is relaxed: the poll's acquire has no release to read, so a
+// block can leave the barrier before another block's write of a[] is visible to it.
+template <typename T>
+__device__ __forceinline__ T addH(T *ptr, T value, cuda::memory_order order) {
+  return cuda::atomic_ref<T, cuda::thread_scope_device>{*ptr}.fetch_add(value, order);
+}
+template <typename T> __device__ __forceinline__ T loadH(T *ptr, cuda::memory_order order) {
+  return cuda::atomic_ref<T, cuda::thread_scope_device>{*ptr}.load(order);
+}
+struct RotatingBarrierH {
+  unsigned count[3];
+  unsigned round;
+  __device__ void sync(unsigned blocks) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      unsigned idx = (round + 1) % 3;
+      unsigned *c = &count[idx];
+      count[(idx + 1) % 3] = 0;
+      addH(c, 1u, orderRelaxed);
+      while (loadH(c, orderAcquire) != blocks) {
+      }
+      round = idx;
+    }
+    __syncthreads();
+  }
+};
+__device__ RotatingBarrierH barrierH;
+
+__global__ void rotatingBarrierRelaxedArrival(int *a, int *out) {
+  a[blockIdx.x] = 1;
+  barrierH.sync(gridDim.x);
+  out[blockIdx.x] = a[(blockIdx.x + 1) % gridDim.x];
+  barrierH.sync(gridDim.x);
+}
