@@ -19,7 +19,16 @@ bool impl::scalarLeaves(QualType T, SmallVectorImpl<SmallVector<const FieldDecl 
   if (!RD || !RD->getDefinition() || RD->isUnion())
     return false;
   SmallVector<const FieldDecl *, 2> Path;
+  // A base's fields are named as the derived record's own (box.lower, where
+  // lower is declared in the base); a union's members all name its bytes,
+  // so a copy reads (writes) each of them, as the IR's copy of the bytes does.
   auto Walk = [&](auto &Self, const RecordDecl *R) -> bool {
+    if (const auto *CRD = dyn_cast<CXXRecordDecl>(R->getDefinition()))
+      for (const CXXBaseSpecifier &B : CRD->bases()) {
+        const RecordDecl *Base = B.getType()->getAsRecordDecl();
+        if (B.isVirtual() || !Base || !Base->getDefinition() || !Self(Self, Base))
+          return false;
+      }
     for (const FieldDecl *F : R->getDefinition()->fields()) {
       if (F->isBitField())
         continue; // bits of a word the fields share: no location of its own to name
@@ -29,7 +38,7 @@ bool impl::scalarLeaves(QualType T, SmallVectorImpl<SmallVector<const FieldDecl 
         if (Out.size() == Limit)
           return false;
         Out.push_back(Path);
-      } else if (!Inner || !Inner->getDefinition() || Inner->isUnion() || !Self(Self, Inner)) {
+      } else if (!Inner || !Inner->getDefinition() || !Self(Self, Inner)) {
         return false;
       }
       Path.pop_back();

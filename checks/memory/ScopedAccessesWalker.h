@@ -35,9 +35,10 @@ bool initializesFields(const clang::InitListExpr *IL, const clang::FieldDecl *FD
 /// The scalar fields a copy of a value of type \p T reads (writes), each as
 /// its path of fields, nested structs' fields included (a box of two
 /// vectors: lo.x, lo.y, ..., hi.z), as the IR's loads (stores) of them are;
-/// bit-fields are left out (bits of a word they share); false for a type
-/// that is no struct, or one with an array, a union or more than \p Limit
-/// scalars.
+/// bit-fields are left out (bits of a word they share); a base's fields are
+/// the record's own, and every member of a union is a leaf (all name its
+/// bytes); false for a type that is no struct, or one with an array, a
+/// virtual base or more than \p Limit scalars.
 bool scalarLeaves(clang::QualType T, llvm::SmallVectorImpl<llvm::SmallVector<const clang::FieldDecl *, 2>> &Out,
                   unsigned Limit = 16);
 
