@@ -343,10 +343,13 @@ std::vector<Finding> analyse(ArrayRef<MemOp> Given, const ProgramOrder &PO, cons
   if (Opts.Rules & (EngineOptions::Messages | EngineOptions::Fences)) {
     // A kernel's message to a partner instance of itself is one flag and one
     // datum to the message rules; the scope rules keep the two names.
-    const std::vector<MemOp> Mirrored = engine::mirrorPartners(St);
+    const engine::Mirror Mirror = engine::mirrorPartners(St);
+    const std::vector<MemOp> &Mirrored = Mirror.Ops;
     std::optional<engine::State> MirroredState;
-    if (!Mirrored.empty())
+    if (!Mirrored.empty()) {
       MirroredState.emplace(Mirrored, PO, Opts);
+      MirroredState->PartnerDatum = Mirror.PartnerDatum;
+    }
     engine::State &MSt = MirroredState ? *MirroredState : St;
     DenseMap<unsigned, bool> MessageFences;
     std::vector<Finding> Messages;

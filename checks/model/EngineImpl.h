@@ -40,6 +40,10 @@ public:
   llvm::ArrayRef<MemOp> Ops;
   const ProgramOrder &PO;
   const EngineOptions &Opts;
+  /// In the operations of mirrorPartners: each flag that is a kernel's
+  /// message to its partner instance, and the one datum the partner sends
+  /// through it. Nothing else is shared between the two instances.
+  llvm::DenseMap<int, int> PartnerDatum;
 
   const MemOp &op(unsigned I) const { return Ops[I]; }
 
@@ -173,9 +177,13 @@ void fenceRule(State &St, const llvm::DenseMap<unsigned, bool> &MessageFences, s
 void messageRules(State &St, std::vector<Finding> &Out, llvm::DenseMap<unsigned, bool> &MessageFences);
 void asyncRules(State &St, std::vector<Finding> &Out);
 /// The operations with each kernel's message to a partner instance of itself
-/// under one flag and one datum (EngineMirrors.cpp); empty where no kernel
-/// has one.
-std::vector<MemOp> mirrorPartners(const State &St);
+/// under one flag and one datum (EngineMirrors.cpp), and each such flag's
+/// datum; empty where no kernel has one.
+struct Mirror {
+  std::vector<MemOp> Ops;
+  llvm::DenseMap<int, int> PartnerDatum;
+};
+Mirror mirrorPartners(const State &St);
 void wideScopeRule(State &St, std::vector<Finding> &Out);
 
 } // namespace engine

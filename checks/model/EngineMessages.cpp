@@ -417,6 +417,12 @@ private:
     return Poll.Spins && Poll.FixedAddress && St.inSpinLoop(RX, L) &&
            !(Poll.PassWhen && Poll.PassWhen->Op == Comparison::NE);
   }
+  /// \p Data may travel with \p F: a message to the kernel's partner
+  /// instance carries the datum the partner sends, not this GPU's own memory.
+  bool mayCarry(const Flag &F, int Data) const {
+    auto It = St.PartnerDatum.find(F.Object);
+    return It == St.PartnerDatum.end() || It->second == Data;
+  }
   const Flag *flagOf(int Object) const {
     for (const Flag &F : G.Flags)
       if (F.Object == Object)
@@ -527,7 +533,7 @@ void Messages::publishes(const Flag &F, std::vector<Finding> &Out) {
       continue;
     bool Reported = false;
     for (unsigned D : G.DataStores) {
-      if (St.op(D).Object == F.Object || !St.before(D, P))
+      if (St.op(D).Object == F.Object || !St.before(D, P) || !mayCarry(F, St.op(D).Object))
         continue;
       int Fence = -1;
       if (fenced(D, P, /*Release=*/true, F.Needed, Fence) || releasePattern(F, D, P) ||
@@ -556,7 +562,8 @@ void Messages::publishes(const Flag &F, std::vector<Finding> &Out) {
           continue;
         for (unsigned L : G.DataLoads) {
           const int Data = St.op(L).Object;
-          if (Data == F.Object || Data == X.Object || !carries(X.Object, Data) ||
+          if (Data == F.Object || Data == X.Object || !mayCarry(F, Data) || !mayCarry(X, Data) ||
+              !carries(X.Object, Data) ||
               none_of(F.Receives, [&](unsigned R) { return mayReach(P, R, L) && St.afterTest(R, L); }))
             continue;
           const SmallVector<unsigned, 4> &Stores = G.StoresOf.find(Data)->second;
@@ -586,7 +593,7 @@ void Messages::receives(const Flag &F, std::vector<Finding> &Out) {
       continue;
     for (unsigned L : G.DataUses) {
       const MemOp &Load = St.op(L);
-      if (Load.Object == F.Object || !St.afterTest(Rc, L) || readsOwnWrite(L))
+      if (Load.Object == F.Object || !St.afterTest(Rc, L) || readsOwnWrite(L) || !mayCarry(F, Load.Object))
         continue;
       int Fence = -1;
       if (fenced(Rc, L, /*Release=*/false, F.Needed, Fence) || acquirePattern(F, Rc, L) ||

@@ -16,7 +16,12 @@
 //   reads: that word's reader runs outside it too;
 // - it writes objects before that publish that nothing in it reads, and after
 //   that wait reads objects that nothing in it writes and that it did not
-//   read before the wait.
+//   read before the wait;
+// - they make an exchange: a write sent, then a publish, then (or in one
+//   loop with it) a wait, then a read received. A handshake of execution
+//   first (a relaxed signal and wait before the kernel reads its own input)
+//   and a signal of data only at the end show no partner's write that a
+//   read after a wait may get.
 // Then, where the kernel has exactly one such outgoing word and one such
 // incoming word, the two words are one flag and the objects sent and
 // received are one datum, as they are in memory once the host has mapped
@@ -25,6 +30,9 @@
 // elements that one grid's threads own (a grid-stride index, a block's own
 // slot) are no one's own across the two: the rules get them unowned, and the
 // partner is outside every block of this grid (device scope at least).
+// Nothing else the kernel touches is the partner's: its own __device__
+// variables (a grid barrier's counters) and what it neither sends nor
+// receives are this GPU's, so the flag carries the partner's datum only.
 //
 //===----------------------------------------------------------------------===//
 #include "EngineImpl.h"
@@ -36,8 +44,9 @@ using namespace llvm;
 namespace cuda_scope {
 namespace engine {
 
-std::vector<MemOp> mirrorPartners(const State &St) {
-  std::vector<MemOp> Out;
+Mirror mirrorPartners(const State &St) {
+  Mirror M;
+  std::vector<MemOp> &Out = M.Ops;
   MapVector<int, SmallVector<unsigned, 16>> ByContext;
   for (unsigned I = 0; I < St.Ops.size(); ++I) {
     const MemOp &Op = St.op(I);
@@ -85,6 +94,7 @@ std::vector<MemOp> mirrorPartners(const State &St) {
       if (St.op(I).Object != Send && St.op(I).Object != Wait)
         Accesses[St.op(I).Object].push_back(I);
     SetVector<int> Data;
+    SmallVector<unsigned, 8> SentWrites, ReceivedReads;
     for (auto &[Object, Ops] : Accesses) {
       bool Sent = !Read.count(Object) && any_of(Ops, [&](unsigned D) {
         return St.op(D).What == OpKind::Store && any_of(Publishes, [&](unsigned P) { return St.before(D, P); });
@@ -94,10 +104,19 @@ std::vector<MemOp> mirrorPartners(const State &St) {
       });
       if (Sent || Received)
         Data.insert(Object);
+      (Sent ? SentWrites : ReceivedReads).append(Sent || Received ? Ops.begin() : Ops.end(), Ops.end());
     }
-    bool AnySent = any_of(Data, [&](int O) { return !Read.count(O); });
-    bool AnyReceived = any_of(Data, [&](int O) { return !Written.count(O); });
-    if (!AnySent || !AnyReceived)
+    // An exchange: a write sent before a publish, that publish before a
+    // wait (or in one loop with it), and a read after that wait. The
+    // partner's write before its signal is then what this read may get; a
+    // handshake of execution before the kernel reads its own input and one
+    // of data at its end show no write that a read after a wait receives.
+    auto Exchange = [&](unsigned P, unsigned R) {
+      return (St.before(P, R) || St.inCommonLoop(P, R)) &&
+             any_of(SentWrites, [&](unsigned D) { return St.before(D, P); }) &&
+             any_of(ReceivedReads, [&](unsigned L) { return St.before(R, L); });
+    };
+    if (none_of(Publishes, [&](unsigned P) { return any_of(Receives, [&](unsigned R) { return Exchange(P, R); }); }))
       continue;
     if (Out.empty())
       Out.assign(St.Ops.begin(), St.Ops.end());
@@ -109,6 +128,7 @@ std::vector<MemOp> mirrorPartners(const State &St) {
     for (const MemOp &Op : St.Ops)
       Elements = std::max(Elements, Op.Element + 1);
     const int DataObject = Data.front();
+    M.PartnerDatum[Send] = DataObject;
     for (unsigned I : List) {
       MemOp &Op = Out[I];
       const bool Incoming = Op.Object == Wait || (Data.count(Op.Object) && !Written.count(Op.Object));
@@ -127,7 +147,7 @@ std::vector<MemOp> mirrorPartners(const State &St) {
       Op.WarpSegment = false;
     }
   }
-  return Out;
+  return M;
 }
 
 } // namespace engine

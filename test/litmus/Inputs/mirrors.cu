@@ -9,6 +9,8 @@
 // after its wait. Elements a thread owns in one grid are no one's own across two: the partner's
 // thread of the same index writes them.
 
+#include <cuda/atomic>
+
 #define ST_RELEASE(p, v) asm volatile("st.global.release.sys.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory")
 #define ST_RELAXED(p, v) asm volatile("st.global.relaxed.sys.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory")
 #define LD_ACQUIRE(v, p) asm volatile("ld.global.acquire.sys.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory")
@@ -172,4 +174,74 @@ __global__ void mirrorPlainProbe(const unsigned *keys, const unsigned *values, c
     loc = (loc + 1) % capacity;
   }
   atomicAdd(&counts[key % 64], 1u);
+}
+
+// LITMUS: forbidden
+// A relaxed handshake first (each instance says it has started: execution, not data), then each
+// reads its own input and writes into the partner's buffer, then a release signal and an
+// acquire wait. What it reads after the first wait is its own input, which no partner writes;
+// what it sends is written after that wait and handed over by the release at the end. No write
+// the partner makes before a signal is read here after a wait: there is no exchange to mirror.
+__global__ void mirrorHandshakeFirst(const float *in, float *theirs, unsigned *arrivalMine,
+                                     const unsigned *arrivalOther, int n, unsigned token) {
+  unsigned seen;
+  if (threadIdx.x == 0) {
+    ST_RELAXED(arrivalMine + blockIdx.x, token);
+    do {
+      LD_RELAXED(seen, arrivalOther + blockIdx.x);
+    } while (seen != token);
+  }
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    theirs[i] = 2.0f * in[i];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    ST_RELEASE(arrivalMine + blockIdx.x, token + 1);
+    do {
+      LD_ACQUIRE(seen, arrivalOther + blockIdx.x);
+    } while (seen != token + 1);
+  }
+}
+
+// LITMUS: forbidden
+// An exchange of volatile tokens whose acquire fence comes after a grid barrier of this GPU's
+// own: a __device__ structure of counters in turn, whose round number each call reads and
+// writes. The second call reads the round after the wait; the first wrote it before the signal.
+// But the partner never writes this GPU's barrier (it has its own): the flag carries `mine` to
+// the partner's `other`, and nothing else.
+struct OwnGridBarrier {
+  unsigned count[3];
+  unsigned round;
+  __device__ void sync(unsigned blocks) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      unsigned idx = (round + 1) % 3;
+      unsigned *c = &count[idx];
+      count[(idx + 1) % 3] = 0;
+      cuda::atomic_ref<unsigned, cuda::thread_scope_device>{*c}.fetch_add(1, cuda::memory_order_release);
+      while (cuda::atomic_ref<unsigned, cuda::thread_scope_device>{*c}.load(cuda::memory_order_acquire) != blocks) {
+      }
+      round = idx;
+    }
+    __syncthreads();
+  }
+};
+__device__ OwnGridBarrier exchangeBarrier;
+
+__global__ void mirrorOwnBarrier(float *mine, const float *other, volatile unsigned *arrivalMine,
+                                 const volatile unsigned *arrivalOther, float *out, int n, unsigned token) {
+  exchangeBarrier.sync(gridDim.x);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    mine[i] = 2.0f * i;
+  __threadfence_system();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    arrivalMine[blockIdx.x] = token;
+    while (arrivalOther[blockIdx.x] != token) {
+    }
+  }
+  exchangeBarrier.sync(gridDim.x);
+  __threadfence_system();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    out[i] = other[i];
 }
