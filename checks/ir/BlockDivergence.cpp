@@ -5,7 +5,9 @@
 #include "model/MemoryModel.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
@@ -197,7 +199,8 @@ bool warpOf(const Instruction &I) {
 
 class Divergence {
 public:
-  Divergence(const Function &F, Level L) : F(F), L(L), PDT(const_cast<Function &>(F)) {
+  Divergence(const Function &F, Level L)
+      : F(F), L(L), PDT(const_cast<Function &>(F)), DT(const_cast<Function &>(F)), LI(DT) {
     // The blocks from which a return can be reached.
     SmallVector<const BasicBlock *, 8> Back;
     for (const BasicBlock &B : F)
@@ -272,27 +275,43 @@ public:
   /// ends the thread, and what it skips it skips for good).
   SmallPtrSet<const BasicBlock *, 16> decidedByArms(const BasicBlock *From) const {
     std::vector<SmallPtrSet<const BasicBlock *, 16>> Arms;
+    // An arm that comes back to the branch (a loop's next iteration) goes on
+    // to whatever the other arms reach, a pass later: it decides only how
+    // many times the loop runs, not what runs after it.
+    SmallVector<bool, 4> Back;
     SmallPtrSet<const BasicBlock *, 4> Seen;
     for (const BasicBlock *S : successors(From)) {
       if (!Seen.insert(S).second || !Returns.count(S))
         continue;
       SmallPtrSet<const BasicBlock *, 16> R;
+      bool Again = false;
       SmallVector<const BasicBlock *, 16> Stack{S};
       while (!Stack.empty()) {
         const BasicBlock *B = Stack.pop_back_val();
+        Again |= B == From;
         if (B == From || !Returns.count(B) || !R.insert(B).second)
           continue;
         Stack.append(succ_begin(B), succ_end(B));
       }
       Arms.push_back(std::move(R));
+      Back.push_back(Again);
     }
     SmallPtrSet<const BasicBlock *, 16> Out;
     if (Arms.size() < 2)
       return Out;
+    // What lies in the innermost loop around the branch runs once per pass,
+    // and each pass decides anew; what lies past it every arm reaches.
+    const Loop *Around = LI.getLoopFor(From);
+    auto Reaches = [&](unsigned A, const BasicBlock *B) {
+      return Arms[A].count(B) || (Back[A] && !(Around && Around->contains(B)));
+    };
     for (const auto &R : Arms)
       for (const BasicBlock *B : R)
-        if (!all_of(Arms, [&](const auto &Other) { return Other.count(B); }))
-          Out.insert(B);
+        for (unsigned A = 0; A < Arms.size(); ++A)
+          if (!Reaches(A, B)) {
+            Out.insert(B);
+            break;
+          }
     return Out;
   }
 
@@ -312,27 +331,40 @@ private:
   }
   /// Where the paths of a varying branch meet again, a value chosen by the
   /// path (a phi whose incoming values differ) varies too.
+  /// Only the ways the branch decides count: a phi whose values on the
+  /// edges out of the branch's region are one value is not chosen by the
+  /// branch (a handler that returns early under a test of threadIdx.x, all of
+  /// whose exits give the step count 1, beside a uniform switch's other arms).
   void joins(const Instruction *Branch) {
     SmallPtrSet<const BasicBlock *, 16> R = region(Branch);
-    const DomTreeNode *N = PDT.getNode(Branch->getParent());
+    const BasicBlock *From = Branch->getParent();
+    const DomTreeNode *N = PDT.getNode(From);
     if (N && N->getIDom() && N->getIDom()->getBlock())
       R.insert(N->getIDom()->getBlock());
     for (const BasicBlock *B : R)
       for (const PHINode &Phi : B->phis())
-        if (!allSame(Phi))
+        if (!sameFrom(Phi, R, From))
           mark(&Phi);
   }
-  static bool allSame(const PHINode &Phi) {
-    const Value *First = Phi.getIncomingValue(0);
-    for (const Value *V : Phi.incoming_values())
-      if (V != First)
+  static bool sameFrom(const PHINode &Phi, const SmallPtrSetImpl<const BasicBlock *> &R, const BasicBlock *From) {
+    const Value *First = nullptr;
+    for (unsigned I = 0; I < Phi.getNumIncomingValues(); ++I) {
+      const BasicBlock *Pred = Phi.getIncomingBlock(I);
+      if (Pred != From && !R.count(Pred))
+        continue;
+      const Value *V = Phi.getIncomingValue(I);
+      if (First && V != First)
         return false;
+      First = V;
+    }
     return true;
   }
 
   const Function &F;
   Level L;
   PostDominatorTree PDT;
+  DominatorTree DT;
+  LoopInfo LI;
   DenseSet<const Value *> Varying;
   DenseSet<const Instruction *> VaryingBranches;
   DenseSet<const BasicBlock *> Returns;

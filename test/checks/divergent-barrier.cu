@@ -139,3 +139,63 @@ __global__ void projectVariableNamedClock(float *A, int N) {
     __syncthreads(); // no-warning: the project's own variable called clock, set from a kernel argument
   A[threadIdx.x] = clock;
 }
+
+// An interpreter of operations the block copied to shared memory, as a collective library runs
+// its plans: each thread reads the same operation, and a handler that returns early for the
+// threads past its count gives the same step count on every way out.
+struct PlanOp {
+  unsigned char type;
+  unsigned char n;
+};
+__device__ __forceinline__ void copyPart(const PlanOp &op, float *A) {
+  if (threadIdx.x >= op.n)
+    return;
+  A[threadIdx.x] = 1.0f;
+}
+__device__ __forceinline__ void runPlanOp(const PlanOp &op, float *A, unsigned char *steps) {
+  *steps = 1;
+  if (op.type == 0)
+    __syncthreads(); // no-warning: the operation is read at an index every thread computes alike, and the early return in copyPart decides no step count
+  else if (op.type == 1)
+    copyPart(op, A);
+  else if (op.type == 2)
+    *steps = op.n + 1;
+}
+__global__ void planInterpreter(const PlanOp *ops, int nOps, float *A) {
+  __shared__ PlanOp local[64];
+  for (int i = threadIdx.x; i < nOps; i += blockDim.x)
+    local[i] = ops[i];
+  __syncthreads();
+  for (int i = 0; i < nOps;) {
+    unsigned char steps = 0;
+    runPlanOp(local[i], A, &steps);
+    i += steps;
+  }
+}
+
+// A loop over the thread's elements whose body may trap: no join post-dominates the loop's
+// test, but every thread that leaves the loop reaches what follows it.
+__global__ void checkedStrideThenBarrier(float *A, int N) {
+  __shared__ float S[256];
+  for (int i = threadIdx.x; i < N; i += blockDim.x) {
+    if (A[i] < 0)
+      __trap();
+    S[i % 256] += A[i];
+  }
+  __syncthreads(); // no-warning: after the loop, which every thread leaves (or traps in)
+  A[threadIdx.x] = S[0];
+}
+
+// Positive: the same loop with the barrier inside, reached as many times as each thread has elements.
+__global__ void checkedStrideBarrierInside(float *A, int N) {
+  __shared__ float S[256];
+  for (int i = threadIdx.x; i < N; i += blockDim.x) {
+    if (A[i] < 0)
+      __trap();
+    S[i % 256] += A[i];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE-5]] that threads of one block may decide differently, {{.*}} [cuda-scope-divergent-barrier]
+    // CHECK: :[[@LINE-6]]:29: note: threads of one block may decide this condition differently
+  }
+  A[threadIdx.x] = S[0];
+}
