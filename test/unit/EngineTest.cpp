@@ -906,6 +906,61 @@ TEST(Engine, PartnerInstanceSharesOneFlagUnderTwoNames) {
   EXPECT_TRUE(Build(Order::Relaxed, Order::Plain, false, false).run().empty());
 }
 
+/// The partner shares one flag and one datum only where the kernel makes an
+/// exchange (a write sent, then the signal, then the wait, then a read
+/// received), and the flag carries that datum alone: a handshake of execution
+/// before the kernel reads its own input shows no partner's write, and the
+/// kernel's own words (a grid barrier's) are not the partner's to write.
+TEST(Engine, PartnerNeedsAnExchangeAndCarriesItsDatumOnly) {
+  constexpr int Mine = 0, Other = 1, ArrivalMine = 2, ArrivalOther = 3, Input = 4, Own = 5;
+  auto Spin = [](Order O) {
+    MemOp W = load(ArrivalOther, O, Scope::System);
+    W.Spins = true;
+    return W;
+  };
+  // Handshake first, relaxed; then the own input read and the partner's part
+  // written; then a release signal and an acquire wait with nothing after.
+  Program Handshake;
+  Handshake.add(store(ArrivalMine, Order::Relaxed, Scope::System));
+  Handshake.add(Spin(Order::Relaxed));
+  Handshake.add(plainLoad(Input));
+  Handshake.add(plainStore(Mine));
+  Handshake.add(store(ArrivalMine, Order::Release, Scope::System));
+  Handshake.add(Spin(Order::Acquire));
+  EXPECT_TRUE(Handshake.run().empty());
+  // An exchange whose relaxed wait is followed by a read of the kernel's own
+  // word (written before the signal) and only then by an acquire fence and
+  // the read of the partner's part.
+  auto Exchange = [&](bool OwnBeforeFence) {
+    Program P;
+    P.add(plainStore(Mine));
+    MemOp SetOwn = plainStore(Own); // another element than the one read: not the thread's own write
+    SetOwn.Element = 10;
+    P.add(SetOwn);
+    P.add(store(ArrivalMine, Order::Release, Scope::System));
+    P.add(Spin(Order::Relaxed));
+    if (OwnBeforeFence) {
+      MemOp ReadOwn = plainLoad(Own);
+      ReadOwn.Element = 11;
+      P.add(ReadOwn);
+    }
+    P.add(fence(Scope::System));
+    P.add(plainLoad(Other));
+    return P;
+  };
+  EXPECT_TRUE(Exchange(true).run().empty());
+  EXPECT_TRUE(Exchange(false).run().empty());
+  // The same exchange with no fence: the partner's part is read unordered.
+  Program Unfenced;
+  Unfenced.add(plainStore(Mine));
+  Unfenced.add(store(ArrivalMine, Order::Release, Scope::System));
+  Unfenced.add(Spin(Order::Relaxed));
+  Unfenced.add(plainLoad(Other));
+  std::vector<Finding> Fs = Unfenced.run();
+  ASSERT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::NoAcquire}));
+  EXPECT_EQ(Fs[0].At, 2u); // the wait
+}
+
 // A count polled on each pass of a retry loop (is the table full?), bumped
 // after each insert, carries nothing to the loop's body: the body runs on the
 // counts with which the loop goes on, the one read before the inserting
