@@ -104,7 +104,10 @@ Mirror mirrorPartners(const State &St) {
       });
       if (Sent || Received)
         Data.insert(Object);
-      (Sent ? SentWrites : ReceivedReads).append(Sent || Received ? Ops.begin() : Ops.end(), Ops.end());
+      if (Sent)
+        SentWrites.append(Ops.begin(), Ops.end());
+      else if (Received)
+        ReceivedReads.append(Ops.begin(), Ops.end());
     }
     // An exchange: a write sent before a publish, that publish before a
     // wait (or in one loop with it), and a read after that wait. The
