@@ -202,11 +202,7 @@ const std::vector<Group> &State::groups(bool AcrossKernels) {
       G.PerBlock = all_of(Members, [&](unsigned I) {
         return Ops[I].Segment >= 0 && Ops[I].Segment == First.Segment;
       });
-      // One block of one grid: two kernels are two grids.
-      bool OneBlock = all_of(Members, [&](unsigned I) {
-        return Ops[I].RunBy == Runner::Kernel && Ops[I].Context == First.Context && Ops[I].OnlyBlock >= 0 &&
-               Ops[I].OnlyBlock == First.OnlyBlock;
-      });
+      bool OneBlock = engine::oneBlockRuns(Ops, Members);
       G.WithHost = sharedWithHost(Home) && !HostSide.empty();
       if (G.WithHost)
         G.Ops.append(HostSide.begin(), HostSide.end());
@@ -265,6 +261,8 @@ static void dumpOps(ArrayRef<MemOp> Ops) {
        << " thr=" << O.Thread << " seq=" << O.Seq;
     if (O.OnlyBlock >= 0)
       OS << " block=" << O.OnlyBlock;
+    if (O.ElectedBy >= 0)
+      OS << " elected=" << O.ElectedBy;
     if (O.ThreadBelow != -1)
       OS << " below=" << O.ThreadBelow;
     if (O.Segment >= 0)
@@ -349,6 +347,7 @@ std::vector<Finding> analyse(ArrayRef<MemOp> Given, const ProgramOrder &PO, cons
     if (!Mirrored.empty()) {
       MirroredState.emplace(Mirrored, PO, Opts);
       MirroredState->PartnerDatum = Mirror.PartnerDatum;
+      MirroredState->ReadAfterKernel = Mirror.ReadAfterKernel;
     }
     engine::State &MSt = MirroredState ? *MirroredState : St;
     DenseMap<unsigned, bool> MessageFences;

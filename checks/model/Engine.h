@@ -146,6 +146,12 @@ struct MemOp {
   /// Only this block of its grid runs the operation (if (blockIdx.x == 0),
   /// or a kernel launched with one block); -1 when any block may.
   int OnlyBlock = -1;
+  /// Only the block that a ticket elects runs it: the block whose draw of a
+  /// counting update, made once per launch, returned the value a test
+  /// chooses (if (atomicInc(&done, gridDim.x - 1) == gridDim.x - 1)), as an
+  /// id of that draw; -1: none. Which block that is the front end cannot
+  /// say, but it is one block, the same for every operation of one draw.
+  int ElectedBy = -1;
   /// What runs it: the kernel, device function or host function, as an id.
   /// Operations of different contexts are concurrent only across kernels.
   int Context = 0;

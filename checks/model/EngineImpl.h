@@ -12,6 +12,7 @@
 
 #include "Engine.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>
@@ -44,6 +45,9 @@ public:
   /// message to its partner instance, and the one datum the partner sends
   /// through it. Nothing else is shared between the two instances.
   llvm::DenseMap<int, int> PartnerDatum;
+  /// Of those data, the ones the partner reads only after the kernel: its
+  /// wait, an acquire, ends the kernel (the stream's later work reads them).
+  llvm::DenseSet<int> ReadAfterKernel;
 
   const MemOp &op(unsigned I) const { return Ops[I]; }
 
@@ -153,6 +157,23 @@ inline Finding finding(Finding::Kind K, unsigned At, int Other, const Group &G) 
   return F;
 }
 
+/// One block of one grid runs every operation of \p Members: a branch pins
+/// the same block for each (if (blockIdx.x == 0)), or the same ticket elects
+/// it (the last block to arrive). Two kernels are two grids.
+template <typename Range> bool oneBlockRuns(llvm::ArrayRef<MemOp> Ops, const Range &Members) {
+  const MemOp &First = Ops[*Members.begin()];
+  return llvm::all_of(Members, [&](unsigned I) {
+           const MemOp &Op = Ops[I];
+           return Op.RunBy == Runner::Kernel && Op.Context == First.Context && Op.OnlyBlock >= 0 &&
+                  Op.OnlyBlock == First.OnlyBlock;
+         }) ||
+         llvm::all_of(Members, [&](unsigned I) {
+           const MemOp &Op = Ops[I];
+           return Op.RunBy == Runner::Kernel && Op.Context == First.Context && Op.ElectedBy >= 0 &&
+                  Op.ElectedBy == First.ElectedBy;
+         });
+}
+
 /// An operation that the scope rules group: atomic (or volatile) with a scope,
 /// on an object.
 inline bool isScoped(const MemOp &Op) {
@@ -182,6 +203,7 @@ void asyncRules(State &St, std::vector<Finding> &Out);
 struct Mirror {
   std::vector<MemOp> Ops;
   llvm::DenseMap<int, int> PartnerDatum;
+  llvm::DenseSet<int> ReadAfterKernel;
 };
 Mirror mirrorPartners(const State &St);
 void wideScopeRule(State &St, std::vector<Finding> &Out);

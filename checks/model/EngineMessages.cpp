@@ -221,6 +221,11 @@ private:
   /// its test, by a read of \p Data that is not the reader's own write; with
   /// a publish \p P, a receive that \p P's value can let go on (mayPass).
   bool someoneReads(const Flag &F, int Data, int P = -1) const {
+    // The partner reads its datum after the kernel, once its wait, an
+    // acquire that ends the kernel, has seen the signal (EngineMirrors.cpp).
+    if (St.ReadAfterKernel.count(Data) && St.PartnerDatum.count(F.Object) && mayCarry(F, Data) &&
+        any_of(F.Receives, [&](unsigned R) { return P < 0 || mayPass(P, R); }))
+      return true;
     // The wide net takes a read's word for it; an only-written object is
     // data only where both sides are shown (it is so defined).
     if (St.Opts.Net == Strictness::Wide &&
@@ -658,7 +663,9 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
       });
       if (Owned)
         continue;
-      if (Written && Read) {
+      // A partner's datum that it reads after the kernel (EngineMirrors.cpp)
+      // is read there: what this instance writes of it travels.
+      if (Written && (Read || St.ReadAfterKernel.count(Object))) {
         for (unsigned I : List) {
           if (DataWrite(I)) {
             G.DataStores.push_back(I);
@@ -723,11 +730,7 @@ void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool>
       bool PerBlock = all_of(List, [&](unsigned I) {
         return St.op(I).Segment >= 0 && St.op(I).Segment == First.Segment;
       });
-      bool OneBlock = all_of(List, [&](unsigned I) {
-        const MemOp &Op = St.op(I);
-        return Op.RunBy == Runner::Kernel && Op.Context == First.Context && Op.OnlyBlock >= 0 &&
-               Op.OnlyBlock == First.OnlyBlock;
-      });
+      bool OneBlock = oneBlockRuns(St.Ops, List);
       F.Needed = St.accessedByHost(Object) ? Scope::System : PerBlock || OneBlock ? Scope::Block : Scope::Device;
       G.Flags.push_back(std::move(F));
     }

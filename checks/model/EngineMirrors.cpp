@@ -20,11 +20,14 @@
 // - they make an exchange: a write sent, then a publish, then (or in one
 //   loop with it) a wait, then a read received. A handshake of execution
 //   first (a relaxed signal and wait before the kernel reads its own input)
-//   and a signal of data only at the end show no partner's write that a
-//   read after a wait may get.
+//   shows no partner's write that a read after a wait may get. Or the wait
+//   ends the kernel and acquires: what it orders is read by the stream's
+//   later work, and the partner's writes before its signal are the ones it
+//   is for. A relaxed wait at the end is a barrier of execution only.
 // Then, where the kernel has exactly one such outgoing word and one such
 // incoming word, the two words are one flag and the objects sent and
-// received are one datum, as they are in memory once the host has mapped
+// received (or, where the exchange ends the kernel, those sent, which the
+// partner reads after it: ReadAfterKernel) are one datum, as they are in memory once the host has mapped
 // them: the message rules see a publish and a receive of one flag. The
 // partner's thread of the same index writes what this thread reads, so
 // elements that one grid's threads own (a grid-stride index, a block's own
@@ -93,34 +96,56 @@ Mirror mirrorPartners(const State &St) {
     for (unsigned I : List)
       if (St.op(I).Object != Send && St.op(I).Object != Wait)
         Accesses[St.op(I).Object].push_back(I);
-    SetVector<int> Data;
+    SetVector<int> Sent, Received;
     SmallVector<unsigned, 8> SentWrites, ReceivedReads;
     for (auto &[Object, Ops] : Accesses) {
-      bool Sent = !Read.count(Object) && any_of(Ops, [&](unsigned D) {
-        return St.op(D).What == OpKind::Store && any_of(Publishes, [&](unsigned P) { return St.before(D, P); });
-      });
-      bool Received = !Written.count(Object) && all_of(Ops, [&](unsigned L) {
-        return any_of(Receives, [&](unsigned R) { return St.before(R, L); });
-      });
-      if (Sent || Received)
-        Data.insert(Object);
-      if (Sent)
+      if (!Read.count(Object) && any_of(Ops, [&](unsigned D) {
+            return St.op(D).What == OpKind::Store && any_of(Publishes, [&](unsigned P) { return St.before(D, P); });
+          })) {
+        Sent.insert(Object);
         SentWrites.append(Ops.begin(), Ops.end());
-      else if (Received)
+      } else if (!Written.count(Object) && all_of(Ops, [&](unsigned L) {
+                   return any_of(Receives, [&](unsigned R) { return St.before(R, L); });
+                 })) {
+        Received.insert(Object);
         ReceivedReads.append(Ops.begin(), Ops.end());
+      }
     }
     // An exchange: a write sent before a publish, that publish before a
     // wait (or in one loop with it), and a read after that wait. The
     // partner's write before its signal is then what this read may get; a
-    // handshake of execution before the kernel reads its own input and one
-    // of data at its end show no write that a read after a wait receives.
-    auto Exchange = [&](unsigned P, unsigned R) {
+    // handshake of execution before the kernel reads its own input shows no
+    // write that a read after a wait receives.
+    auto Sends = [&](unsigned P, unsigned R) {
       return (St.before(P, R) || St.inCommonLoop(P, R)) &&
-             any_of(SentWrites, [&](unsigned D) { return St.before(D, P); }) &&
-             any_of(ReceivedReads, [&](unsigned L) { return St.before(R, L); });
+             any_of(SentWrites, [&](unsigned D) { return St.before(D, P); });
     };
-    if (none_of(Publishes, [&](unsigned P) { return any_of(Receives, [&](unsigned R) { return Exchange(P, R); }); }))
+    auto Exchange = [&](unsigned P, unsigned R) {
+      return Sends(P, R) && any_of(ReceivedReads, [&](unsigned L) { return St.before(R, L); });
+    };
+    // Or an exchange that ends the kernel: the wait acquires (or an acquire
+    // fence follows it) and no access of the kernel comes after it. What
+    // the acquire orders is then read after the kernel, by the stream's
+    // later work: the partner's writes before its signal, which are this
+    // instance's writes before its own. A wait that orders nothing (relaxed,
+    // and no fence) is a barrier of execution: it shows no datum received.
+    auto EndsKernel = [&](unsigned R) {
+      bool Acquires = hasAcquire(St.op(R).Ord) || any_of(St.threadOps(St.op(R).Thread), [&](unsigned X) {
+                        return St.op(X).What == OpKind::Fence && hasAcquire(St.op(X).Ord) && St.before(R, X);
+                      });
+      return Acquires && none_of(List, [&](unsigned X) {
+               return St.op(X).Object != Send && St.op(X).Object != Wait && St.before(R, X);
+             });
+    };
+    bool ReadInKernel =
+        any_of(Publishes, [&](unsigned P) { return any_of(Receives, [&](unsigned R) { return Exchange(P, R); }); });
+    if (!ReadInKernel && none_of(Publishes, [&](unsigned P) {
+          return any_of(Receives, [&](unsigned R) { return Sends(P, R) && EndsKernel(R); });
+        }))
       continue;
+    SetVector<int> Data = Sent;
+    if (ReadInKernel)
+      Data.insert(Received.begin(), Received.end());
     if (Out.empty())
       Out.assign(St.Ops.begin(), St.Ops.end());
     // In this instance's memory, what it receives and what it sends are
@@ -132,6 +157,8 @@ Mirror mirrorPartners(const State &St) {
       Elements = std::max(Elements, Op.Element + 1);
     const int DataObject = Data.front();
     M.PartnerDatum[Send] = DataObject;
+    if (!ReadInKernel)
+      M.ReadAfterKernel.insert(DataObject);
     for (unsigned I : List) {
       MemOp &Op = Out[I];
       const bool Incoming = Op.Object == Wait || (Data.count(Op.Object) && !Written.count(Op.Object));

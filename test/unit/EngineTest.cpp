@@ -144,6 +144,23 @@ TEST(Engine, OneBlockOfOneGridNeedsOnlyBlockScope) {
   EXPECT_EQ(P.run().size(), 2u);
 }
 
+// The block a ticket elects is one block, as block 0 is: the same draw's
+// election for every operation, or nothing.
+TEST(Engine, TheBlockATicketElectsIsOneBlock) {
+  Program P = messagePassing(Order::Relaxed, Order::Relaxed, Scope::Block, Scope::Block);
+  for (MemOp &Op : P.Ops)
+    Op.ElectedBy = 3;
+  EXPECT_TRUE(P.run().empty());
+  // Two draws elect two blocks, which may differ.
+  for (unsigned I = 0; I < P.Ops.size(); ++I)
+    P.Ops[I].ElectedBy = P.Arms[I] == 1 ? 3 : 4;
+  EXPECT_EQ(P.run().size(), 2u);
+  // One side elected, the other run by every block.
+  for (unsigned I = 0; I < P.Ops.size(); ++I)
+    P.Ops[I].ElectedBy = P.Arms[I] == 1 ? 3 : -1;
+  EXPECT_EQ(P.run().size(), 2u);
+}
+
 TEST(Engine, WhatOnlyAnotherBlockWroteIsNotPublishedByThisBlock) {
   // if (blockIdx.x == 0) { data = 42; atomicExch(flag, 1); }
   // if (blockIdx.x == 1) { while (atomicCAS(flag, 1, 1) == 0) {} use(data); }
@@ -928,6 +945,22 @@ TEST(Engine, PartnerNeedsAnExchangeAndCarriesItsDatumOnly) {
   Handshake.add(store(ArrivalMine, Order::Release, Scope::System));
   Handshake.add(Spin(Order::Acquire));
   EXPECT_TRUE(Handshake.run().empty());
+  // The same with the signal at the end relaxed: the acquire that ends the
+  // kernel is for the partner's writes, read after the kernel, and nothing
+  // releases this instance's.
+  Program EndRelaxed;
+  EndRelaxed.add(store(ArrivalMine, Order::Relaxed, Scope::System));
+  EndRelaxed.add(Spin(Order::Relaxed));
+  EndRelaxed.add(plainLoad(Input));
+  EndRelaxed.add(plainStore(Mine));
+  EndRelaxed.add(store(ArrivalMine, Order::Relaxed, Scope::System));
+  EndRelaxed.add(Spin(Order::Acquire));
+  std::vector<Finding> Ended = EndRelaxed.run();
+  ASSERT_EQ(kinds(Ended), (std::vector<Finding::Kind>{Finding::NoRelease}));
+  EXPECT_EQ(Ended[0].At, 4u);
+  // A relaxed wait at the end is a barrier of execution: no datum received.
+  EndRelaxed.Ops[5].Ord = Order::Relaxed;
+  EXPECT_TRUE(EndRelaxed.run().empty());
   // An exchange whose relaxed wait is followed by a read of the kernel's own
   // word (written before the signal) and only then by an acquire fence and
   // the read of the partner's part.

@@ -245,3 +245,80 @@ __global__ void mirrorOwnBarrier(float *mine, const float *other, volatile unsig
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
     out[i] = other[i];
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The exchange ends the kernel: each instance writes into the partner's buffer, signals, and waits
+// with an acquire for the partner's signal; nothing after the wait reads in the kernel, the
+// stream's later work does. The acquire says what the wait is for: the partner's writes before
+// its signal, read after this kernel. The signal is relaxed, so the partner can pass its wait
+// before these writes reach it (a relaxed handshake first, for execution only, as before).
+__global__ void mirrorEndSignalRelaxed(const float *in, float *theirs, unsigned *arrivalMine,
+                                       const unsigned *arrivalOther, int n, unsigned token) {
+  unsigned seen;
+  if (threadIdx.x == 0) {
+    ST_RELAXED(arrivalMine + blockIdx.x, token);
+    do {
+      LD_RELAXED(seen, arrivalOther + blockIdx.x);
+    } while (seen != token);
+  }
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    theirs[i] = 2.0f * in[i];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    ST_RELAXED(arrivalMine + blockIdx.x, token + 1);
+    do {
+      LD_ACQUIRE(seen, arrivalOther + blockIdx.x);
+    } while (seen != token + 1);
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The same exchange at the end with no handshake before it.
+__global__ void mirrorEndOnlyRelaxed(const float *in, float *theirs, unsigned *arrivalMine,
+                                     const unsigned *arrivalOther, int n, unsigned token) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    theirs[i] = 2.0f * in[i];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    ST_RELAXED(arrivalMine + blockIdx.x, token);
+    unsigned seen;
+    do {
+      LD_ACQUIRE(seen, arrivalOther + blockIdx.x);
+    } while (seen != token);
+  }
+}
+
+// LITMUS: forbidden
+// Its fixed twin: the signal releases.
+__global__ void mirrorEndOnlyReleased(const float *in, float *theirs, unsigned *arrivalMine,
+                                      const unsigned *arrivalOther, int n, unsigned token) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    theirs[i] = 2.0f * in[i];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    ST_RELEASE(arrivalMine + blockIdx.x, token);
+    unsigned seen;
+    do {
+      LD_ACQUIRE(seen, arrivalOther + blockIdx.x);
+    } while (seen != token);
+  }
+}
+
+// LITMUS: forbidden
+// A barrier of execution at the end: both the signal and the wait are relaxed. Nothing says the
+// partner reads what this instance wrote (its own output, read by its own host), and a relaxed
+// wait orders nothing after it either: the two instances only learn that both have finished.
+__global__ void mirrorEndExecutionOnly(const float *in, float *out, unsigned *arrivalMine,
+                                       const unsigned *arrivalOther, int n, unsigned token) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    out[i] = 2.0f * in[i];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    ST_RELAXED(arrivalMine + blockIdx.x, token);
+    unsigned seen;
+    do {
+      LD_RELAXED(seen, arrivalOther + blockIdx.x);
+    } while (seen != token);
+  }
+}
