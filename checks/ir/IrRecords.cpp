@@ -471,8 +471,56 @@ int threadBelow(const Instruction *I, const FunctionOrder &O) {
   return Below;
 }
 
-/// The one block that runs \p I: a branch on blockIdx.x that dominates it.
-int onlyBlock(const Instruction *I, const FunctionOrder &O) {
+/// The ticket (one of \p Tickets: counting updates in no loop, each drawn
+/// once per launch) that \p V, when \p WhenTrue, says this block drew the
+/// chosen value of, as the AST front end's electingTicket reads it: ticket ==
+/// n - 1 with n the same at every use, through casts, a truth test, a
+/// negation, a phi of such tests and false (bool last = false; if (tid == 0)
+/// last = ...), and the block's vote __syncthreads_or(last).
+const Instruction *electingTicket(const Value *V, bool WhenTrue, const DenseSet<const Instruction *> &Tickets,
+                                  unsigned Depth = 0) {
+  if (Depth > 8)
+    return nullptr;
+  while (isa<ZExtInst, TruncInst>(V))
+    V = cast<CastInst>(V)->getOperand(0);
+  if (const auto *Call = dyn_cast<CallBase>(V))
+    return WhenTrue && Call->getIntrinsicID() == Intrinsic::nvvm_barrier_cta_red_or_aligned_all
+               ? electingTicket(Call->getArgOperand(1), true, Tickets, Depth + 1)
+               : nullptr;
+  if (const auto *Phi = dyn_cast<PHINode>(V)) {
+    const Instruction *Ticket = nullptr;
+    for (const Value *In : Phi->incoming_values()) {
+      if (const auto *C = dyn_cast<ConstantInt>(In); C && C->isZero())
+        continue;
+      const Instruction *T = WhenTrue ? electingTicket(In, true, Tickets, Depth + 1) : nullptr;
+      if (!T || (Ticket && T != Ticket))
+        return nullptr;
+      Ticket = T;
+    }
+    return Ticket;
+  }
+  if (const auto *Not = dyn_cast<BinaryOperator>(V); Not && Not->getOpcode() == Instruction::Xor)
+    if (const auto *C = dyn_cast<ConstantInt>(Not->getOperand(1)); C && C->isOne() && C->getBitWidth() == 1)
+      return electingTicket(Not->getOperand(0), !WhenTrue, Tickets, Depth + 1);
+  const auto *Cmp = dyn_cast<ICmpInst>(V);
+  if (!Cmp || !Cmp->isEquality())
+    return nullptr;
+  const bool Eq = Cmp->getPredicate() == CmpInst::ICMP_EQ;
+  for (unsigned Side = 0; Side < 2; ++Side) {
+    const Value *X = Cmp->getOperand(Side), *Y = Cmp->getOperand(1 - Side);
+    if (const auto *T = dyn_cast<Instruction>(X); T && Tickets.count(T))
+      return Eq == WhenTrue && sameEveryUse(Y) ? T : nullptr;
+    if (const auto *C = dyn_cast<ConstantInt>(Y); C && C->isZero()) // a truth test: last != 0
+      if (const Instruction *T = electingTicket(X, Eq != WhenTrue, Tickets, Depth + 1))
+        return T;
+  }
+  return nullptr;
+}
+
+/// The first answer \p Test gives, from the nearest dominating branch out,
+/// for the condition of a branch whose edge dominates \p I and the value it
+/// has on that edge: what every run of \p I has been decided by.
+template <typename T, typename Fn> T dominatingTest(const Instruction *I, const FunctionOrder &O, Fn Test) {
   const DominatorTree &DT = O.domTree();
   const DomTreeNode *N = DT.getNode(I->getParent());
   for (const DomTreeNode *Up = N ? N->getIDom() : nullptr; Up; Up = Up->getIDom()) {
@@ -481,10 +529,28 @@ int onlyBlock(const Instruction *I, const FunctionOrder &O) {
       continue;
     for (unsigned Succ = 0; Succ < 2; ++Succ)
       if (DT.dominates(BasicBlockEdge(Up->getBlock(), Br->getSuccessor(Succ)), I->getParent()))
-        if (std::optional<int64_t> C = pinnedBlock(Br->getCondition(), Succ == 0))
-          return static_cast<int>(*C);
+        if (T Answer = Test(Br->getCondition(), Succ == 0))
+          return Answer;
   }
-  return -1;
+  return T();
+}
+
+/// The ticket that elects the one block that runs \p I: a branch on an
+/// electing test (electingTicket) that dominates it.
+const Instruction *electedBy(const Instruction *I, const FunctionOrder &O,
+                             const DenseSet<const Instruction *> &Tickets) {
+  if (Tickets.empty())
+    return nullptr;
+  return dominatingTest<const Instruction *>(
+      I, O, [&](const Value *Cond, bool WhenTrue) { return electingTicket(Cond, WhenTrue, Tickets); });
+}
+
+/// The one block that runs \p I: a branch on blockIdx.x that dominates it.
+int onlyBlock(const Instruction *I, const FunctionOrder &O) {
+  std::optional<int64_t> C = dominatingTest<std::optional<int64_t>>(I, O, [](const Value *Cond, bool WhenTrue) {
+    return pinnedBlock(Cond, WhenTrue);
+  });
+  return C ? static_cast<int>(*C) : -1;
 }
 
 } // namespace
@@ -493,6 +559,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
   DenseMap<std::pair<const Value *, int64_t>, int> ObjectId;
   StringMap<int> ElementId, SegmentId, LaneBaseId;
   DenseMap<std::pair<unsigned, const Function *>, unsigned> ThreadId;
+  DenseMap<const Instruction *, int> ElectionId;
   for (const Function &F : M) {
     if (!isKernel(F))
       continue;
@@ -507,6 +574,14 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
     const Instruction *Previous = nullptr;
     unsigned Within = 0;
     std::vector<ValueTest> Tests(Last - First, ValueTest::None);
+    // The tickets a block draws once per launch: counting updates in no loop.
+    DenseSet<const Instruction *> Tickets;
+    for (unsigned I = First; I < Last; ++I) {
+      const IROp &Op = IROps[I];
+      if (Op.What == OpKind::RMW && countsArrivals(Op.Spelling, Op.Operand) &&
+          !orderOf(Op.I->getFunction()).loops().getLoopFor(Op.I->getParent()))
+        Tickets.insert(Op.I);
+    }
     for (unsigned I = First; I < Last; ++I) {
       IROp &Op = IROps[I];
       if (Op.What == OpKind::Load || Op.What == OpKind::RMW)
@@ -538,6 +613,8 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
       R.OnlyBlock = GridsOverlap ? -1 : onlyBlock(Op.I, orderOf(Fn));
       if (R.OnlyBlock < 0 && LaunchedOneBlock)
         R.OnlyBlock = 0;
+      if (const Instruction *Ticket = GridsOverlap ? nullptr : electedBy(Op.I, orderOf(Fn), Tickets))
+        R.ElectedBy = ElectionId.try_emplace(Ticket, ElectionId.size()).first->second;
       R.Context = Context;
       R.RunBy = Runner::Kernel;
       R.Thread = ThreadId.try_emplace({Context, Fn}, ThreadId.size()).first->second;

@@ -10,6 +10,7 @@
 #include "Divergence.h"
 #include "ast/CheckUtils.h"
 #include "model/Hierarchy.h"
+#include "model/Engine.h"
 #include "model/MemoryModel.h"
 
 using namespace clang;
@@ -286,6 +287,93 @@ void ScopedAccesses::Walker::walkSwitch(const SwitchStmt *Sw, const Frame *Fr) {
     }
     Arms.pop_back();
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Who runs what an arm holds: a pinned block, an elected one
+//===----------------------------------------------------------------------===//
+
+void ScopedAccesses::Walker::narrowTo(const Expr *Cond, bool WhenTrue, const Frame *Fr) {
+  if (std::optional<int64_t> C = pinnedBlock(Cond, WhenTrue))
+    OnlyBlock = *C;
+  if (const Expr *Ticket = electingTicket(Cond, WhenTrue, Fr))
+    ElectedBy = Ticket;
+}
+
+const Expr *ScopedAccesses::Walker::electingTicket(const Expr *Cond, bool WhenTrue, const Frame *Fr,
+                                                   unsigned Depth) {
+  if (!Cond || Depth > 6)
+    return nullptr;
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot)
+    return electingTicket(UO->getSubExpr(), !WhenTrue, Fr, Depth + 1);
+  // __syncthreads_or(last): some thread of the block holds last.
+  if (const auto *CE = dyn_cast<CallExpr>(Cond)) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    return WhenTrue && FD && identifierOf(FD) == "__syncthreads_or" && CE->getNumArgs() == 1
+               ? electingTicket(CE->getArg(0), true, Fr, Depth + 1)
+               : nullptr;
+  }
+  // A local that holds such a test, or false: bool last = false; if (tid == 0) last = t == n - 1;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Cond)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!WhenTrue || !VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
+      return nullptr;
+    const Modifications *Map = modificationsOf(VD);
+    auto It = Map ? Map->find(VD) : Modifications::const_iterator();
+    const bool Modified = !Map || It != Map->end();
+    if (Modified && (!Map || It->second.Other || It->second.Plain != It->second.Count))
+      return nullptr;
+    SmallVector<const Expr *, 3> Values;
+    if (const Expr *Init = VD->getInit())
+      Values.push_back(Init);
+    if (Modified)
+      Values.append(It->second.Values.begin(), It->second.Values.end());
+    const Expr *Ticket = nullptr;
+    for (const Expr *V : Values) {
+      if (std::optional<int64_t> C = constantInt(V, Ctx); C && *C == 0)
+        continue;
+      const Expr *T = electingTicket(V, true, Fr, Depth + 1);
+      if (!T || (Ticket && T != Ticket))
+        return nullptr;
+      Ticket = T;
+    }
+    return Ticket;
+  }
+  // ticket == value, the same value for every thread (gridDim.x - 1).
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO || (BO->getOpcode() != BO_EQ && BO->getOpcode() != BO_NE) || (BO->getOpcode() == BO_EQ) != WhenTrue)
+    return nullptr;
+  for (auto [T, Value] : {std::pair(BO->getLHS(), BO->getRHS()), std::pair(BO->getRHS(), BO->getLHS())})
+    if (sameEveryUse(Value, Fr))
+      if (const Expr *Ticket = ticketDrawn(T, Fr, Depth + 1))
+        return Ticket;
+  return nullptr;
+}
+
+const Expr *ScopedAccesses::Walker::ticketDrawn(const Expr *E, const Frame *Fr, unsigned Depth) {
+  if (!E || Depth > 8)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
+      return nullptr;
+    const Expr *Value = VD->getInit() ? (modified(VD) ? nullptr : VD->getInit()) : singleAssignment(VD);
+    return ticketDrawn(Value, Fr, Depth + 1);
+  }
+  if (!isa<CallExpr>(E))
+    return nullptr;
+  // The draw this walk recorded for the call: a counting update in no loop.
+  for (const ScopedAccess &A : llvm::reverse(Owner.All)) {
+    if (A.Root != Root)
+      break;
+    if (A.Site != E)
+      continue;
+    bool InLoop = any_of(A.Arms, [](const std::pair<const Stmt *, unsigned> &Arm) { return Arm.second & ArmLoop; });
+    return A.What == OpKind::RMW && countsArrivals(A.Name, A.Operand) && !InLoop ? E : nullptr;
+  }
+  return nullptr;
 }
 
 } // namespace cuda_scope

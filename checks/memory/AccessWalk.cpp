@@ -324,7 +324,7 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
     return;
   }
   if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
-    const int64_t Saved = OnlyBlock, SavedBelow = ThreadBelow;
+    const Narrowing Saved = narrowing();
     for (const Stmt *Child : CS->body()) {
       if (isa<Expr>(Child)) {
         ValueUse Dropped;
@@ -335,8 +335,7 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
       }
       // if (blockIdx.x != C) return; what follows runs in block C alone.
       if (const auto *If = dyn_cast<IfStmt>(Child); If && !If->getElse() && returns(If->getThen())) {
-        if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/false))
-          OnlyBlock = *C;
+        narrowTo(If->getCond(), /*WhenTrue=*/false, Fr);
         // if (tid >= 32) return; what follows runs in threads below 32.
         if (ThreadBelow == UnknownThreadGuard)
           ;
@@ -346,8 +345,7 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
           ThreadBelow = UnknownThreadGuard;
       }
     }
-    OnlyBlock = Saved;
-    ThreadBelow = SavedBelow;
+    restore(Saved);
     return;
   }
   if (const auto *K = dyn_cast<CUDAKernelCallExpr>(S)) {
@@ -484,7 +482,7 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     // A condition the compiler knows (if constexpr, a template's if (!Traits::value), a sizeof
     // test) leaves one arm: the other never runs, and the device IR has no trace of it.
     std::optional<bool> Known = knownCondition(If->getCond(), Fr);
-    const int64_t Saved = OnlyBlock, SavedBelow = ThreadBelow;
+    const Narrowing Saved = narrowing();
     auto Below = [&](bool WhenTrue) {
       if (ThreadBelow == UnknownThreadGuard)
         return;
@@ -493,20 +491,16 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
       else if (laneBits(If->getCond(), Fr) != 0)
         ThreadBelow = UnknownThreadGuard; // which lanes run the arm is not known
     };
-    if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/true))
-      OnlyBlock = *C;
+    narrowTo(If->getCond(), /*WhenTrue=*/true, Fr);
     Below(true);
     if (Known != false)
       walkArm(If->getThen(), Fr, If, 0);
-    OnlyBlock = Saved;
-    ThreadBelow = SavedBelow;
-    if (std::optional<int64_t> C = pinnedBlock(If->getCond(), /*WhenTrue=*/false))
-      OnlyBlock = *C;
+    restore(Saved);
+    narrowTo(If->getCond(), /*WhenTrue=*/false, Fr);
     Below(false);
     if (Known != true)
       walkArm(If->getElse(), Fr, If, 1);
-    OnlyBlock = Saved;
-    ThreadBelow = SavedBelow;
+    restore(Saved);
     return true;
   }
   if (const auto *W = dyn_cast<WhileStmt>(S)) {
@@ -778,6 +772,7 @@ void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Fram
   A.GridLoop = GridLoops > 0;
   A.ThreadBelow = ThreadBelow;
   A.OnlyBlock = OnlyBlock;
+  A.ElectedBy = ElectedBy;
   bool Reads = A.What == OpKind::Load || A.What == OpKind::RMW;
   A.ValueUnused = A.What == OpKind::RMW && (A.ValueUnused || Use.Discarded);
   if (Reads && Use.Tested) {

@@ -601,6 +601,7 @@ void AstRecords::build() {
   DenseMap<const FunctionDecl *, int> RootId;
   auto Root = [&](const FunctionDecl *F) { return RootId.try_emplace(F, RootId.size()).first->second; };
   StringMap<int> ObjectId, ElementId, SegmentId, LaneBaseId;
+  DenseMap<const Expr *, int> ElectionId;
   auto Add = [&](const ScopedAccess &A) {
     MemOp Op;
     Op.What = A.What;
@@ -629,6 +630,9 @@ void AstRecords::build() {
       Op.OnlyBlock = static_cast<int>(A.OnlyBlock);
     else if (A.RootIs == ScopedAccess::Kernel && Accesses->runsOneBlock(A.Root))
       Op.OnlyBlock = 0;
+    // The block a ticket elects: one per grid, so one only where grids do not overlap.
+    if (A.ElectedBy && !(A.RootIs == ScopedAccess::Kernel && Launches->of(A.Root).Overlaps))
+      Op.ElectedBy = ElectionId.try_emplace(A.ElectedBy, ElectionId.size()).first->second;
     Op.Tested = A.TestSeq.has_value();
     Op.Test = A.Test;
     Op.Spins = spins(A, Accesses->context());

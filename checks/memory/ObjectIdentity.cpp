@@ -438,6 +438,8 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointerIn(const Expr *L, const 
           return pointerIn(Arg->first, Arg->second, Steps);
         if (std::optional<ObjectRef> R = pointee(Arg->first, Arg->second, Steps))
           return R;
+      } else if (std::optional<ObjectRef> R = movedParameter(P, DRE, Fr)) {
+        return R;
       }
       return Deref(rootRef(P));
     }
@@ -476,6 +478,38 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointerIn(const Expr *L, const 
               return R;
   }
   return Deref(lvalue(L, Fr, Steps));
+}
+
+std::optional<ObjectRef> ScopedAccesses::Walker::movedParameter(const ParmVarDecl *P, const Expr *Use,
+                                                                const Frame *Fr) {
+  const Modifications *Map = P->getType()->isPointerType() ? modificationsOf(P) : nullptr;
+  auto It = Map ? Map->find(P) : Modifications::const_iterator();
+  if (!Map || It == Map->end() || It->second.Other || It->second.Plain || It->second.Steps.empty())
+    return std::nullopt;
+  const auto *F = dyn_cast<FunctionDecl>(P->getDeclContext());
+  const auto *Body = F ? dyn_cast_or_null<CompoundStmt>(F->getBody()) : nullptr;
+  if (!Body)
+    return std::nullopt;
+  // Every step is a statement of the body's top level that ends before the use.
+  unsigned Found = 0;
+  for (const Stmt *S : Body->body()) {
+    const auto *BO = dyn_cast<BinaryOperator>(S);
+    const auto *DRE = BO && BO->isCompoundAssignmentOp() ? dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts())
+                                                         : nullptr;
+    if (!DRE || DRE->getDecl() != P)
+      continue;
+    if (!SM.isBeforeInTranslationUnit(BO->getEndLoc(), Use->getBeginLoc()))
+      return std::nullopt;
+    ++Found;
+  }
+  if (Found != It->second.Steps.size())
+    return std::nullopt;
+  ObjectRef R = rootRef(P);
+  R.Path.push_back(nullptr);
+  const Frame *Own = frameOf(F, Fr);
+  for (const Expr *Step : It->second.Steps)
+    addIndex(R, Step, Own);
+  return R;
 }
 
 /// A local pointer set more than once, where its initializer and every plain

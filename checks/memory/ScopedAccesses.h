@@ -145,6 +145,10 @@ struct ScopedAccess {
   /// The one block that runs it, where a branch on blockIdx.x says so
   /// (if (blockIdx.x == 0) ...); -1 when any block may.
   int64_t OnlyBlock = -1;
+  /// The ticket (a counting read-modify-write's call, drawn once per block
+  /// and launch) whose chosen value elects the one block that runs it:
+  /// if (__syncthreads_or(atomicInc(&c, gridDim.x - 1) == gridDim.x - 1)).
+  const clang::Expr *ElectedBy = nullptr;
   /// For a load or read-modify-write whose value decides a branch (the
   /// condition of an if, a loop, ?:, && or ||), directly or through the
   /// variables it is stored to (t = atomicAdd(...); last = t == n; if (last)),

@@ -136,6 +136,7 @@ public:
     Seq = 0;
     Budget = impl::WalkBudget;
     OnlyBlock = -1;
+    ElectedBy = nullptr;
     Chain.clear();
     Arms.clear();
     Use = ValueUse();
@@ -262,6 +263,10 @@ private:
   }
 
   std::optional<ObjectRef> pointerIn(const clang::Expr *L, const Frame *Fr, unsigned Steps);
+  /// A pointer parameter that its function moves, in statements of its body's
+  /// top level (no branch or loop holds them), by the steps it adds (out +=
+  /// blockIdx.x * k;), all before \p Use: the part it then points to.
+  std::optional<ObjectRef> movedParameter(const clang::ParmVarDecl *P, const clang::Expr *Use, const Frame *Fr);
   /// A pointer field of a local object that its constructor set from what it was given
   /// (ConstructedFields.cpp): what that points to.
   std::optional<ObjectRef> constructedField(const clang::MemberExpr *ME, const Frame *Fr, unsigned Steps);
@@ -324,6 +329,30 @@ private:
   int64_t OnlyBlock = -1;
   /// The bound the conditions around the walk put on threadIdx.x (if (tid < 32)); -1: none.
   int64_t ThreadBelow = -1;
+  /// The ticket whose drawing elects the one block that runs what is walked
+  /// now (ScopedAccess::ElectedBy); null: none.
+  const clang::Expr *ElectedBy = nullptr;
+  /// What the conditions around the walk say of who runs it, to restore after an arm.
+  struct Narrowing {
+    int64_t OnlyBlock, ThreadBelow;
+    const clang::Expr *ElectedBy;
+  };
+  Narrowing narrowing() const { return {OnlyBlock, ThreadBelow, ElectedBy}; }
+  void restore(const Narrowing &N) {
+    OnlyBlock = N.OnlyBlock;
+    ThreadBelow = N.ThreadBelow;
+    ElectedBy = N.ElectedBy;
+  }
+  /// What runs where \p Cond is \p WhenTrue: the one block a branch on
+  /// blockIdx.x pins (pinnedBlock), or the one a ticket elects (electingTicket).
+  void narrowTo(const clang::Expr *Cond, bool WhenTrue, const Frame *Fr);
+  /// The ticket a block draws (a counting read-modify-write, one per launch:
+  /// in no loop) that \p Cond, when \p WhenTrue, says this block drew the
+  /// chosen value of: ticket == gridDim.x - 1, through a local set to that
+  /// test (last = ticket == n - 1, or false), and __syncthreads_or(last). Each
+  /// ticket is drawn once, so one block (at most) runs what it elects.
+  const clang::Expr *electingTicket(const clang::Expr *Cond, bool WhenTrue, const Frame *Fr, unsigned Depth = 0);
+  const clang::Expr *ticketDrawn(const clang::Expr *E, const Frame *Fr, unsigned Depth);
   ValueUse Use;
   /// Accesses whose value is stored to a variable: which list, which entry, which variable.
   struct Relay {
