@@ -365,10 +365,14 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
       GuardEnd[S].push_back(Seq);
     return;
   }
-  // Only the outermost value of a dropped expression is dropped: what it is
-  // computed from is used.
+  // Only the outermost value of a dropped expression is dropped (through the
+  // nodes that only wrap it: a temporary's cleanups, parentheses): what it is
+  // computed from is used. A pointer handed to a call is an address there
+  // (atomicLoad(h->inbound, ...)): what the call's value decides does not
+  // test it, as the IR, which sees it only dereferenced, does not.
+  const bool Call = isa<CallExpr>(S), Wraps = isa<ExprWithCleanups, ParenExpr, ConstantExpr>(S);
   for (const Stmt *Child : S->children())
-    if (Use.Discarded)
+    if ((Use.Discarded && !Wraps) || (Call && isa<Expr>(Child) && cast<Expr>(Child)->getType()->isPointerType()))
       walkWith(Child, Fr, ValueUse());
     else
       walk(Child, Fr);

@@ -54,9 +54,12 @@ public:
     return true;
   }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
-    // A non-const member function may change the object's fields.
-    if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && !MD->isConst() && !MD->isStatic())
-      mark(MC->getImplicitObjectArgument());
+    // A non-const member function may change the object's fields; called
+    // through a pointer (p->f()), the object is *p, and p stays as it was.
+    const Expr *Object = MC->getImplicitObjectArgument();
+    if (const CXXMethodDecl *MD = MC->getMethodDecl();
+        MD && !MD->isConst() && !MD->isStatic() && Object && !Object->getType()->isPointerType())
+      mark(Object);
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {

@@ -304,6 +304,11 @@ private:
   /// counter reset just before the release that publishes everything.
   bool publishCovered(const Flag &F, unsigned D) const {
     const int Data = St.op(D).Object;
+    // A partner that reads its datum after the kernel has only its wait on
+    // this flag before those reads: this GPU's other flags (a grid barrier's
+    // count) never reach it.
+    if (St.ReadAfterKernel.count(Data))
+      return false;
     auto Loads = make_filter_range(G.DataUses,
                                    [&](unsigned L) { return St.op(L).Object == Data && L != D; });
     return any_of(G.Flags, [&](const Flag &X) {

@@ -32,7 +32,9 @@
 // partner's thread of the same index writes what this thread reads, so
 // elements that one grid's threads own (a grid-stride index, a block's own
 // slot) are no one's own across the two: the rules get them unowned, and the
-// partner is outside every block of this grid (device scope at least).
+// partner is outside every block of this grid (device scope at least), even
+// where one block of each runs the exchange (if (tid == 0) with tid the
+// grid-wide index).
 // Nothing else the kernel touches is the partner's: its own __device__
 // variables (a grid barrier's counters) and what it neither sends nor
 // receives are this GPU's, so the flag carries the partner's datum only.
@@ -170,11 +172,14 @@ Mirror mirrorPartners(const State &St) {
         continue;
       if (Incoming && Op.Element >= 0)
         Op.Element += Elements;
-      // No one's own across the two instances.
+      // No one's own across the two instances, and run in no one block:
+      // the partner's block 0 is not this grid's.
       Op.ThreadPrivate = false;
       Op.PerBlock = false;
       Op.Segment = -1;
       Op.WarpSegment = false;
+      Op.OnlyBlock = -1;
+      Op.ElectedBy = -1;
     }
   }
   return M;

@@ -322,3 +322,55 @@ __global__ void mirrorEndExecutionOnly(const float *in, float *out, unsigned *ar
     } while (seen != token);
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Every block writes the partner's part, a barrier of the grid (release arrivals, an acquire
+// spin) gathers them, and thread 0 of block 0 alone signals and waits at the end, as a
+// collective's last step does. Only block 0 touches the words here, but across the two instances
+// the partner's block 0 is another block: its wait sees the relaxed signal and nothing orders
+// these writes before it (the barrier's acquire is no release of the signal).
+__device__ unsigned endArrivals[2];
+__global__ void mirrorEndPinnedRelaxed(const float *in, float *theirs, unsigned *arrivalMine,
+                                       const unsigned *arrivalOther, int n, unsigned token) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    theirs[i] = 2.0f * in[i];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> arrived(endArrivals[0]);
+    arrived.fetch_add(1, cuda::memory_order_release);
+    while (arrived.load(cuda::memory_order_acquire) < gridDim.x) {
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x + blockIdx.x * blockDim.x == 0) {
+    ST_RELAXED(arrivalMine, token);
+    unsigned seen;
+    do {
+      LD_ACQUIRE(seen, arrivalOther);
+    } while (seen != token);
+  }
+}
+
+// LITMUS: forbidden
+// Its fixed twin: the signal releases, and the barrier's acquire has brought every block's writes
+// to thread 0 before it (cumulativity).
+__global__ void mirrorEndPinnedReleased(const float *in, float *theirs, unsigned *arrivalMine,
+                                        const unsigned *arrivalOther, int n, unsigned token) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    theirs[i] = 2.0f * in[i];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> arrived(endArrivals[1]);
+    arrived.fetch_add(1, cuda::memory_order_release);
+    while (arrived.load(cuda::memory_order_acquire) < gridDim.x) {
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x + blockIdx.x * blockDim.x == 0) {
+    ST_RELEASE(arrivalMine, token);
+    unsigned seen;
+    do {
+      LD_ACQUIRE(seen, arrivalOther);
+    } while (seen != token);
+  }
+}

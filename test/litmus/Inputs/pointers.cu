@@ -252,3 +252,43 @@ __global__ void pingPongLastBlockFenced(float *a, float *b, const int *direction
     }
   }
 }
+
+
+// LITMUS: allowed cuda-scope-insufficient
+// A channel reached through a local pointer to this block's element (Channel *ch = channels +
+// blockIdx.x), whose methods are called through it: a call through a pointer changes what it
+// points to, not the pointer, so ch still points into the kernel's argument. The signal's word
+// is one nothing in the kernel reads, and the kernel waits on another that nothing in it writes:
+// the reader runs outside the kernel, outside every block, and a block scope leaves it out.
+struct Channel {
+  unsigned *outbound;
+  unsigned *inbound;
+  __device__ void signalBlock() {
+    cuda::atomic_ref<unsigned, cuda::thread_scope_block>{*outbound}.fetch_add(1, release);
+  }
+  __device__ void signalSystem() {
+    cuda::atomic_ref<unsigned, cuda::thread_scope_system>{*outbound}.fetch_add(1, release);
+  }
+  __device__ void wait(unsigned goal) {
+    while (cuda::atomic_ref<unsigned, cuda::thread_scope_system>{*inbound}.load(acquire) < goal) {
+    }
+  }
+};
+
+__global__ void channelThroughLocalPointer(Channel *channels, unsigned goal) {
+  if (threadIdx.x == 0) {
+    Channel *ch = channels + blockIdx.x;
+    ch->signalBlock();
+    ch->wait(goal);
+  }
+}
+
+// LITMUS: forbidden
+// Its fixed twin: the signal has system scope.
+__global__ void channelThroughLocalPointerSystem(Channel *channels, unsigned goal) {
+  if (threadIdx.x == 0) {
+    Channel *ch = channels + blockIdx.x;
+    ch->signalSystem();
+    ch->wait(goal);
+  }
+}
