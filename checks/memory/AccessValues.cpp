@@ -376,4 +376,92 @@ const Expr *ScopedAccesses::Walker::ticketDrawn(const Expr *E, const Frame *Fr, 
   return nullptr;
 }
 
+//===----------------------------------------------------------------------===//
+// The two sides of a comparison
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// comparisonTest for the side of \p BO (a comparison) that holds the read
+/// value: the operator as seen from that side, in the type both sides are
+/// compared in.
+ValueTest astComparisonTest(const BinaryOperator *BO, bool Left) {
+  Comparison C;
+  switch (BO->getOpcode()) {
+  case BO_EQ: C = Comparison::EQ; break;
+  case BO_NE: C = Comparison::NE; break;
+  case BO_LT: C = Left ? Comparison::LT : Comparison::GT; break;
+  case BO_LE: C = Left ? Comparison::LE : Comparison::GE; break;
+  case BO_GT: C = Left ? Comparison::GT : Comparison::LT; break;
+  case BO_GE: C = Left ? Comparison::GE : Comparison::LE; break;
+  default: return ValueTest::Bound;
+  }
+  const Expr *Other = (Left ? BO->getRHS() : BO->getLHS())->IgnoreParenImpCasts();
+  std::optional<int64_t> K;
+  if (const auto *IL = dyn_cast<IntegerLiteral>(Other); IL && IL->getValue().getActiveBits() <= 63)
+    K = IL->getValue().getZExtValue();
+  return comparisonTest(C, BO->getLHS()->getType()->isUnsignedIntegerType(), K);
+}
+} // namespace
+
+
+ScopedAccesses::Walker::ValueUse ScopedAccesses::Walker::comparedUse(const BinaryOperator *BO, bool Left,
+                                                                     const Frame *Fr) {
+  const Expr *Self = Left ? BO->getLHS() : BO->getRHS(), *Other = Left ? BO->getRHS() : BO->getLHS();
+  // A local holds one value; two reads of a word hold one where nothing can
+  // come between them, as the IR's value numbering merges them: not in a
+  // loop's test, which reads the word again on each pass (a spin on a sense
+  // word compared with the sense read before it waits for it to change).
+  const bool Rereads = Use.Guard && isa<WhileStmt, ForStmt, DoStmt>(Use.Guard);
+  auto KeyOf = [&](const Expr *E) -> RelayKey {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    if (DRE && isa<VarDecl>(DRE->getDecl()))
+      return DRE->getDecl();
+    return Rereads ? nullptr : wordKey(E, Fr);
+  };
+  // Either side computed from the other: next == f(value), or f(value) == value.
+  if (RelayKey Key = KeyOf(Self); Key && computedFrom(Other, Key, Fr))
+    return ValueUse();
+  if (RelayKey Key = KeyOf(Other); Key && computedFrom(Self, Key, Fr))
+    return ValueUse();
+  ValueUse U = Use;
+  U.Compare = astComparisonTest(BO, Left);
+  U.AgainstGrid = Use.AgainstGrid || computesGridSize(Other, Fr);
+  U.GoalVaries = Use.GoalVaries || (U.AgainstGrid && !sameEveryUse(Other, Fr));
+  U.GoalIsGrid = Use.GoalIsGrid || isGridWidth(Other, Fr);
+  return U;
+}
+
+bool ScopedAccesses::Walker::computedFrom(const Expr *E, RelayKey Key, const Frame *Fr, unsigned Depth) {
+  if (!E || Depth > 6)
+    return false;
+  E = E->IgnoreParenCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return false;
+    if (RelayKey(VD) == Key)
+      return true;
+    if (!VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
+      return false;
+    // Any value the local is given, as the IR's phi of them.
+    SmallVector<const Expr *, 4> Values;
+    if (VD->getInit())
+      Values.push_back(VD->getInit());
+    if (const Modifications *Map = modificationsOf(VD))
+      if (auto It = Map->find(VD); It != Map->end())
+        Values.append(It->second.Values.begin(), It->second.Values.end());
+    return any_of(Values, [&](const Expr *V) { return computedFrom(V, Key, Fr, Depth + 1); });
+  }
+  if (isa<ArraySubscriptExpr, MemberExpr>(E) || (isa<UnaryOperator>(E) && cast<UnaryOperator>(E)->getOpcode() == UO_Deref))
+    return wordKey(E, Fr) == Key;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return !BO->isAssignmentOp() &&
+           (computedFrom(BO->getLHS(), Key, Fr, Depth + 1) || computedFrom(BO->getRHS(), Key, Fr, Depth + 1));
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return !UO->isIncrementDecrementOp() && computedFrom(UO->getSubExpr(), Key, Fr, Depth + 1);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return computedFrom(CO->getTrueExpr(), Key, Fr, Depth + 1) || computedFrom(CO->getFalseExpr(), Key, Fr, Depth + 1);
+  return false;
+}
+
 } // namespace cuda_scope

@@ -45,27 +45,6 @@ bool isBlockIndexX(const Expr *E) {
 }
 
 /// A statement that leaves the function: return, or a block ending in one.
-/// comparisonTest for the side of \p BO (a comparison) that holds the read
-/// value: the operator as seen from that side, in the type both sides are
-/// compared in.
-ValueTest astComparisonTest(const BinaryOperator *BO, bool Left) {
-  Comparison C;
-  switch (BO->getOpcode()) {
-  case BO_EQ: C = Comparison::EQ; break;
-  case BO_NE: C = Comparison::NE; break;
-  case BO_LT: C = Left ? Comparison::LT : Comparison::GT; break;
-  case BO_LE: C = Left ? Comparison::LE : Comparison::GE; break;
-  case BO_GT: C = Left ? Comparison::GT : Comparison::LT; break;
-  case BO_GE: C = Left ? Comparison::GE : Comparison::LE; break;
-  default: return ValueTest::Bound;
-  }
-  const Expr *Other = (Left ? BO->getRHS() : BO->getLHS())->IgnoreParenImpCasts();
-  std::optional<int64_t> K;
-  if (const auto *IL = dyn_cast<IntegerLiteral>(Other); IL && IL->getValue().getActiveBits() <= 63)
-    K = IL->getValue().getZExtValue();
-  return comparisonTest(C, BO->getLHS()->getType()->isUnsignedIntegerType(), K);
-}
-
 bool returns(const Stmt *S) {
   if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
     return !CS->body_empty() && returns(CS->body_back());
@@ -543,20 +522,8 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
       return true;
     }
     if (BO->isComparisonOp() && (Use.Tested || Use.RelayTo)) {
-      ValueUse U = Use;
-      // Each side is compared with the other: with the grid's size, where
-      // the other computes it; by the operator seen from its side.
-      ValueUse L = U, R = U;
-      L.Compare = astComparisonTest(BO, /*Left=*/true);
-      R.Compare = astComparisonTest(BO, /*Left=*/false);
-      L.AgainstGrid = U.AgainstGrid || computesGridSize(BO->getRHS(), Fr);
-      R.AgainstGrid = U.AgainstGrid || computesGridSize(BO->getLHS(), Fr);
-      L.GoalVaries = U.GoalVaries || (L.AgainstGrid && !sameEveryUse(BO->getRHS(), Fr));
-      R.GoalVaries = U.GoalVaries || (R.AgainstGrid && !sameEveryUse(BO->getLHS(), Fr));
-      L.GoalIsGrid = U.GoalIsGrid || isGridWidth(BO->getRHS(), Fr);
-      R.GoalIsGrid = U.GoalIsGrid || isGridWidth(BO->getLHS(), Fr);
-      walkWith(BO->getLHS(), Fr, L);
-      walkWith(BO->getRHS(), Fr, R);
+      walkWith(BO->getLHS(), Fr, comparedUse(BO, /*Left=*/true, Fr));
+      walkWith(BO->getRHS(), Fr, comparedUse(BO, /*Left=*/false, Fr));
       return true;
     }
     if (BO->getOpcode() != BO_Assign)

@@ -353,6 +353,16 @@ private:
   /// ticket is drawn once, so one block (at most) runs what it elects.
   const clang::Expr *electingTicket(const clang::Expr *Cond, bool WhenTrue, const Frame *Fr, unsigned Depth = 0);
   const clang::Expr *ticketDrawn(const clang::Expr *E, const Frame *Fr, unsigned Depth);
+  /// How one side of the comparison \p BO (the left one with \p Left) is
+  /// used where the comparison's value is used as Use says: compared with the
+  /// other side, by the operator seen from its side, with the grid's size
+  /// where the other side computes it. Not at all where one side is computed
+  /// from the other (next == f(value)): that is arithmetic, not a test of
+  /// what other threads did, as the IR front end reads it (derivesFrom).
+  ValueUse comparedUse(const clang::BinaryOperator *BO, bool Left, const Frame *Fr);
+  /// \p E is computed, by arithmetic, casts and the values of locals, from
+  /// the variable or word \p Key.
+  bool computedFrom(const clang::Expr *E, RelayKey Key, const Frame *Fr, unsigned Depth = 0);
   ValueUse Use;
   /// Accesses whose value is stored to a variable: which list, which entry, which variable.
   struct Relay {

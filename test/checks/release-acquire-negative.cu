@@ -209,3 +209,49 @@ __global__ void consumer(int *Data, int *Flag, int *Out) {
   }
   *Out = Data[0];
 }
+
+// no-warning: a work cursor (an in-place transposition's next cycle to move). Each block draws an
+// item and compares it with the item's successor in the cycle, a value computed from the item
+// itself: arithmetic on what the block drew, not a test of what other blocks did before drawing
+// theirs. Checked only against its end, the cursor hands nothing over (the moves are claimed
+// through finished[], read back by an atomic).
+__global__ void cursorComparedWithItself(const int A, const int B, const int b, float *input, int *finished,
+                                         int *head) {
+  __shared__ int lmem[2];
+  const int tid = threadIdx.x;
+  int m = A * B - 1;
+  if (tid == 0)
+    lmem[1] = atomicAdd(&head[0], 1);
+  __syncthreads();
+  while (lmem[1] < m) {
+    int next_in_cycle = (lmem[1] * A) - m * (lmem[1] / B);
+    if (next_in_cycle == lmem[1]) {
+      __syncthreads();
+      if (tid == 0)
+        lmem[1] = atomicAdd(&head[0], 1);
+      __syncthreads();
+      continue;
+    }
+    float data1 = 0;
+    if (tid < b)
+      data1 = input[lmem[1] * b + tid];
+    if (tid == 0)
+      lmem[0] = atomicAdd(&finished[lmem[1]], 0);
+    __syncthreads();
+    for (; lmem[0] == 0; next_in_cycle = (next_in_cycle * A) - m * (next_in_cycle / B)) {
+      float backup1 = 0;
+      if (tid < b)
+        backup1 = input[next_in_cycle * b + tid];
+      __syncthreads();
+      if (tid == 0)
+        lmem[0] = atomicExch(&finished[next_in_cycle], 1);
+      __syncthreads();
+      if (!lmem[0] && tid < b)
+        input[next_in_cycle * b + tid] = data1;
+      data1 = backup1;
+    }
+    if (tid == 0)
+      lmem[1] = atomicAdd(&head[0], 1);
+    __syncthreads();
+  }
+}
