@@ -471,8 +471,8 @@ int threadBelow(const Instruction *I, const FunctionOrder &O) {
   return Below;
 }
 
-/// The ticket (one of \p Tickets: counting updates in no loop, each drawn
-/// once per launch) that \p V, when \p WhenTrue, says this block drew the
+/// The ticket (one of \p Tickets: counting updates whose draws are distinct,
+/// drawsDistinctTickets, in no loop, each drawn once per launch) that \p V, when \p WhenTrue, says this block drew the
 /// chosen value of, as the AST front end's electingTicket reads it: ticket ==
 /// n - 1 with n the same at every use, through casts, a truth test, a
 /// negation, a phi of such tests and false (bool last = false; if (tid == 0)
@@ -574,11 +574,11 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
     const Instruction *Previous = nullptr;
     unsigned Within = 0;
     std::vector<ValueTest> Tests(Last - First, ValueTest::None);
-    // The tickets a block draws once per launch: counting updates in no loop.
+    // The tickets a block draws once per launch: distinct draws in no loop.
     DenseSet<const Instruction *> Tickets;
     for (unsigned I = First; I < Last; ++I) {
       const IROp &Op = IROps[I];
-      if (Op.What == OpKind::RMW && countsArrivals(Op.Spelling, Op.Operand) &&
+      if (Op.What == OpKind::RMW && drawsDistinctTickets(Op.Spelling, Op.Operand) &&
           !orderOf(Op.I->getFunction()).loops().getLoopFor(Op.I->getParent()))
         Tickets.insert(Op.I);
     }

@@ -364,14 +364,14 @@ const Expr *ScopedAccesses::Walker::ticketDrawn(const Expr *E, const Frame *Fr, 
   }
   if (!isa<CallExpr>(E))
     return nullptr;
-  // The draw this walk recorded for the call: a counting update in no loop.
+  // The draw this walk recorded for the call: distinct draws, in no loop.
   for (const ScopedAccess &A : llvm::reverse(Owner.All)) {
     if (A.Root != Root)
       break;
     if (A.Site != E)
       continue;
     bool InLoop = any_of(A.Arms, [](const std::pair<const Stmt *, unsigned> &Arm) { return Arm.second & ArmLoop; });
-    return A.What == OpKind::RMW && countsArrivals(A.Name, A.Operand) && !InLoop ? E : nullptr;
+    return A.What == OpKind::RMW && drawsDistinctTickets(A.Name, A.Operand) && !InLoop ? E : nullptr;
   }
   return nullptr;
 }

@@ -346,8 +346,8 @@ private:
   /// What runs where \p Cond is \p WhenTrue: the one block a branch on
   /// blockIdx.x pins (pinnedBlock), or the one a ticket elects (electingTicket).
   void narrowTo(const clang::Expr *Cond, bool WhenTrue, const Frame *Fr);
-  /// The ticket a block draws (a counting read-modify-write, one per launch:
-  /// in no loop) that \p Cond, when \p WhenTrue, says this block drew the
+  /// The ticket a block draws (a counting read-modify-write whose draws are
+  /// distinct, drawsDistinctTickets, in no loop: one per launch) that \p Cond, when \p WhenTrue, says this block drew the
   /// chosen value of: ticket == gridDim.x - 1, through a local set to that
   /// test (last = ticket == n - 1, or false), and __syncthreads_or(last). Each
   /// ticket is drawn once, so one block (at most) runs what it elects.

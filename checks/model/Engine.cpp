@@ -70,6 +70,18 @@ bool countsArrivals(StringRef OperationName, std::optional<int64_t> Operand) {
   return !W.empty() && !AddsNothing(W);
 }
 
+bool drawsDistinctTickets(StringRef OperationName, std::optional<int64_t> Operand) {
+  if (!countsArrivals(OperationName, Operand))
+    return false;
+  std::string Name = OperationName.lower();
+  if (size_t At = StringRef(Name).find("operator"); At != StringRef::npos) {
+    StringRef Op = StringRef(Name).drop_front(At + strlen("operator")).trim();
+    return Op == "++" || Op == "--" || (Operand && *Operand != 0);
+  }
+  StringRef W = operationWord(Name, [](StringRef W) { return W == "inc" || W == "dec" || W == "uinc" || W == "udec"; });
+  return !W.empty() || (Operand && *Operand != 0);
+}
+
 bool writesNothing(StringRef OperationName, std::optional<int64_t> Operand) {
   if (!Operand)
     return false;

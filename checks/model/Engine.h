@@ -88,6 +88,14 @@ ValueTest comparisonTest(Comparison C, bool Unsigned, std::optional<int64_t> Oth
 /// atomicDec's operand is a limit, not an addend: they always count.
 bool countsArrivals(llvm::StringRef OperationName, std::optional<int64_t> Operand = std::nullopt);
 
+/// A counting update whose draws return values no two draws share until it
+/// wraps: it adds or takes a constant other than 0 (atomicAdd(&c, 1)), or it
+/// is atomicInc/atomicDec, which wrap only at their limit (a grid's worth of
+/// draws, one per block, stays within it). An addend that may be 0 (a
+/// compaction's atomicAdd(&n, count)) hands two threads the same value: a
+/// test for one value of it picks no one drawer.
+bool drawsDistinctTickets(llvm::StringRef OperationName, std::optional<int64_t> Operand);
+
 /// An update whose operand is its operation's identity (atomicAdd(p, 0),
 /// atomicOr(p, 0), atomicXor(p, 0), atomicAnd(p, ~0)) writes back the value
 /// it reads: to the model it is a read (a poll written as an update), never a

@@ -80,3 +80,16 @@ __global__ void electedElseArm(const int *in, unsigned *arrived, int *total) {
     cuda::atomic_ref<int, cuda::thread_scope_block>{*total}.fetch_add(1, cuda::memory_order_relaxed);
   }
 }
+
+// LITMUS: allowed cuda-scope-mismatch
+// The ticket adds what each block found (a compaction's count), which may be 0: two blocks can
+// draw the same value, and both run the arm.
+__global__ void electedByVariableAddend(const int *in, unsigned *found, int *total) {
+  bool first = false;
+  if (threadIdx.x == 0)
+    first = atomicAdd(found, unsigned(in[blockIdx.x] > 0)) == 0;
+  if (__syncthreads_or(first)) {
+    atomicMax(total, in[blockIdx.x * blockDim.x + threadIdx.x]);
+    cuda::atomic_ref<int, cuda::thread_scope_block>{*total}.fetch_add(1, cuda::memory_order_relaxed);
+  }
+}
