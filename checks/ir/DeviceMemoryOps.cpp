@@ -488,79 +488,6 @@ void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const 
         becomeGridBarrier(Out[I], *S);
 }
 
-/// The offset of the array field of \p T that holds byte \p Offset, if one
-/// does (a structure's fields followed down to the first array).
-std::optional<int64_t> arrayFieldStart(const DataLayout &DL, Type *T, int64_t Offset) {
-  int64_t Start = 0;
-  for (unsigned Depth = 0; T && T->isSized() && Offset >= 0 && Depth < 8; ++Depth) {
-    if (isa<ArrayType>(T))
-      return Start;
-    auto *ST = dyn_cast<StructType>(T);
-    if (!ST || ST->isOpaque())
-      return std::nullopt;
-    const StructLayout *SL = DL.getStructLayout(ST);
-    if (uint64_t(Offset) >= SL->getSizeInBytes())
-      return std::nullopt;
-    unsigned I = SL->getElementContainingOffset(Offset);
-    int64_t At = SL->getElementOffset(I);
-    Start += At;
-    Offset -= At;
-    T = ST->getElementType(I);
-  }
-  return std::nullopt;
-}
-
-
-/// Where a loaded pointer is kept: the value that holds it (a kernel
-/// argument, a variable, or memory another kept pointer points to) and its
-/// offset there. A run-time index picks an element of an array the holder
-/// keeps (p.flags[t], comm->peers[rank]): Indexed.
-struct KeptAt {
-  const Value *Holder;
-  int64_t Offset;
-  bool Indexed;
-};
-std::optional<KeptAt> keptAt(const LoadInst &L) {
-  const DataLayout &DL = L.getModule()->getDataLayout();
-  unsigned Bits = DL.getIndexTypeSizeInBits(L.getPointerOperand()->getType());
-  APInt Offset(Bits, 0);
-  bool Indexed = false;
-  const Value *Base = L.getPointerOperand();
-  for (unsigned Step = 0; Step < 16; ++Step) {
-    if (const auto *GEP = dyn_cast<GEPOperator>(Base)) {
-      SmallMapVector<Value *, APInt, 4> Variable;
-      APInt Constant(Bits, 0);
-      if (!GEP->collectOffset(DL, Bits, Variable, Constant))
-        return std::nullopt;
-      Offset += Constant;
-      Indexed |= !Variable.empty();
-      Base = GEP->getPointerOperand();
-    } else if (const auto *Cast = dyn_cast<Operator>(Base);
-               Cast && (Cast->getOpcode() == Instruction::AddrSpaceCast || Cast->getOpcode() == Instruction::BitCast)) {
-      Base = Cast->getOperand(0);
-    } else {
-      break;
-    }
-  }
-  if (!isa<Argument>(Base) && !isa<GlobalVariable>(Base) && !isa<LoadInst>(Base))
-    return std::nullopt;
-  KeptAt At{Base, Offset.getSExtValue(), Indexed};
-  // Every element of an array is the array, as the AST front end names
-  // p.flags[t] and p.flags[0] by the field: where the holder's type is known
-  // (a kernel's argument passed by value, a variable), an offset inside an
-  // array field is the array's.
-  Type *HolderType = nullptr;
-  if (const auto *A = dyn_cast<Argument>(Base))
-    HolderType = A->getParamByValType();
-  else if (const auto *GV = dyn_cast<GlobalVariable>(Base))
-    HolderType = GV->getValueType();
-  if (std::optional<int64_t> Start = arrayFieldStart(DL, HolderType, At.Offset)) {
-    At.Offset = *Start;
-    At.Indexed = true;
-  }
-  return At;
-}
-
 /// One name per object across the functions a kernel calls and the times a
 /// pointer is read: a device function's pointer parameter stands for what
 /// every call passes (when all pass the same), and every read of the same
@@ -614,9 +541,9 @@ private:
   const Value *kept(const LoadInst &L, unsigned Depth) {
     if (!L.getType()->isPointerTy())
       return &L;
-    std::optional<KeptAt> At = keptAt(L);
+    std::optional<ir::KeptAt> At = ir::keptAt(L);
     if (!At)
-      return &L;
+      return traced(L, Depth);
     const Value *Holder = canonical(At->Holder, Depth + 1);
     PointerKeeper K = PointerKeeper::Other;
     if (const auto *A = dyn_cast<Argument>(Holder))
@@ -632,10 +559,101 @@ private:
       if (const Value *Stored = ir::storedOnce(*Local, At->Offset))
         return canonical(ir::underlyingObject(Stored), Depth + 1);
       else
-        return &L;
+        return traced(L, Depth);
+    else
+      return traced(L, Depth);
+    if (K == PointerKeeper::Other && !At->Indexed)
+      if (const Value *Traced = traced(L, Depth); Traced != &L)
+        return Traced;
+    const Value *First = Firsts.try_emplace({Holder, {At->Offset, At->Indexed}}, &L).first->second;
+    Keepers.try_emplace(First, K);
+    return First;
+  }
+
+  using Place = std::pair<const Value *, int64_t>;
+  using Places = SmallVector<Place, 4>;
+
+  /// Where the bytes at \p Ptr + \p Offset may be, when no step of the way
+  /// depends on the thread: through constant steps, the copy that fills a
+  /// local (a launcher's copy of the functor it was handed), the pointer one
+  /// store keeps in a local (a closure's capture by reference), and what
+  /// each call of a function passes for its parameter (two launch paths
+  /// handing their own closures to one function that is not inlined). Each
+  /// place is a kernel argument, a variable, a local, or the first read of a
+  /// pointer kept in memory (as kept names it); false where a step cannot be
+  /// followed.
+  bool origins(const Value *Ptr, int64_t Offset, unsigned Depth, Places &Out) {
+    if (Depth > 12 || Out.size() > 8)
+      return false;
+    Ptr = ir::constantBase(Ptr, Offset);
+    auto Add = [&Out](const Value *V, int64_t At) {
+      if (!is_contained(Out, Place(V, At)))
+        Out.push_back({V, At});
+      return true;
+    };
+    if (const auto *Local = dyn_cast<AllocaInst>(Ptr)) {
+      if (auto Copied = ir::copiedOnce(*Local, Offset))
+        return origins(Copied->first, Copied->second, Depth + 1, Out);
+      return Add(Ptr, Offset);
+    }
+    if (isa<GlobalVariable>(Ptr))
+      return Add(Ptr, Offset);
+    if (const auto *A = dyn_cast<Argument>(Ptr)) {
+      const Function &F = *A->getParent();
+      if (isKernel(F))
+        return Add(Ptr, Offset);
+      bool Called = false;
+      for (const User *U : F.users()) {
+        const auto *CB = dyn_cast<CallBase>(U);
+        if (!CB || CB->getCalledFunction() != &F || !Functions.contains(CB->getFunction()))
+          continue;
+        Called = true;
+        if (!origins(CB->getArgOperand(A->getArgNo()), Offset, Depth + 1, Out))
+          return false;
+      }
+      return Called;
+    }
+    if (const auto *Read = dyn_cast<LoadInst>(Ptr); Read && Read->getType()->isPointerTy()) {
+      Places Slots;
+      if (!origins(Read->getPointerOperand(), 0, Depth + 1, Slots))
+        return false;
+      for (auto [Holder, At] : Slots) {
+        if (const auto *Local = dyn_cast<AllocaInst>(Holder)) {
+          const Value *Stored = ir::storedOnce(*Local, At);
+          if (!Stored || !origins(Stored, Offset, Depth + 1, Out))
+            return false;
+          continue;
+        }
+        // A pointer read from memory: named as kept names it.
+        const Value *Named = Slots.size() == 1 ? canonical(Read, Depth + 1) : nullptr;
+        if (!Named || !isa<LoadInst>(Named))
+          return false;
+        Add(Named, Offset);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /// A pointer read that kept cannot place by its own steps, placed by
+  /// origin: read from a kernel argument, a variable, or device memory a kept
+  /// pointer points to, through copies and captures of its holder.
+  const Value *traced(const LoadInst &L, unsigned Depth) {
+    Places Slots;
+    if (!origins(L.getPointerOperand(), 0, Depth + 1, Slots) || Slots.size() != 1 ||
+        isa<AllocaInst>(Slots.front().first))
+      return &L;
+    ir::KeptAt At = ir::arrayAsOne(ir::KeptAt{Slots.front().first, Slots.front().second, false}, L.getModule()->getDataLayout());
+    PointerKeeper K = PointerKeeper::Other;
+    if (isa<Argument>(At.Holder))
+      K = PointerKeeper::KernelParameter;
+    else if (const auto *GV = dyn_cast<GlobalVariable>(At.Holder))
+      K = GV->getAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED ? PointerKeeper::SharedVariable : PointerKeeper::DeviceVariable;
+    else if (pointeeHome(keeper(At.Holder)) == ObjectHome::Global)
+      K = keeper(At.Holder);
     else
       return &L;
-    const Value *First = Firsts.try_emplace({Holder, {At->Offset, At->Indexed}}, &L).first->second;
+    const Value *First = Firsts.try_emplace({At.Holder, {At.Offset, At.Indexed}}, &L).first->second;
     Keepers.try_emplace(First, K);
     return First;
   }
@@ -692,7 +710,7 @@ std::string describeObject(const Value *Object) {
     return A->hasName() ? "kernel argument '" + A->getName().str() + "'"
                         : "kernel argument " + std::to_string(A->getArgNo());
   if (const auto *L = dyn_cast<LoadInst>(Object)) {
-    std::optional<KeptAt> At = keptAt(*L);
+    std::optional<ir::KeptAt> At = ir::keptAt(*L);
     if (!At)
       return "what a pointer read from memory points to";
     return std::string(At->Indexed ? "what the pointers in the array at offset " : "what the pointer at offset ") +

@@ -237,7 +237,9 @@ const Value *storedOnce(const AllocaInst &Local, int64_t Offset) {
           continue;
         if (At != Offset)
           continue;
-        if (Stored || !S->getValueOperand()->getType()->isPointerTy())
+        // Stores of one pointer (a closure filled again on each unrolled
+        // iteration) keep that pointer.
+        if ((Stored && Stored != S->getValueOperand()) || !S->getValueOperand()->getType()->isPointerTy())
           return nullptr;
         Stored = S->getValueOperand();
       } else if (!isa<LoadInst, CallBase>(U)) {
@@ -246,6 +248,73 @@ const Value *storedOnce(const AllocaInst &Local, int64_t Offset) {
     }
   }
   return Work.empty() ? Stored : nullptr;
+}
+
+std::optional<std::pair<const Value *, int64_t>> copiedOnce(const AllocaInst &Local, int64_t Offset) {
+  const DataLayout &DL = Local.getModule()->getDataLayout();
+  std::optional<std::pair<const Value *, int64_t>> Copied;
+  SmallVector<std::pair<const Value *, int64_t>, 8> Work{{&Local, 0}};
+  // Bytes [At, At + Size) written by a store or a copy cover Offset.
+  auto Covers = [Offset](int64_t At, uint64_t Size) { return At <= Offset && Offset < At + int64_t(Size); };
+  for (unsigned Step = 0; !Work.empty() && Step < 64; ++Step) {
+    auto [Ptr, At] = Work.pop_back_val();
+    for (const User *U : Ptr->users()) {
+      if (const auto *GEP = dyn_cast<GEPOperator>(U)) {
+        APInt Off(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+        if (!GEP->accumulateConstantOffset(DL, Off))
+          return std::nullopt;
+        Work.push_back({GEP, At + Off.getSExtValue()});
+      } else if (const auto *Cast = dyn_cast<CastInst>(U); Cast && Cast->getType()->isPointerTy()) {
+        Work.push_back({Cast, At});
+      } else if (const auto *S = dyn_cast<StoreInst>(U)) {
+        if (S->getValueOperand() == Ptr && !isa<AllocaInst>(getUnderlyingObject(S->getPointerOperand())))
+          return std::nullopt;
+        if (S->getPointerOperand() == Ptr &&
+            Covers(At, DL.getTypeStoreSize(S->getValueOperand()->getType()).getFixedValue()))
+          return std::nullopt;
+      } else if (const auto *MT = dyn_cast<MemTransferInst>(U)) {
+        if (MT->getRawDest() != Ptr)
+          continue; // a copy out of the local reads it
+        const auto *Len = dyn_cast<ConstantInt>(MT->getLength());
+        if (!Len)
+          return std::nullopt;
+        if (!Covers(At, Len->getZExtValue()))
+          continue;
+        if (Copied)
+          return std::nullopt;
+        Copied = std::make_pair(MT->getRawSource(), Offset - At);
+      } else if (const auto *MS = dyn_cast<MemSetInst>(U)) {
+        if (MS->getRawDest() == Ptr)
+          return std::nullopt;
+      } else if (!isa<LoadInst, CallBase>(U)) {
+        return std::nullopt;
+      }
+    }
+  }
+  return Work.empty() ? Copied : std::nullopt;
+}
+
+const Value *constantBase(const Value *Ptr, int64_t &Offset) {
+  for (unsigned Step = 0; Ptr && Step < 16; ++Step) {
+    if (const auto *GEP = dyn_cast<GEPOperator>(Ptr)) {
+      const DataLayout *DL = nullptr;
+      if (const auto *I = dyn_cast<Instruction>(GEP))
+        DL = &I->getModule()->getDataLayout();
+      if (!DL)
+        return Ptr;
+      APInt Off(DL->getIndexTypeSizeInBits(GEP->getType()), 0);
+      if (!GEP->accumulateConstantOffset(*DL, Off))
+        return Ptr;
+      Offset += Off.getSExtValue();
+      Ptr = GEP->getPointerOperand();
+    } else if (const auto *Cast = dyn_cast<Operator>(Ptr); Cast && (Cast->getOpcode() == Instruction::AddrSpaceCast ||
+                                                                 Cast->getOpcode() == Instruction::BitCast)) {
+      Ptr = Cast->getOperand(0);
+    } else {
+      return Ptr;
+    }
+  }
+  return Ptr;
 }
 
 std::optional<std::pair<const AllocaInst *, int64_t>> localSlot(const Value *Ptr) {
@@ -551,6 +620,77 @@ std::optional<LaneAddress> laneOffsetOf(const Value *Address, const DataLayout &
   return LaneAddress{static_cast<int>(Bytes / Stride), Base};
 }
 
+
+/// The offset of the array field of \p T that holds byte \p Offset, if one
+/// does (a structure's fields followed down to the first array).
+static std::optional<int64_t> arrayFieldStart(const DataLayout &DL, Type *T, int64_t Offset) {
+  int64_t Start = 0;
+  for (unsigned Depth = 0; T && T->isSized() && Offset >= 0 && Depth < 8; ++Depth) {
+    if (isa<ArrayType>(T))
+      return Start;
+    auto *ST = dyn_cast<StructType>(T);
+    if (!ST || ST->isOpaque())
+      return std::nullopt;
+    const StructLayout *SL = DL.getStructLayout(ST);
+    if (uint64_t(Offset) >= SL->getSizeInBytes())
+      return std::nullopt;
+    unsigned I = SL->getElementContainingOffset(Offset);
+    int64_t At = SL->getElementOffset(I);
+    Start += At;
+    Offset -= At;
+    T = ST->getElementType(I);
+  }
+  return std::nullopt;
+}
+
+
+KeptAt arrayAsOne(KeptAt At, const DataLayout &DL) {
+  Type *HolderType = nullptr;
+  if (const auto *A = dyn_cast<Argument>(At.Holder))
+    HolderType = A->getParamByValType();
+  else if (const auto *GV = dyn_cast<GlobalVariable>(At.Holder))
+    HolderType = GV->getValueType();
+  if (std::optional<int64_t> Start = arrayFieldStart(DL, HolderType, At.Offset)) {
+    At.Offset = *Start;
+    At.Indexed = true;
+  }
+  return At;
+}
+
+std::optional<KeptAt> keptAt(const LoadInst &L) {
+  const DataLayout &DL = L.getModule()->getDataLayout();
+  int64_t Offset = 0;
+  bool Indexed = false;
+  const Value *Base = L.getPointerOperand();
+  for (unsigned Step = 0; Step < 16; ++Step) {
+    if (const auto *GEP = dyn_cast<GEPOperator>(Base)) {
+      unsigned Bits = DL.getIndexTypeSizeInBits(GEP->getType());
+      SmallMapVector<Value *, APInt, 4> Variable;
+      APInt Constant(Bits, 0);
+      if (!GEP->collectOffset(DL, Bits, Variable, Constant))
+        return std::nullopt;
+      Offset += Constant.getSExtValue();
+      Indexed |= !Variable.empty();
+      Base = GEP->getPointerOperand();
+    } else if (const auto *Cast = dyn_cast<Operator>(Base);
+               Cast && (Cast->getOpcode() == Instruction::AddrSpaceCast || Cast->getOpcode() == Instruction::BitCast)) {
+      Base = Cast->getOperand(0);
+    } else if (const auto *Local = dyn_cast<AllocaInst>(Base); Local && !Indexed) {
+      // A local copy of what holds the pointer (a launcher's copy of the
+      // functor it was handed): the pointer is kept where the copy came from.
+      auto Copied = copiedOnce(*Local, Offset);
+      if (!Copied)
+        break;
+      Base = Copied->first;
+      Offset = Copied->second;
+    } else {
+      break;
+    }
+  }
+  if (!isa<Argument>(Base) && !isa<GlobalVariable>(Base) && !isa<LoadInst>(Base))
+    return std::nullopt;
+  return arrayAsOne(KeptAt{Base, Offset, Indexed}, DL);
+}
 
 } // namespace ir
 } // namespace cuda_scope

@@ -22,6 +22,7 @@
 
 namespace llvm {
 class AllocaInst;
+class LoadInst;
 } // namespace llvm
 
 namespace cuda_scope {
@@ -42,11 +43,40 @@ std::string canonical(const llvm::Value *V, IndexDeps &Deps, unsigned Depth = 0)
 /// AST front end's ObjectRef::sameForEveryThread.
 bool sameForEveryThread(llvm::StringRef Text, const IndexDeps &Deps);
 
-/// The pointer that the one store to \p Local at byte \p Offset writes, where
+/// The pointer that the stores to \p Local at byte \p Offset write (one
+/// store, or several of the same pointer), where
 /// every other use of the local reads it, passes it to a call (which reads
 /// it: a lambda's closure), stores at other offsets, or keeps its address in
 /// another local (a capture by reference); none otherwise.
 const llvm::Value *storedOnce(const llvm::AllocaInst &Local, int64_t Offset);
+/// Where the bytes of \p Local at \p Offset come from, when one copy fills
+/// them (a functor or a closure passed by value, copied into the launcher's
+/// own object: `memcpy(&agent.op, &op, n)`): the copy's source and the byte
+/// there. Every other use of the local must leave those bytes alone: it
+/// reads the local, copies from it, stores elsewhere in it, or passes it to
+/// a call, as storedOnce allows. None where a store or a second copy writes
+/// them, or the local's address escapes.
+std::optional<std::pair<const llvm::Value *, int64_t>> copiedOnce(const llvm::AllocaInst &Local, int64_t Offset);
+/// Where a loaded pointer is kept: the value that holds it (a kernel
+/// argument, a variable, or memory another kept pointer points to) and its
+/// offset there. A run-time index picks an element of an array the holder
+/// keeps (p.flags[t], comm->peers[rank]): Indexed.
+struct KeptAt {
+  const llvm::Value *Holder;
+  int64_t Offset;
+  bool Indexed;
+};
+/// Where \p L reads its pointer from: its address's constant steps, and a
+/// local copy of the holder (copiedOnce) followed to where it was copied from.
+std::optional<KeptAt> keptAt(const llvm::LoadInst &L);
+/// Every element of an array is the array, as the AST front end names
+/// p.flags[t] and p.flags[0] by the field: where the holder's type is known
+/// (a kernel's argument passed by value, a variable), an offset inside an
+/// array field is the array's.
+KeptAt arrayAsOne(KeptAt At, const llvm::DataLayout &DL);
+/// \p Ptr without its constant steps (GEPs of constant offsets, casts): the
+/// base, with the steps' bytes added to \p Offset.
+const llvm::Value *constantBase(const llvm::Value *Ptr, int64_t &Offset);
 /// The local \p Ptr points into, and at which byte: constant steps from it.
 std::optional<std::pair<const llvm::AllocaInst *, int64_t>> localSlot(const llvm::Value *Ptr);
 
