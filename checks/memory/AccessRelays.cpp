@@ -30,9 +30,13 @@ void ScopedAccesses::Walker::resolveRelays() {
   // A value stored to a variable is tested where the variable, or one it is
   // stored to in turn, decides a branch later in the walk; the first
   // comparison on the way says how.
+  // A step is after its access (by Seq) or after the flow that made it (by
+  // the walk's order: flows with no access between them share a Seq, as a
+  // callee's `return r;` and the caller's test of what it returned do).
   struct Step {
     RelayKey Var;
     unsigned After;
+    int AfterFlow;
     ValueTest Compare;
     bool AgainstGrid;
     bool GoalVaries;
@@ -42,7 +46,7 @@ void ScopedAccesses::Walker::resolveRelays() {
     ScopedAccess &A = (R.InPlain ? Owner.Plain : Owner.All)[R.Index];
     if (A.TestSeq)
       continue;
-    SmallVector<Step, 4> Work{{R.To, A.Seq, R.Compare, R.AgainstGrid, R.GoalVaries, R.GoalIsGrid}};
+    SmallVector<Step, 4> Work{{R.To, A.Seq, -1, R.Compare, R.AgainstGrid, R.GoalVaries, R.GoalIsGrid}};
     std::optional<unsigned> Best;
     const Stmt *Guard = nullptr;
     ValueTest How = ValueTest::Bound;
@@ -50,8 +54,9 @@ void ScopedAccesses::Walker::resolveRelays() {
     for (unsigned Round = 0; Round < 4 && !Work.empty(); ++Round) {
       SmallVector<Step, 4> Next;
       for (const Step &W : Work)
-        for (const VarFlow &F : VarFlows) {
-          if (F.From != W.Var || F.Seq <= W.After)
+        for (int FI = 0, E = int(VarFlows.size()); FI < E; ++FI) {
+          const VarFlow &F = VarFlows[FI];
+          if (F.From != W.Var || (W.AfterFlow < 0 ? F.Seq <= W.After : FI <= W.AfterFlow))
             continue;
           ValueTest Compare = W.Compare != ValueTest::None ? W.Compare : F.Compare;
           bool Grid = W.AgainstGrid || F.AgainstGrid, Varies = W.GoalVaries || F.GoalVaries,
@@ -70,7 +75,7 @@ void ScopedAccesses::Walker::resolveRelays() {
               Guard = F.Guard;
             }
           } else if (Next.size() < 16) {
-            Next.push_back({F.To, F.Seq, Compare, Grid, Varies, Width});
+            Next.push_back({F.To, F.Seq, FI, Compare, Grid, Varies, Width});
           }
         }
       Work = std::move(Next);

@@ -696,8 +696,13 @@ void ScopedAccesses::Walker::call(const CallExpr *CE, const Frame *Fr) {
     Owner.Calls.push_back(std::move(C));
   }
   const FunctionDecl *Def = definitionOf(CE->getDirectCallee());
-  if (!Def || inSystemHeader(Def->getLocation()) || Active.contains(Def) || Fr->Depth >= MaxDepth)
+  if (!Def || inSystemHeader(Def->getLocation()) || Active.contains(Def))
     return;
+  if (Fr->Depth >= MaxDepth) {
+    if (Kind != ScopedAccess::Host && CE->getDirectCallee() && !Owner.Calls.empty() && Owner.Calls.back().Call == CE)
+      Owner.Calls.back().Unfollowed = true;
+    return;
+  }
   Frame Sub;
   Sub.F = Def;
   Sub.Call = CE;

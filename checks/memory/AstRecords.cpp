@@ -676,6 +676,9 @@ void AstRecords::build() {
     // another unit defines) may touch any memory; one with a body was walked,
     // or is a system header's, whose accesses the IR sees once inlined.
     Op.Opaque = Op.What == OpKind::Call && C.Callee && !C.Callee->isDefined() && C.Callee->getBuiltinID() == 0;
+    // A call the walk did not enter for depth may fence: no message is
+    // claimed across it (the IR, which inlines it, sees what it does).
+    Op.FenceCall = Op.What == OpKind::Call && C.Unfollowed;
     Op.Context = Root(C.Root);
     Op.Thread = Op.Context;
     Op.Seq = C.Seq;
@@ -738,7 +741,7 @@ std::vector<Finding> AstRecords::findings(const EngineOptions &Opts,
   std::vector<MemOp> WithFences = Ops;
   for (unsigned I = 0; I < WithFences.size(); ++I)
     if (const CallSite *C = CallOf[I])
-      WithFences[I].FenceCall = IsFence(C->Callee);
+      WithFences[I].FenceCall = WithFences[I].FenceCall || IsFence(C->Callee);
   return analyse(WithFences, *PO, Opts);
 }
 

@@ -135,6 +135,85 @@ std::optional<ObjectRef> ScopedAccesses::Walker::temporaryField(const Expr *Obje
   return pointee(Value, resolutionFrame(Ctor, Construct, Fr), Steps);
 }
 
+std::optional<ScopedAccesses::Walker::RecordSource>
+ScopedAccesses::Walker::recordSource(const Expr *E, const Frame *Fr, unsigned Steps) {
+  for (; E && ++Steps <= MaxResolve;) {
+    E = stripWrappers(E);
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      if (Construct->getNumArgs() == 1 && Construct->getConstructor()->isCopyOrMoveConstructor()) {
+        E = Construct->getArg(0);
+        continue;
+      }
+      return RecordSource{E, Fr, {}};
+    }
+    if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+      if (!IL->isSemanticForm() && IL->getSemanticForm())
+        IL = IL->getSemanticForm();
+      return RecordSource{IL, Fr, {}};
+    }
+    if (isa<DeclRefExpr>(E)) {
+      const Expr *Here = E;
+      const Frame *HereFr = Fr;
+      if (!stepToSource(E, Fr, Vars::UnmodifiedLocals))
+        return RecordSource{Here, HereFr, {}};
+      continue;
+    }
+    if (isa<CallExpr>(E)) {
+      if (!E->getType()->isRecordType() || !stepToSource(E, Fr, Vars::UnmodifiedLocals))
+        return std::nullopt;
+      continue;
+    }
+    const auto *ME = dyn_cast<MemberExpr>(E);
+    const auto *FD = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+    if (!FD || !FD->getType()->isRecordType())
+      return RecordSource{E, Fr, {}};
+    // A record field: what the object it belongs to was built with.
+    const Expr *Object = ME->getBase();
+    const Frame *ObjectFrame = Fr;
+    if (ME->isArrow()) {
+      if (!isa<CXXThisExpr>(Object->IgnoreParenImpCasts()))
+        return RecordSource{E, Fr, {}};
+      const Frame *Up = Fr;
+      while (Up && !isa<CXXMethodDecl>(Up->F))
+        Up = Up->Parent;
+      if (!Up || !Up->This || Up->ThisIsPointer)
+        return RecordSource{E, Fr, {}};
+      Object = Up->This;
+      ObjectFrame = Up->Parent;
+    }
+    std::optional<RecordSource> Of = recordSource(Object, ObjectFrame, Steps);
+    if (!Of)
+      return std::nullopt;
+    if (!Of->Fields.empty() || !isa<InitListExpr, CXXConstructExpr>(Of->E)) {
+      // A field of a value the walk cannot see built (a kernel's parameter).
+      Of->Fields.push_back(FD);
+      return Of;
+    }
+    if (const auto *IL = dyn_cast<InitListExpr>(Of->E)) {
+      if (!initializesFields(IL, FD) || FD->getFieldIndex() >= IL->getNumInits())
+        return RecordSource{E, Fr, {}};
+      E = IL->getInit(FD->getFieldIndex());
+      Fr = Of->Fr;
+      continue;
+    }
+    const auto *Construct = cast<CXXConstructExpr>(Of->E);
+    const FunctionDecl *Def = nullptr;
+    if (!Construct->getConstructor()->hasBody(Def))
+      return RecordSource{E, Fr, {}};
+    const auto *Ctor = cast<CXXConstructorDecl>(Def);
+    const Expr *Value = constructorValue(Ctor, FD);
+    if (!Value || changedOutsideConstructors(Ctor->getParent(), FD))
+      return RecordSource{E, Fr, {}};
+    E = Value;
+    Fr = resolutionFrame(Ctor, Construct, Of->Fr);
+  }
+  return std::nullopt;
+}
+
 std::optional<ObjectRef> ScopedAccesses::Walker::constructedField(const MemberExpr *ME, const Frame *Fr,
                                                                  unsigned Steps) {
   const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
@@ -163,6 +242,32 @@ std::optional<ObjectRef> ScopedAccesses::Walker::constructedField(const MemberEx
     Made = stripWrappers(Cast->getSubExpr());
   if (isa<CXXConstructExpr>(Made) || (isa<CallExpr>(Made) && Made->getType()->isRecordType()))
     return temporaryField(Made, FD, ObjectFrame, Steps);
+  // A record field of an object built in view: a copy of the functor an
+  // aggregate was given (agent.op, as a launcher keeps it), the proxy a
+  // constructor stored (this->ref, made from what bits[n] returned).
+  if (isa<MemberExpr>(Made)) {
+    std::optional<RecordSource> Src = recordSource(Made, ObjectFrame, Steps);
+    if (!Src || Src->E == Made)
+      return std::nullopt;
+    if (Src->Fields.empty() && isa<CXXConstructExpr>(Src->E))
+      return temporaryField(Src->E, FD, Src->Fr, Steps);
+    if (const auto *IL = dyn_cast<InitListExpr>(Src->E)) {
+      if (!Src->Fields.empty() || !initializesFields(IL, FD) || FD->getFieldIndex() >= IL->getNumInits())
+        return std::nullopt;
+      return pointee(IL->getInit(FD->getFieldIndex()), Src->Fr, Steps);
+    }
+    // A field of a value the walk reads as it is (the kernel's parameter).
+    std::optional<ObjectRef> R = lvalue(Src->E, Src->Fr, Steps);
+    if (!R)
+      return std::nullopt;
+    Src->Fields.push_back(FD);
+    for (const FieldDecl *Field : Src->Fields) {
+      R->Spelling += "." + Field->getName().str();
+      R->Path.push_back(Field);
+    }
+    R->Path.push_back(nullptr);
+    return R;
+  }
   const auto *DRE = dyn_cast<DeclRefExpr>(stripWrappers(Object));
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || VD->getType()->isReferenceType())

@@ -166,6 +166,25 @@ const Expr *ScopedAccesses::Walker::singleAssignment(const VarDecl *V) {
   return Map && It != Map->end() && It->second.Count == 1 ? It->second.Assigned : nullptr;
 }
 
+std::optional<ObjectRef> ScopedAccesses::Walker::functorField(const FieldDecl *FD, const Frame *Fr) {
+  // The walk's root is a functor's call operator that no kernel of the unit
+  // calls: a library's kernel runs it (thrust::for_each, cub::DeviceFor),
+  // which was given the functor by value as its argument. Its fields are a
+  // kernel argument's: the pointers in them point to device memory unless
+  // shown otherwise, as a kernel's parameters do.
+  const auto *Call = dyn_cast_or_null<CXXMethodDecl>(Root);
+  if (Kind != ScopedAccess::DeviceFunction || !Call || Call->isStatic() ||
+      Call->getOverloadedOperator() != OO_Call || Call->getParent()->isLambda() ||
+      FD->getParent() != Call->getParent())
+    return std::nullopt;
+  const Frame *Up = Fr;
+  while (Up && !isa<CXXMethodDecl>(Up->F))
+    Up = Up->Parent;
+  if (!Up || Up->F != Root || Up->This)
+    return std::nullopt;
+  return rootRef(FD);
+}
+
 ObjectRef ScopedAccesses::Walker::rootRef(const ValueDecl *D) {
   ObjectRef R;
   R.Root = cast<ValueDecl>(D->getCanonicalDecl());
@@ -322,6 +341,9 @@ std::optional<ObjectRef> ScopedAccesses::Walker::lvalue(const Expr *E, const Fra
         return rootRef(VD); // a static member
       return std::nullopt;
     }
+    if (ME->isArrow() && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      if (std::optional<ObjectRef> R = functorField(FD, Fr))
+        return R;
     std::optional<ObjectRef> R = ME->isArrow() ? pointee(ME->getBase(), Fr, Steps) : lvalue(ME->getBase(), Fr, Steps);
     if (!R)
       return std::nullopt;

@@ -180,10 +180,14 @@ ObjectHome ScopedAccesses::homeOf(const ObjectRef &O, bool FromLaunch) const {
 }
 
 ObjectHome ScopedAccesses::homeOfRoot(const ObjectRef &O) const {
+  bool Deref = is_contained(O.Path, nullptr);
+  // A field of a functor a library kernel runs (Walker::functorField): a
+  // kernel argument's copy, whose pointers point to device memory.
+  if (isa_and_nonnull<FieldDecl>(O.Root))
+    return Deref ? pointeeHome(PointerKeeper::KernelParameter) : ObjectHome::Local;
   const auto *VD = dyn_cast_or_null<VarDecl>(O.Root);
   if (!VD)
     return ObjectHome::Unknown;
-  bool Deref = is_contained(O.Path, nullptr);
   if (VD->hasAttr<CUDASharedAttr>())
     return Deref ? pointeeHome(PointerKeeper::SharedVariable) : ObjectHome::Shared;
   if (VD->hasAttr<HIPManagedAttr>())
@@ -362,6 +366,9 @@ std::string ScopedAccesses::describe(const ObjectRef &O) { return "'" + O.Spelli
 std::string describeRoot(const ScopedAccess &A) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(A.Root); MD && MD->getParent()->isLambda())
     return A.RootIs == ScopedAccess::Host ? "a host lambda" : "a device lambda";
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(A.Root);
+      MD && A.RootIs == ScopedAccess::DeviceFunction && MD->getOverloadedOperator() == OO_Call)
+    return "the call operator of '" + MD->getParent()->getNameAsString() + "'";
   const char *What = A.RootIs == ScopedAccess::Kernel ? "kernel '"
                      : A.RootIs == ScopedAccess::Host ? "host function '"
                                                       : "device function '";

@@ -229,6 +229,10 @@ struct CallSite {
   const clang::CallExpr *Call = nullptr;
   const clang::FunctionDecl *Root = nullptr;
   unsigned Seq = 0;
+  /// The walk stopped above the callee (MaxDepth): what it does is not
+  /// known, so it may be a fence (a library's atomic wrapper that fences
+  /// around its access, whose access a shallower sibling call did record).
+  bool Unfollowed = false;
   llvm::SmallVector<std::pair<const clang::Stmt *, unsigned>, 2> Arms;
 };
 

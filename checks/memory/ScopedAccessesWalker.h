@@ -267,9 +267,23 @@ private:
   /// top level (no branch or loop holds them), by the steps it adds (out +=
   /// blockIdx.x * k;), all before \p Use: the part it then points to.
   std::optional<ObjectRef> movedParameter(const clang::ParmVarDecl *P, const clang::Expr *Use, const Frame *Fr);
+  /// A field of the functor whose call operator is the walk's root, as a library kernel runs it
+  /// (ObjectIdentity.cpp): the field itself names it, as a kernel's parameter does.
+  std::optional<ObjectRef> functorField(const clang::FieldDecl *FD, const Frame *Fr);
   /// A pointer field of a local object that its constructor set from what it was given
   /// (ConstructedFields.cpp): what that points to.
   std::optional<ObjectRef> constructedField(const clang::MemberExpr *ME, const Frame *Fr, unsigned Steps);
+  /// What a record object holds (ConstructedFields.cpp): the expression whose value it is, through
+  /// copies, bound parameters, unmodified locals, calls' one return, and the record fields of
+  /// objects built in view; then \p Fields of that value, outermost first. The expression is a
+  /// construction, an initializer list, or an lvalue the walk cannot step through (a kernel's
+  /// parameter).
+  struct RecordSource {
+    const clang::Expr *E = nullptr;
+    const Frame *Fr = nullptr;
+    llvm::SmallVector<const clang::FieldDecl *, 2> Fields;
+  };
+  std::optional<RecordSource> recordSource(const clang::Expr *E, const Frame *Fr, unsigned Steps);
   /// The pointer field \p FD of the temporary \p Object: a construction, or
   /// a call whose one return constructs it.
   std::optional<ObjectRef> temporaryField(const clang::Expr *Object, const clang::FieldDecl *FD, const Frame *Fr,

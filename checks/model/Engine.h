@@ -229,7 +229,9 @@ struct MemOp {
   /// (atomicCAS(l, 0, 1) != 0) {} leaves on == 0). None where the loop has
   /// another way out or the test is not one comparison with a constant.
   std::optional<ValueCondition> PassWhen;
-  /// For Call: the callee is a fence by the user's word (an option).
+  /// For Call: the callee is a fence by the user's word (an option), or
+  /// may be one: a front end did not follow the call (clang-tidy's walk
+  /// stops at a depth) and so does not know what it orders.
   bool FenceCall = false;
   /// For Call: what the callee does to memory is not shown (a function
   /// defined in another unit, an external declaration): it may touch any.

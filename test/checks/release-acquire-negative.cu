@@ -255,3 +255,25 @@ __global__ void cursorComparedWithItself(const int A, const int B, const int b, 
     __syncthreads();
   }
 }
+
+// no-warning: the flag's read is a library wrapper's twelve calls below the kernel, and the fence
+// after it one call further down. clang-tidy's walk follows calls twelve deep: the fence's call is
+// one it does not enter, so it may fence (the IR pass, which inlines it, sees the fence), and no
+// missing acquire is claimed across it.
+__device__ __noinline__ void fenceHere() { __threadfence(); }
+__device__ int readAt0(int *f) { int v = *(volatile int *)f; fenceHere(); return v; }
+__device__ int readAt1(int *f) { return readAt0(f); }
+__device__ int readAt2(int *f) { return readAt1(f); }
+__device__ int readAt3(int *f) { return readAt2(f); }
+__device__ int readAt4(int *f) { return readAt3(f); }
+__device__ int readAt5(int *f) { return readAt4(f); }
+__device__ int readAt6(int *f) { return readAt5(f); }
+__device__ int readAt7(int *f) { return readAt6(f); }
+__device__ int readAt8(int *f) { return readAt7(f); }
+__device__ int readAt9(int *f) { return readAt8(f); }
+__device__ int readAt10(int *f) { return readAt9(f); }
+__device__ int readAt11(int *f) { return readAt10(f); }
+__global__ void readTwelveCallsDown(int *flag, int *data, int *out) {
+  if (blockIdx.x == 0) { data[threadIdx.x] = 1; __threadfence(); atomicExch(flag, 1); }
+  else if (readAt11(flag)) out[threadIdx.x] = data[threadIdx.x];
+}

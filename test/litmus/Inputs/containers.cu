@@ -244,3 +244,193 @@ __global__ void hashedSlotOrdered(int *occupied, int *values, const int *keys, i
     atomicExch(&occupied[slot], 1);
   }
 }
+
+// A launcher as CUB's for_each builds one: the kernel takes the functor by value and copies it
+// into its own agent object (a memcpy from the kernel's argument), and each of its two paths (a
+// full tile and a partial one) hands a closure over the agent's copy to one function that is not
+// inlined. The functor's pointers are the kernel argument's, reached through the copy, the two
+// closures and their captures: one table, in global memory.
+template <typename F> struct Agent {
+  long first;
+  F op;
+};
+template <typename G> __device__ __noinline__ void convergent(G &&body) { body(); }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A slot is taken with a relaxed fetch-or whose fence after it is missing, so the link read after
+// it may be older than the one the last holder wrote before its unlock.
+struct LinkInsertNoAcquire {
+  unsigned *locks;
+  int *next;
+  int *out;
+  __device__ void operator()(long i) const {
+    unsigned slot = unsigned(i % 61);
+    __threadfence();
+    unsigned old = atomicOr(&locks[slot], 1u);
+    if (!(old & 1u)) {
+      out[i] = next[slot];
+      next[slot] = int(i);
+      __threadfence();
+      atomicAnd(&locks[slot], ~1u);
+    }
+  }
+};
+template <typename F>
+__global__ void forEachCopiedNoAcquire(F op, long n) {
+  long base = long(blockIdx.x) * 256;
+  Agent<F> agent{base, op};
+  if (n - base >= 256) {
+    long i = base + threadIdx.x;
+    convergent([&]() { agent.op(i); });
+  } else if (base + threadIdx.x < n) {
+    long i = base + threadIdx.x;
+    convergent([&]() { agent.op(i); });
+  }
+}
+template __global__ void forEachCopiedNoAcquire<LinkInsertNoAcquire>(LinkInsertNoAcquire, long);
+
+// LITMUS: forbidden
+// Its fixed twin: a fence follows the fetch-or.
+struct LinkInsertOrdered {
+  unsigned *locks;
+  int *next;
+  int *out;
+  __device__ void operator()(long i) const {
+    unsigned slot = unsigned(i % 61);
+    __threadfence();
+    unsigned old = atomicOr(&locks[slot], 1u);
+    __threadfence();
+    if (!(old & 1u)) {
+      out[i] = next[slot];
+      next[slot] = int(i);
+      __threadfence();
+      atomicAnd(&locks[slot], ~1u);
+    }
+  }
+};
+template <typename F>
+__global__ void forEachCopiedOrdered(F op, long n) {
+  long base = long(blockIdx.x) * 256;
+  Agent<F> agent{base, op};
+  if (n - base >= 256) {
+    long i = base + threadIdx.x;
+    convergent([&]() { agent.op(i); });
+  } else if (base + threadIdx.x < n) {
+    long i = base + threadIdx.x;
+    convergent([&]() { agent.op(i); });
+  }
+}
+template __global__ void forEachCopiedOrdered<LinkInsertOrdered>(LinkInsertOrdered, long);
+
+// A lock built as stdgpu builds its mutex array: a lock is a proxy that keeps, as a field, a copy
+// of the bit proxy that the bit set's subscript returns; the bit proxy keeps the word's address
+// its constructor was given; taking the lock sets the bit through an atomic reference whose
+// fetch-or keeps the old word in a local and returns it, and the lock is taken when the bit was
+// clear. The front ends must follow the copies to the word and the returned value to its test.
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The fetch-or fences before it only: the chain read under the lock may be older than the last
+// holder's write before its unlock.
+struct WordRef {
+  unsigned *v;
+  __device__ explicit WordRef(unsigned &o) : v(&o) {}
+  __device__ unsigned fetchOr(unsigned a) {
+    __threadfence();
+    unsigned r = atomicOr(v, a);
+    return r;
+  }
+  __device__ unsigned fetchAnd(unsigned a) {
+    __threadfence();
+    unsigned r = atomicAnd(v, a);
+    return r;
+  }
+};
+struct BitRef {
+  unsigned *block;
+  int n;
+  __device__ BitRef(unsigned *b, int k) : block(b), n(k) {}
+  __device__ static bool bitOf(unsigned bits, int n) { return (bits & (1u << n)) != 0; }
+  __device__ bool operator=(bool x) {
+    unsigned old;
+    WordRef r(*block);
+    if (x)
+      old = r.fetchOr(1u << n);
+    else
+      old = r.fetchAnd(~(1u << n));
+    return bitOf(old, n);
+  }
+};
+struct SlotLock {
+  BitRef ref;
+  __device__ explicit SlotLock(const BitRef &r) : ref(r) {}
+  __device__ bool tryLock() { return !(ref = true); }
+  __device__ void unlock() { ref = false; }
+};
+struct SlotLocks {
+  unsigned *blocks;
+  __device__ BitRef bit(int e) { return BitRef(blocks + e / 32, e % 32); }
+  __device__ SlotLock operator[](int e) { return SlotLock(bit(e)); }
+};
+__global__ void proxyLockNoAcquire(SlotLocks locks, int *offsets, int *out) {
+  long i = blockIdx.x * blockDim.x + threadIdx.x;
+  int e = int(i % 61);
+  if (locks[e].tryLock()) {
+    out[i] = offsets[e];
+    offsets[e] = int(i);
+    locks[e].unlock();
+  }
+}
+
+// LITMUS: forbidden
+// Its fixed twin: the fetch-or fences after it too.
+struct WordRefFenced {
+  unsigned *v;
+  __device__ explicit WordRefFenced(unsigned &o) : v(&o) {}
+  __device__ unsigned fetchOr(unsigned a) {
+    __threadfence();
+    unsigned r = atomicOr(v, a);
+    __threadfence();
+    return r;
+  }
+  __device__ unsigned fetchAnd(unsigned a) {
+    __threadfence();
+    unsigned r = atomicAnd(v, a);
+    __threadfence();
+    return r;
+  }
+};
+struct BitRefFenced {
+  unsigned *block;
+  int n;
+  __device__ BitRefFenced(unsigned *b, int k) : block(b), n(k) {}
+  __device__ static bool bitOf(unsigned bits, int n) { return (bits & (1u << n)) != 0; }
+  __device__ bool operator=(bool x) {
+    unsigned old;
+    WordRefFenced r(*block);
+    if (x)
+      old = r.fetchOr(1u << n);
+    else
+      old = r.fetchAnd(~(1u << n));
+    return bitOf(old, n);
+  }
+};
+struct SlotLockFenced {
+  BitRefFenced ref;
+  __device__ explicit SlotLockFenced(const BitRefFenced &r) : ref(r) {}
+  __device__ bool tryLock() { return !(ref = true); }
+  __device__ void unlock() { ref = false; }
+};
+struct SlotLocksFenced {
+  unsigned *blocks;
+  __device__ BitRefFenced bit(int e) { return BitRefFenced(blocks + e / 32, e % 32); }
+  __device__ SlotLockFenced operator[](int e) { return SlotLockFenced(bit(e)); }
+};
+__global__ void proxyLockOrdered(SlotLocksFenced locks, int *offsets, int *out) {
+  long i = blockIdx.x * blockDim.x + threadIdx.x;
+  int e = int(i % 61);
+  if (locks[e].tryLock()) {
+    out[i] = offsets[e];
+    offsets[e] = int(i);
+    locks[e].unlock();
+  }
+}
