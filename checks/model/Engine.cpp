@@ -182,10 +182,25 @@ const std::vector<Group> &State::groups(bool AcrossKernels) {
         Read.insert({Op.Context, Op.Object});
     }
   DenseSet<int> WaitsOutside;
-  for (const MemOp &Op : Ops)
+  DenseMap<int, SmallVector<unsigned, 2>> OutsideWaits;
+  for (unsigned I = 0; I < Ops.size(); ++I) {
+    const MemOp &Op = Ops[I];
     if (Op.RunBy == Runner::Kernel && Op.Spins && Op.reads() && Op.Object >= 0 && gridMemory(Op.Home) &&
-        !Written.count({Op.Context, Op.Object}))
+        !Written.count({Op.Context, Op.Object})) {
       WaitsOutside.insert(Op.Context);
+      OutsideWaits[Op.Thread].push_back(I);
+    }
+  }
+  // A write its thread makes before such a wait, or in one loop with it
+  // (signal, then wait for the reply; a ping-pong): it is the thread's half
+  // of a handshake with the writer it waits on, which reads it while the
+  // kernel runs. A write after the wait, not in its loop, shows no reader
+  // then (a count the host reads after the kernel).
+  auto Handshakes = [&](unsigned W) {
+    auto It = OutsideWaits.find(Ops[W].Thread);
+    return It != OutsideWaits.end() &&
+           any_of(It->second, [&](unsigned R) { return before(W, R) || inCommonLoop(W, R); });
+  };
   MapVector<int, SmallVector<unsigned, 8>> ByObject;
   for (unsigned I = 0; I < Ops.size(); ++I)
     if (isScoped(Ops[I]) && shareable(Ops[I].Home))
@@ -221,14 +236,16 @@ const std::vector<Group> &State::groups(bool AcrossKernels) {
       G.Needed = G.WithHost                                                  ? Scope::System
                  : Home == ObjectHome::Shared || G.PerBlock || OneBlock ? Scope::Block
                                                                          : Scope::Device;
-      // A release is written for a reader. Where no thread of the kernel
-      // reads the object and the kernel waits on partners outside it, the
-      // reader is such a partner: outside every block of the grid (a
-      // semaphore signalled on a peer GPU).
+      // A release is written for a reader, and so is a handshake's signal.
+      // Where no thread of the kernel reads the object and the kernel waits
+      // on partners outside it, the reader is such a partner: outside every
+      // block of the grid (a semaphore signalled on a peer GPU).
       G.OutsideKernel = !G.WithHost && gridMemory(Home) && all_of(Members, [&](unsigned I) {
         return Ops[I].RunBy == Runner::Kernel && WaitsOutside.count(Ops[I].Context) &&
                !Read.count({Ops[I].Context, Ops[I].Object});
-      }) && any_of(Members, [&](unsigned I) { return Ops[I].writes() && hasRelease(Ops[I].Ord); });
+      }) && any_of(Members, [&](unsigned I) {
+        return Ops[I].writes() && (hasRelease(Ops[I].Ord) || Handshakes(I));
+      });
       if (G.OutsideKernel && G.Needed == Scope::Block)
         G.Needed = Scope::Device;
       if (!AcrossKernels)

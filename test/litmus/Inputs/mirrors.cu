@@ -374,3 +374,54 @@ __global__ void mirrorEndPinnedReleased(const float *in, float *theirs, unsigned
     } while (seen != token);
   }
 }
+
+// A handshake of execution only: one thread signals its partner with a relaxed add and waits for
+// the partner's signal with a relaxed read, in one loop (ping-pong). No datum travels, so no
+// release is needed; but the partner reads the signal while this kernel runs, so the add must be
+// atomic for the partner's thread too: a block-scope add and the partner's read race.
+#define RED_RELAXED_SYS(p) asm volatile("red.relaxed.sys.global.add.u32 [%0], 1;" ::"l"(p) : "memory")
+#define RED_RELAXED_CTA(p) asm volatile("red.relaxed.cta.global.add.u32 [%0], 1;" ::"l"(p) : "memory")
+
+// LITMUS: allowed cuda-scope-insufficient
+__global__ void pingPongSignalBlockScope(unsigned *outbound, const unsigned *inbound, int iterations) {
+  if (threadIdx.x + blockIdx.x * blockDim.x == 0) {
+    for (int i = 1; i <= iterations; ++i) {
+      RED_RELAXED_CTA(outbound);
+      unsigned seen;
+      do {
+        LD_RELAXED(seen, inbound);
+      } while (seen < unsigned(i));
+    }
+  }
+}
+
+// LITMUS: forbidden
+// Its fixed twin: the add has system scope, which includes the partner's thread.
+__global__ void pingPongSignalSystemScope(unsigned *outbound, const unsigned *inbound, int iterations) {
+  if (threadIdx.x + blockIdx.x * blockDim.x == 0) {
+    for (int i = 1; i <= iterations; ++i) {
+      RED_RELAXED_SYS(outbound);
+      unsigned seen;
+      do {
+        LD_RELAXED(seen, inbound);
+      } while (seen < unsigned(i));
+    }
+  }
+}
+
+// LITMUS: forbidden
+// Not a handshake: block 0 counts, with a block-scope add, the work it did after the start signal
+// came; nothing in the kernel reads the count and nothing waits after the add, so nothing shows
+// a reader while the kernel runs (the host reads the count after it, which the kernel's end
+// orders).
+__global__ void countAfterStartBlockScope(unsigned *count, const unsigned *start, float *out, int n) {
+  if (threadIdx.x + blockIdx.x * blockDim.x == 0) {
+    unsigned seen;
+    do {
+      LD_RELAXED(seen, start);
+    } while (seen == 0);
+    RED_RELAXED_CTA(count);
+  }
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    out[i] = 1.0f;
+}
