@@ -253,6 +253,20 @@ static DebugLoc userLoc(const Instruction *I, bool Outermost = false) {
   return DebugLoc(const_cast<DILocation *>(L));
 }
 
+/// The calls that reach the place userLoc reports \p I at, from the kernel:
+/// the inlining chain above it, innermost first, as far as the project's
+/// code goes (clang-tidy's notes of the same calls).
+static SmallVector<DebugLoc, 6> callsReaching(const Instruction *I) {
+  SmallVector<DebugLoc, 6> Out;
+  const DILocation *L = I->getDebugLoc().get();
+  while (L && L->getInlinedAt() && isSystemFile(L->getScope()))
+    L = L->getInlinedAt();
+  for (const DILocation *Up = L ? L->getInlinedAt() : nullptr; Up && Out.size() < 6; Up = Up->getInlinedAt())
+    if (!isSystemFile(Up->getScope()))
+      Out.push_back(DebugLoc(const_cast<DILocation *>(Up)));
+  return Out;
+}
+
 /// "file:line" of a location, the file's path made absolute as the host
 /// side's facts make it.
 static std::string placeOf(const DebugLoc &L) {
@@ -297,6 +311,16 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
   const bool Outermost = F.What == Finding::ProxyFence || F.What == Finding::ClusterWait;
   auto Loc = [&](int I) { return userLoc(Rec.irOp(I).I, Outermost); };
   std::string Kernel = demangle(Rec.kernelOf(F.At)->getName().str());
+  // Where a flag accessed in a helper is used: the calls that reach it.
+  auto Calls = [&](const Instruction *I) {
+    bool First = true;
+    for (const DebugLoc &Call : callsReaching(I)) {
+      R << (First ? " (called from " : ", from ") << ore::NV("CallLocation", Call);
+      First = false;
+    }
+    if (!First)
+      R << ")";
+  };
   switch (F.What) {
   case Finding::NoRelease:
   case Finding::NoAcquire:
@@ -351,6 +375,8 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
         << ") orders the message through " << ore::NV("Flag", Flag) << " (at " << ore::NV("OtherLocation", Loc(F.Flag))
         << ") and " << ore::NV("Data", Data) << ", but the other side may be in another block; consider "
         << widerFenceAdvice(F.Needed, builtinFence(At));
+    if (F.What != Finding::NarrowFence)
+      Calls(At.I);
     return;
   }
   case Finding::ClusterWait:

@@ -200,6 +200,30 @@ void ReleaseAcquireCheck::report(const Finding &F) {
     diag(Other->Loc, "%0 %1 %2 here", DiagnosticIDs::Note)
         << describeRoot(*Other) << (Publish ? "receives" : "publishes")
         << (F.Partner ? ScopedAccesses::describe(*Other->Object) : FlagName);
+  noteCalls(Flag);
+}
+
+void ReleaseAcquireCheck::noteCalls(const ScopedAccess &A) {
+  // A flag accessed in a helper (a library's atomic wrapper) is reported
+  // there; the calls that reach it from the kernel say which use of the
+  // helper it is, innermost first, as far as the project's code goes.
+  unsigned Shown = 0;
+  for (const Expr *Call : llvm::reverse(A.CallChain)) {
+    SourceLocation Loc = SM->getExpansionLoc(Call->getBeginLoc());
+    if (SM->isInSystemHeader(Loc))
+      continue;
+    if (++Shown > MaxCallNotes)
+      break;
+    const FunctionDecl *Callee = nullptr;
+    if (const auto *CE = dyn_cast<CallExpr>(Call))
+      Callee = CE->getDirectCallee();
+    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Call))
+      Callee = Construct->getConstructor();
+    if (Callee)
+      diag(Call->getBeginLoc(), "%0 is called here", DiagnosticIDs::Note) << Callee;
+    else
+      diag(Call->getBeginLoc(), "called here", DiagnosticIDs::Note);
+  }
 }
 
 } // namespace cuda_scope

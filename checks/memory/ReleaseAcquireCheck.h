@@ -25,6 +25,9 @@ public:
 
 private:
   void report(const Finding &F);
+  /// Notes for the calls from the kernel down to the helper that holds \p A.
+  void noteCalls(const ScopedAccess &A);
+  static constexpr unsigned MaxCallNotes = 6;
 
   const std::string FenceFunctionsOption, AcrossKernelsOption, StrictnessOption;
   std::vector<std::string> FenceFunctions;

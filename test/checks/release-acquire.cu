@@ -242,12 +242,15 @@ __device__ void publish(int *Data, int *Flag, int V) {
   DeviceRef(*Flag).store(1, cuda::memory_order_relaxed);
   // CHECK: :[[@LINE-1]]:20: warning: 'Flag' is published here with a relaxed store after plain writes to 'Data', with no release between them; a thread in another block that sees the flag may still read the old data; consider a release store, or '__threadfence()' before it [cuda-scope-release-acquire]
   // CHECK: :[[@LINE-3]]:11: note: 'Data' is written here
-  // CHECK: :[[@LINE+2]]:60: note: kernel 'helpers' receives 'Flag' here
+  // CHECK: :[[@LINE+3]]:60: note: kernel 'helpers' receives 'Flag' here
+  // CHECK: :[[@LINE+10]]:5: note: 'publish' is called here
 }
 __device__ bool ready(int *Flag) { return DeviceRef(*Flag).load(cuda::memory_order_relaxed) != 0; }
 // CHECK: :[[@LINE-1]]:60: warning: 'Flag' is received here with a relaxed load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider an acquire load, or '__threadfence()' after it [cuda-scope-release-acquire]
-// CHECK: :[[@LINE+8]]:12: note: 'Data' is read here
-// CHECK: :[[@LINE-8]]:20: note: kernel 'helpers' publishes 'Flag' here
+// CHECK: :[[@LINE+10]]:12: note: 'Data' is read here
+// CHECK: :[[@LINE-9]]:20: note: kernel 'helpers' publishes 'Flag' here
+// CHECK: :[[@LINE+6]]:13: note: 'ready' is called here
+// The notes name the calls that reach a helper's flag, innermost first.
 __global__ void helpers(int *Data, int *Flag, int *Out) {
   if (blockIdx.x == 0) {
     publish(Data, Flag, 42);
