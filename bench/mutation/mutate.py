@@ -1260,6 +1260,7 @@ def mark_reached(sources, muts):
     bodies = {}      # name -> set of identifiers in its bodies (functions and macros)
     roots = set()
     macros = {}      # macro name -> (file, line) of each place the unit names it outside its definition
+    calls = {}       # function name -> (file, line) of each call of it in a function or macro body
     for src in sources:
         for start, end in src._directives():
             if end - start >= 3 and src.toks[start + 1].text == "define":
@@ -1269,6 +1270,10 @@ def mark_reached(sources, muts):
         for o, c in src.functions:
             in_body[o:c + 1] = b"\x01" * (c + 1 - o)
         for k, t in enumerate(src.toks):
+            # a call: a name followed by its argument list in a function or macro body (not a destructor)
+            if t.kind == "id" and (in_body[k] or t.pp) and k + 1 < len(src.toks) and src.toks[k + 1].text == "(" \
+                    and (k == 0 or src.toks[k - 1].text != "~"):
+                calls.setdefault(t.text, []).append((src.path, src.line_of(t.start)))
             if t.kind == "id" and t.text in macros and not t.pp:
                 macros[t.text].append((src.path, src.line_of(t.start)))
                 # a macro used outside any function (or macro) body defines code there: a root
@@ -1313,6 +1318,10 @@ def mark_reached(sources, muts):
         if name and not body and name in macros:
             # a finding in the macro's code is placed where it is expanded
             m.detail["expansions"] = sorted(set(macros[name]))[:50]
+        if name and body and calls.get(name):
+            # a helper's code acts where it is called (a fence in a wrapper orders the accesses around
+            # each call): a finding next to a call of it is next to the mutation
+            m.detail["calls"] = sorted(set(calls[name]))[:50]
         if body:
             words = declaration_words(src, body[0])
             m.detail["function_side"] = "device" if "__global__" in words or (

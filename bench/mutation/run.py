@@ -286,9 +286,11 @@ def merged_tidy(res):
 
 
 def near(f, m, window):
-    """Whether a finding (or one of its notes) is at the mutation: the same file, and in the mutated
-    function or within `window` lines of the mutated lines."""
-    places = [f] + list(f.get("notes", []))
+    """Whether a finding (or one of its notes, or a place its message cites) is at the mutation: the
+    same file, and in the mutated function or within `window` lines of the mutated lines; or, for a
+    mutation in a macro's body or a helper function's, within `window` lines of a place the TU
+    expands the macro or calls the helper (its code acts there)."""
+    places = [f] + list(f.get("notes", [])) + list(f.get("places", []))
     for p in places:
         if p.get("file") != m["file"]:
             continue
@@ -298,10 +300,24 @@ def near(f, m, window):
         if fn and fn[0] <= p["line"] <= fn[1]:
             return True
     for p in places:
-        for file, line in m.get("expansions", ()):
+        for file, line in list(m.get("expansions", ())) + list(m.get("calls", ())):
             if p.get("file") == file and line - window <= p["line"] <= line + window:
                 return True
     return False
+
+
+MESSAGE_PLACE = re.compile(r"(?<![\w/.$])((?:\$\{\w+\}/|/|\.\.?/|\w)[^\s,;()'\"]*\.\w+):(\d+):\d+")
+
+
+def with_places(findings, tu):
+    """The findings with the places their messages cite (the IR pass names the other access and the
+    calls that reach a helper in its message, where clang-tidy gives notes), as project paths."""
+    out = []
+    for f in findings:
+        cited = [{"file": tu.paths.rel(file, tu.cwd) if not file.startswith("${") else file, "line": int(line)}
+                 for file, line in MESSAGE_PLACE.findall(f.get("message", ""))]
+        out.append(dict(f, places=cited) if cited else f)
+    return out
 
 
 def judge(m, base, found, window):
@@ -611,11 +627,12 @@ def record_of(tu, m):
            "expected": list(mutate.expected_rules(m.op))}
     if m.function:
         rec["function_lines"] = list(m.function)
-    detail = {k: v for k, v in m.detail.items() if k not in ("fence_tokens", "expansions")}
+    detail = {k: v for k, v in m.detail.items() if k not in ("fence_tokens", "expansions", "calls")}
     if detail:
         rec["detail"] = detail
-    if m.detail.get("expansions"):
-        rec["expansions"] = [[tu.paths.rel(f, tu.cwd), line] for f, line in m.detail["expansions"]]
+    for key in ("expansions", "calls"):
+        if m.detail.get(key):
+            rec[key] = [[tu.paths.rel(f, tu.cwd), line] for f, line in m.detail[key]]
     return rec
 
 
@@ -676,11 +693,13 @@ def evaluate(tu, m, rec, analyser, args, base, base_findings, digests):
         rec["reason"] = "the mutant does not compile: " + " | ".join(broken)[:600]
         return
     rec["status"] = "broken"
-    rec["front_ends"] = {"clang-tidy": judge(rec, base_findings["clang-tidy"], merged_tidy(res), args.near)}
+    rec["front_ends"] = {"clang-tidy": judge(rec, base_findings["clang-tidy"], with_places(merged_tidy(res), tu),
+                                             args.near)}
     if host_only:
         rec["front_ends"]["ir-pass"] = {"verdict": "n/a", "why": "the IR pass has no host API rule"}
     else:
-        rec["front_ends"]["ir-pass"] = judge(rec, base_findings["ir-pass"], res["pass"][1], args.near)
+        rec["front_ends"]["ir-pass"] = judge(rec, base_findings["ir-pass"], with_places(res["pass"][1], tu),
+                                             args.near)
 
 
 # ---------------------------------------------------------------------------------------------

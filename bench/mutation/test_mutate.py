@@ -361,6 +361,16 @@ class Macros(unittest.TestCase):
         self.assertFalse(ms[5].detail["function_reached"])
 
 
+class HelperCalls(unittest.TestCase):
+    def test_a_helpers_calls_are_listed(self):
+        text = ("__device__ void fence_if(int o) { if (o) __threadfence(); }\n"
+                "__device__ int get(int *p, int o) {\n  int v = *(volatile int *)p;\n  fence_if(o);\n  return v; }\n"
+                "#define GET(p) (fence_if(1), *(p))\n")
+        ms = [m for m in mutants(text, ("fence",)) if m.line == 1]
+        self.assertEqual(ms[0].detail["function_name"], "fence_if")
+        self.assertEqual(ms[0].detail["calls"], [("t.cu", 4), ("t.cu", 6)])
+
+
 class EveryMutant(unittest.TestCase):
     def test_examples_one_change_each_lines_kept(self):
         here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "examples")
@@ -427,6 +437,31 @@ class Judge(unittest.TestCase):
              "expansions": [["a.cu", 80]]}
         self.assertEqual(self.bench.judge(m, [], [self.finding(82, check="cuda-scope-mismatch")], 10)["verdict"],
                          "reported")
+
+    def test_a_finding_at_a_call_of_the_mutated_helper_counts(self):
+        m = {"file": "h.cuh", "line": 5, "end_line": 5, "expected": ["cuda-scope-release-acquire"],
+             "function_lines": [3, 8], "calls": [["h.cuh", 60]]}
+        f = self.finding(140, file="w.cuh", notes=[{"file": "h.cuh", "line": 58, "message": "f is called here"}])
+        self.assertEqual(self.bench.judge(m, [], [f], 10)["verdict"], "reported")
+        far = self.finding(140, file="w.cuh", notes=[{"file": "h.cuh", "line": 75, "message": "f is called here"}])
+        self.assertEqual(self.bench.judge(m, [], [far], 10)["verdict"], "missed")
+
+    def test_places_a_message_cites_count_as_notes(self):
+        class TU:
+            cwd = "/p/examples"
+
+            class paths:
+                @staticmethod
+                def rel(path, cwd):
+                    import os
+                    return os.path.relpath(os.path.normpath(os.path.join(cwd, path)), "/p")
+        m = {"file": "include/h.hpp", "line": 5, "end_line": 5, "expected": ["cuda-scope-release-acquire"]}
+        f = self.finding(140, file="include/w.hpp",
+                         msg="x is received here and y is read after it at ../include/h.hpp:7:3 with no acquire")
+        placed = self.bench.with_places([f], TU)
+        self.assertEqual(placed[0]["places"], [{"file": "include/h.hpp", "line": 7}])
+        self.assertEqual(self.bench.judge(m, [], placed, 10)["verdict"], "reported")
+        self.assertEqual(self.bench.judge(m, [], [f], 10)["verdict"], "missed")
 
     def test_a_note_at_the_mutation_counts(self):
         m = {"file": "h.cuh", "line": 5, "end_line": 5, "expected": ["cuda-scope-release-acquire"]}
