@@ -706,9 +706,22 @@ std::string describeObject(const Value *Object) {
     return "an unknown object";
   if (const auto *GV = dyn_cast<GlobalVariable>(Object))
     return (GV->getAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED ? "shared variable '" : "'") + demangle(GV->getName().str()) + "'";
-  if (const auto *A = dyn_cast<Argument>(Object))
+  if (const auto *A = dyn_cast<Argument>(Object)) {
+    if (!isKernel(*A->getParent())) {
+      // A device function's parameter no call binds alike (a closure that
+      // two launch paths each hand over): named by the function.
+      std::string Name = A->getParent()->getName().str();
+      ItaniumPartialDemangler D;
+      if (!D.partialDemangle(Name.c_str()))
+        if (char *Base = D.getFunctionBaseName(nullptr, nullptr)) {
+          Name = Base;
+          std::free(Base);
+        }
+      return "argument " + std::to_string(A->getArgNo()) + " of device function '" + Name + "'";
+    }
     return A->hasName() ? "kernel argument '" + A->getName().str() + "'"
                         : "kernel argument " + std::to_string(A->getArgNo());
+  }
   if (const auto *L = dyn_cast<LoadInst>(Object)) {
     std::optional<ir::KeptAt> At = ir::keptAt(*L);
     if (!At)

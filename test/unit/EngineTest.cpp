@@ -881,6 +881,36 @@ TEST(Engine, ReleaseReadOnlyOutsideTheKernelNeedsMoreThanTheBlock) {
   EXPECT_TRUE(Build(true, true, Scope::Block).run().empty());
 }
 
+/// A relaxed signal is no release, but made before the thread waits on a
+/// word only outsiders write (a handshake: signal, then wait for the reply)
+/// it is read by that outsider while the kernel runs: block scope cannot
+/// include it. Made after the wait, it shows no reader then (a count).
+TEST(Engine, HandshakeSignalIsReadOutsideTheKernel) {
+  constexpr int Remote = 2, Inbound = 3;
+  auto Build = [&](bool SignalFirst) {
+    Program P;
+    MemOp Signal = access(OpKind::RMW, Remote, Order::Relaxed, Scope::Block);
+    Signal.ValueUnused = true;
+    Signal.PerBlock = true; // the block's own word: block scope would do for the kernel itself
+    Signal.Segment = 4;
+    MemOp Wait = load(Inbound, Order::Relaxed, Scope::System);
+    Wait.Spins = true;
+    if (SignalFirst) {
+      P.add(Signal);
+      P.add(Wait);
+    } else {
+      P.add(Wait);
+      P.add(Signal);
+    }
+    return P;
+  };
+  std::vector<Finding> Fs = Build(true).run();
+  ASSERT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::ScopeInsufficient}));
+  EXPECT_EQ(Fs[0].At, 0u);
+  EXPECT_TRUE(Fs[0].OutsideKernel);
+  EXPECT_TRUE(Build(false).run().empty());
+}
+
 /// A kernel that writes `mine`, signals `arrivalMine`, spins on
 /// `arrivalOther` and reads `other`, each element the thread's own in one
 /// grid: its partner instance (the same kernel on a peer GPU) writes what it
