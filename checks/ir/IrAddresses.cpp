@@ -216,9 +216,12 @@ bool sameForEveryThread(StringRef Text, const IndexDeps &Deps) {
          Text.count("*(") == 0;
 }
 
-const Value *storedOnce(const AllocaInst &Local, int64_t Offset) {
+/// Visits every use of \p Local with the byte of the local it is at, through
+/// GEPs of constant offsets and pointer casts; false where a step's offset
+/// varies, the walk runs too long, or \p Visit says to stop.
+static bool visitLocalUses(const AllocaInst &Local,
+                           function_ref<bool(const User *U, const Value *Ptr, int64_t At)> Visit) {
   const DataLayout &DL = Local.getModule()->getDataLayout();
-  const Value *Stored = nullptr;
   SmallVector<std::pair<const Value *, int64_t>, 8> Work{{&Local, 0}};
   for (unsigned Step = 0; !Work.empty() && Step < 64; ++Step) {
     auto [Ptr, At] = Work.pop_back_val();
@@ -226,72 +229,69 @@ const Value *storedOnce(const AllocaInst &Local, int64_t Offset) {
       if (const auto *GEP = dyn_cast<GEPOperator>(U)) {
         APInt Off(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
         if (!GEP->accumulateConstantOffset(DL, Off))
-          return nullptr;
+          return false;
         Work.push_back({GEP, At + Off.getSExtValue()});
-      } else if (const auto *S = dyn_cast<StoreInst>(U)) {
-        // The local's address kept in another local (a lambda's capture by
-        // reference) is read back there; kept anywhere else, it escapes.
-        if (S->getValueOperand() == Ptr && !isa<AllocaInst>(getUnderlyingObject(S->getPointerOperand())))
-          return nullptr;
-        if (S->getValueOperand() == Ptr)
-          continue;
-        if (At != Offset)
-          continue;
-        // Stores of one pointer (a closure filled again on each unrolled
-        // iteration) keep that pointer.
-        if ((Stored && Stored != S->getValueOperand()) || !S->getValueOperand()->getType()->isPointerTy())
-          return nullptr;
-        Stored = S->getValueOperand();
-      } else if (!isa<LoadInst, CallBase>(U)) {
-        return nullptr;
+      } else if (const auto *Cast = dyn_cast<CastInst>(U); Cast && Cast->getType()->isPointerTy()) {
+        Work.push_back({Cast, At});
+      } else if (!Visit(U, Ptr, At)) {
+        return false;
       }
     }
   }
-  return Work.empty() ? Stored : nullptr;
+  return Work.empty();
+}
+
+/// \p S keeps the local's address \p Ptr: in another local (a lambda's
+/// capture by reference, read back there), or elsewhere, where it escapes.
+static bool escapes(const StoreInst &S, const Value *Ptr) {
+  return S.getValueOperand() == Ptr && !isa<AllocaInst>(getUnderlyingObject(S.getPointerOperand()));
+}
+
+const Value *storedOnce(const AllocaInst &Local, int64_t Offset) {
+  const Value *Stored = nullptr;
+  bool Whole = visitLocalUses(Local, [&](const User *U, const Value *Ptr, int64_t At) {
+    if (const auto *S = dyn_cast<StoreInst>(U)) {
+      if (escapes(*S, Ptr))
+        return false;
+      if (S->getValueOperand() == Ptr || At != Offset)
+        return true;
+      // Stores of one pointer (a closure filled again on each unrolled
+      // iteration) keep that pointer.
+      if ((Stored && Stored != S->getValueOperand()) || !S->getValueOperand()->getType()->isPointerTy())
+        return false;
+      Stored = S->getValueOperand();
+      return true;
+    }
+    return isa<LoadInst, CallBase>(U);
+  });
+  return Whole ? Stored : nullptr;
 }
 
 std::optional<std::pair<const Value *, int64_t>> copiedOnce(const AllocaInst &Local, int64_t Offset) {
   const DataLayout &DL = Local.getModule()->getDataLayout();
   std::optional<std::pair<const Value *, int64_t>> Copied;
-  SmallVector<std::pair<const Value *, int64_t>, 8> Work{{&Local, 0}};
   // Bytes [At, At + Size) written by a store or a copy cover Offset.
   auto Covers = [Offset](int64_t At, uint64_t Size) { return At <= Offset && Offset < At + int64_t(Size); };
-  for (unsigned Step = 0; !Work.empty() && Step < 64; ++Step) {
-    auto [Ptr, At] = Work.pop_back_val();
-    for (const User *U : Ptr->users()) {
-      if (const auto *GEP = dyn_cast<GEPOperator>(U)) {
-        APInt Off(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
-        if (!GEP->accumulateConstantOffset(DL, Off))
-          return std::nullopt;
-        Work.push_back({GEP, At + Off.getSExtValue()});
-      } else if (const auto *Cast = dyn_cast<CastInst>(U); Cast && Cast->getType()->isPointerTy()) {
-        Work.push_back({Cast, At});
-      } else if (const auto *S = dyn_cast<StoreInst>(U)) {
-        if (S->getValueOperand() == Ptr && !isa<AllocaInst>(getUnderlyingObject(S->getPointerOperand())))
-          return std::nullopt;
-        if (S->getPointerOperand() == Ptr &&
-            Covers(At, DL.getTypeStoreSize(S->getValueOperand()->getType()).getFixedValue()))
-          return std::nullopt;
-      } else if (const auto *MT = dyn_cast<MemTransferInst>(U)) {
-        if (MT->getRawDest() != Ptr)
-          continue; // a copy out of the local reads it
-        const auto *Len = dyn_cast<ConstantInt>(MT->getLength());
-        if (!Len)
-          return std::nullopt;
-        if (!Covers(At, Len->getZExtValue()))
-          continue;
-        if (Copied)
-          return std::nullopt;
+  bool Whole = visitLocalUses(Local, [&](const User *U, const Value *Ptr, int64_t At) {
+    if (const auto *S = dyn_cast<StoreInst>(U))
+      return !escapes(*S, Ptr) &&
+             !(S->getPointerOperand() == Ptr &&
+               Covers(At, DL.getTypeStoreSize(S->getValueOperand()->getType()).getFixedValue()));
+    if (const auto *MT = dyn_cast<MemTransferInst>(U)) {
+      if (MT->getRawDest() != Ptr)
+        return true; // a copy out of the local reads it
+      const auto *Len = dyn_cast<ConstantInt>(MT->getLength());
+      if (!Len || (Covers(At, Len->getZExtValue()) && Copied))
+        return false;
+      if (Covers(At, Len->getZExtValue()))
         Copied = std::make_pair(MT->getRawSource(), Offset - At);
-      } else if (const auto *MS = dyn_cast<MemSetInst>(U)) {
-        if (MS->getRawDest() == Ptr)
-          return std::nullopt;
-      } else if (!isa<LoadInst, CallBase>(U)) {
-        return std::nullopt;
-      }
+      return true;
     }
-  }
-  return Work.empty() ? Copied : std::nullopt;
+    if (const auto *MS = dyn_cast<MemSetInst>(U))
+      return MS->getRawDest() != Ptr;
+    return isa<LoadInst, CallBase>(U);
+  });
+  return Whole ? Copied : std::nullopt;
 }
 
 const Value *constantBase(const Value *Ptr, int64_t &Offset) {
