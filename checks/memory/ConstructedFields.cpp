@@ -50,7 +50,38 @@ struct FieldWrites : RecursiveASTVisitor<FieldWrites> {
       Other = true;
     return true;
   }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    // A record field assigned another record whole (ref = other, a copy or
+    // move assignment): its fields change. Another operator= (a proxy's
+    // `ref = true`, which sets the bit it refers to) leaves them.
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
+    if (OC->isAssignmentOp() && OC->getNumArgs() > 0 && ofField(OC->getArg(0), Field) &&
+        (!MD || MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()))
+      Other = true;
+    return true;
+  }
 };
+
+/// Every use of the local \p VD in \p Body names one of its members (a field,
+/// or a method it calls): it is never assigned, passed or addressed whole.
+static bool usedThroughMembers(const VarDecl *VD, Stmt *Body) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const VarDecl *Var;
+    unsigned All = 0, Members = 0;
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      All += DRE->getDecl() == Var;
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *ME) {
+      const auto *Base = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+      Members += !ME->isArrow() && Base && Base->getDecl() == Var;
+      return true;
+    }
+  } U;
+  U.Var = VD;
+  U.TraverseStmt(Body);
+  return U.All == U.Members;
+}
 } // namespace
 
 /// The value the constructor \p Ctor leaves in \p FD: its initializer, or
@@ -135,6 +166,55 @@ std::optional<ObjectRef> ScopedAccesses::Walker::temporaryField(const Expr *Obje
   return pointee(Value, resolutionFrame(Ctor, Construct, Fr), Steps);
 }
 
+/// The object 'this' names in the method \p Fr runs in (or is inside): the
+/// member call's object, where the walk shows it as a value. A call on
+/// 'this' itself (a derived handle's method calling its base's) names the
+/// caller's object in turn.
+static std::optional<std::pair<const Expr *, const ScopedAccesses::Walker::Frame *>>
+thisObject(const ScopedAccesses::Walker::Frame *Fr) {
+  for (const auto *Up = Fr; Up; Up = Up->Parent) {
+    while (Up && !isa<CXXMethodDecl>(Up->F))
+      Up = Up->Parent;
+    if (!Up || !Up->This)
+      return std::nullopt;
+    if (isa<CXXThisExpr>(Up->This->IgnoreParenImpCasts()))
+      continue;
+    if (Up->ThisIsPointer)
+      return std::nullopt;
+    return std::make_pair(Up->This, Up->Parent);
+  }
+  return std::nullopt;
+}
+
+/// Something writes a field of the chain \p Src reads through its kept
+/// copies, then \p FD: the copies' functions, or a method of a class on the
+/// way (the copy's, and each record field's).
+bool ScopedAccesses::Walker::fieldsChanged(const RecordSource &Src, const FieldDecl *FD) {
+  SmallVector<const FieldDecl *, 4> Chain(Src.Fields.begin(), Src.Fields.end());
+  Chain.push_back(FD);
+  SmallVector<const CXXRecordDecl *, 4> Classes;
+  for (const VarDecl *VD : Src.KeptCopies) {
+    if (const auto *RD = VD->getType()->getAsCXXRecordDecl())
+      Classes.push_back(RD);
+    const auto *Declarer = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+    for (const FieldDecl *F : Chain) {
+      FieldWrites W(F);
+      if (Declarer && Declarer->getBody())
+        W.TraverseStmt(Declarer->getBody());
+      if (W.Other || !W.Plain.empty())
+        return true;
+    }
+  }
+  for (const FieldDecl *F : Src.Fields)
+    if (const auto *RD = F->getType()->getAsCXXRecordDecl())
+      Classes.push_back(RD);
+  for (const CXXRecordDecl *RD : Classes)
+    for (const FieldDecl *F : Chain)
+      if (changedOutsideConstructors(RD, F))
+        return true;
+  return false;
+}
+
 std::optional<ScopedAccesses::Walker::RecordSource>
 ScopedAccesses::Walker::recordSource(const Expr *E, const Frame *Fr, unsigned Steps) {
   for (; E && ++Steps <= MaxResolve;) {
@@ -148,19 +228,32 @@ ScopedAccesses::Walker::recordSource(const Expr *E, const Frame *Fr, unsigned St
         E = Construct->getArg(0);
         continue;
       }
-      return RecordSource{E, Fr, {}};
+      return RecordSource{E, Fr, {}, {}};
     }
     if (const auto *IL = dyn_cast<InitListExpr>(E)) {
       if (!IL->isSemanticForm() && IL->getSemanticForm())
         IL = IL->getSemanticForm();
-      return RecordSource{IL, Fr, {}};
+      return RecordSource{IL, Fr, {}, {}};
     }
-    if (isa<DeclRefExpr>(E)) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const Expr *Here = E;
       const Frame *HereFr = Fr;
-      if (!stepToSource(E, Fr, Vars::UnmodifiedLocals))
-        return RecordSource{Here, HereFr, {}};
-      continue;
+      if (stepToSource(E, Fr, Vars::UnmodifiedLocals))
+        continue;
+      // A local copy whose methods are called (a channel handle copied from
+      // the kernel's array, then used): it holds what it was copied from as
+      // long as nothing writes the fields the consumer reads (KeptCopy).
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      const auto *Declarer = VD ? dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod()) : nullptr;
+      if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || VD->getType()->isReferenceType() ||
+          !VD->getType()->isRecordType() || !VD->getInit() || !Declarer || !Declarer->getBody() ||
+          !usedThroughMembers(VD, Declarer->getBody()))
+        return RecordSource{Here, HereFr, {}, {}};
+      std::optional<RecordSource> Of =
+          recordSource(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), HereFr), Steps);
+      if (Of)
+        Of->KeptCopies.push_back(VD);
+      return Of;
     }
     if (isa<CallExpr>(E)) {
       if (!E->getType()->isRecordType() || !stepToSource(E, Fr, Vars::UnmodifiedLocals))
@@ -170,24 +263,26 @@ ScopedAccesses::Walker::recordSource(const Expr *E, const Frame *Fr, unsigned St
     const auto *ME = dyn_cast<MemberExpr>(E);
     const auto *FD = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
     if (!FD || !FD->getType()->isRecordType())
-      return RecordSource{E, Fr, {}};
+      return RecordSource{E, Fr, {}, {}};
     // A record field: what the object it belongs to was built with.
     const Expr *Object = ME->getBase();
     const Frame *ObjectFrame = Fr;
     if (ME->isArrow()) {
       if (!isa<CXXThisExpr>(Object->IgnoreParenImpCasts()))
-        return RecordSource{E, Fr, {}};
-      const Frame *Up = Fr;
-      while (Up && !isa<CXXMethodDecl>(Up->F))
-        Up = Up->Parent;
-      if (!Up || !Up->This || Up->ThisIsPointer)
-        return RecordSource{E, Fr, {}};
-      Object = Up->This;
-      ObjectFrame = Up->Parent;
+        return RecordSource{E, Fr, {}, {}};
+      auto Of = thisObject(Fr);
+      if (!Of)
+        return RecordSource{E, Fr, {}, {}};
+      std::tie(Object, ObjectFrame) = *Of;
     }
     std::optional<RecordSource> Of = recordSource(Object, ObjectFrame, Steps);
     if (!Of)
       return std::nullopt;
+    if (!Of->KeptCopies.empty()) {
+      // Through a kept copy: the fields are read as they were copied.
+      Of->Fields.push_back(FD);
+      return Of;
+    }
     if (!Of->Fields.empty() || !isa<InitListExpr, CXXConstructExpr>(Of->E)) {
       // A field of a value the walk cannot see built (a kernel's parameter).
       Of->Fields.push_back(FD);
@@ -195,7 +290,7 @@ ScopedAccesses::Walker::recordSource(const Expr *E, const Frame *Fr, unsigned St
     }
     if (const auto *IL = dyn_cast<InitListExpr>(Of->E)) {
       if (!initializesFields(IL, FD) || FD->getFieldIndex() >= IL->getNumInits())
-        return RecordSource{E, Fr, {}};
+        return RecordSource{E, Fr, {}, {}};
       E = IL->getInit(FD->getFieldIndex());
       Fr = Of->Fr;
       continue;
@@ -203,11 +298,11 @@ ScopedAccesses::Walker::recordSource(const Expr *E, const Frame *Fr, unsigned St
     const auto *Construct = cast<CXXConstructExpr>(Of->E);
     const FunctionDecl *Def = nullptr;
     if (!Construct->getConstructor()->hasBody(Def))
-      return RecordSource{E, Fr, {}};
+      return RecordSource{E, Fr, {}, {}};
     const auto *Ctor = cast<CXXConstructorDecl>(Def);
     const Expr *Value = constructorValue(Ctor, FD);
     if (!Value || changedOutsideConstructors(Ctor->getParent(), FD))
-      return RecordSource{E, Fr, {}};
+      return RecordSource{E, Fr, {}, {}};
     E = Value;
     Fr = resolutionFrame(Ctor, Construct, Of->Fr);
   }
@@ -226,13 +321,10 @@ std::optional<ObjectRef> ScopedAccesses::Walker::constructedField(const MemberEx
   if (ME->isArrow()) {
     if (!isa<CXXThisExpr>(Object->IgnoreParenImpCasts()))
       return std::nullopt;
-    const Frame *Up = Fr;
-    while (Up && !isa<CXXMethodDecl>(Up->F))
-      Up = Up->Parent;
-    if (!Up || !Up->This || Up->ThisIsPointer)
+    auto Of = thisObject(Fr);
+    if (!Of)
       return std::nullopt;
-    Object = Up->This;
-    ObjectFrame = Up->Parent;
+    std::tie(Object, ObjectFrame) = *Of;
   }
   // A temporary whose method is called at once, made there or returned by a
   // call (bits[n] handing back a proxy made as reference(blocks + n / 32,
@@ -248,6 +340,8 @@ std::optional<ObjectRef> ScopedAccesses::Walker::constructedField(const MemberEx
   if (isa<MemberExpr>(Made)) {
     std::optional<RecordSource> Src = recordSource(Made, ObjectFrame, Steps);
     if (!Src || Src->E == Made)
+      return std::nullopt;
+    if (!Src->KeptCopies.empty() && fieldsChanged(*Src, FD))
       return std::nullopt;
     if (Src->Fields.empty() && isa<CXXConstructExpr>(Src->E))
       return temporaryField(Src->E, FD, Src->Fr, Steps);

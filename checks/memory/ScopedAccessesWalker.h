@@ -282,8 +282,13 @@ private:
     const clang::Expr *E = nullptr;
     const Frame *Fr = nullptr;
     llvm::SmallVector<const clang::FieldDecl *, 2> Fields;
+    /// Local copies on the way whose methods are called: what they were
+    /// copied from holds only where nothing writes the fields read.
+    llvm::SmallVector<const clang::VarDecl *, 1> KeptCopies;
   };
   std::optional<RecordSource> recordSource(const clang::Expr *E, const Frame *Fr, unsigned Steps);
+  /// Something writes a field of the chain \p Src reads through its kept copies, then \p FD.
+  static bool fieldsChanged(const RecordSource &Src, const clang::FieldDecl *FD);
   /// The pointer field \p FD of the temporary \p Object: a construction, or
   /// a call whose one return constructs it.
   std::optional<ObjectRef> temporaryField(const clang::Expr *Object, const clang::FieldDecl *FD, const Frame *Fr,

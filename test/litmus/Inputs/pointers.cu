@@ -292,3 +292,57 @@ __global__ void channelThroughLocalPointerSystem(Channel *channels, unsigned goa
     ch->wait(goal);
   }
 }
+
+// LITMUS: allowed cuda-scope-insufficient
+// A channel handle copied from the kernel's array into a local and used through its methods (a
+// port channel's handle, whose put calls its base class's method, which pushes a trigger through
+// the FIFO it keeps as a field): the copy holds the pointers it was copied from, as long as
+// nothing writes those fields. The trigger is published for a reader outside the kernel (the
+// host's proxy, which the kernel then waits on), so block scope cannot include it.
+struct TriggerFifo {
+  unsigned long long *triggers;
+  __device__ void pushCta(unsigned long long v) {
+    asm volatile("st.global.release.cta.u64 [%0], %1;" ::"l"(triggers), "l"(v) : "memory");
+  }
+  __device__ void pushSys(unsigned long long v) {
+    asm volatile("st.global.release.sys.u64 [%0], %1;" ::"l"(triggers), "l"(v) : "memory");
+  }
+};
+struct BaseHandle {
+  TriggerFifo fifo;
+  unsigned long long *inbound;
+  __device__ void putCta() { fifo.pushCta(1); }
+  __device__ void putSys() { fifo.pushSys(1); }
+  __device__ void wait() {
+    unsigned long long v;
+    do {
+      asm volatile("ld.global.acquire.sys.u64 %0, [%1];" : "=l"(v) : "l"(inbound) : "memory");
+    } while (v == 0);
+  }
+};
+struct PortHandle : BaseHandle {
+  __device__ void putThenWaitCta() {
+    BaseHandle::putCta();
+    wait();
+  }
+  __device__ void putThenWaitSys() {
+    BaseHandle::putSys();
+    wait();
+  }
+};
+
+__global__ void keptCopyTriggerBlockScope(PortHandle *handles) {
+  if (threadIdx.x % 32 == 0) {
+    PortHandle h = handles[threadIdx.x / 32];
+    h.putThenWaitCta();
+  }
+}
+
+// LITMUS: forbidden
+// Its fixed twin: the trigger is stored at system scope.
+__global__ void keptCopyTriggerSystemScope(PortHandle *handles) {
+  if (threadIdx.x % 32 == 0) {
+    PortHandle h = handles[threadIdx.x / 32];
+    h.putThenWaitSys();
+  }
+}
