@@ -169,16 +169,27 @@ std::optional<ObjectRef> ScopedAccesses::Walker::temporaryField(const Expr *Obje
 /// The object 'this' names in the method \p Fr runs in (or is inside): the
 /// member call's object, where the walk shows it as a value. A call on
 /// 'this' itself (a derived handle's method calling its base's) names the
-/// caller's object in turn.
+/// caller's object in turn, and in a lambda's body 'this' is the enclosing
+/// member function's (as pointee reads CXXThisExpr).
 static std::optional<std::pair<const Expr *, const ScopedAccesses::Walker::Frame *>>
 thisObject(const ScopedAccesses::Walker::Frame *Fr) {
-  for (const auto *Up = Fr; Up; Up = Up->Parent) {
+  const ScopedAccesses::Walker::Frame *Up = Fr;
+  for (unsigned Step = 0; Up && Step < 16; ++Step) {
     while (Up && !isa<CXXMethodDecl>(Up->F))
       Up = Up->Parent;
-    if (!Up || !Up->This)
+    if (!Up)
       return std::nullopt;
-    if (isa<CXXThisExpr>(Up->This->IgnoreParenImpCasts()))
+    const auto *MD = cast<CXXMethodDecl>(Up->F);
+    if (MD->getParent()->isLambda()) {
+      Up = ScopedAccesses::Walker::frameOf(MD->getParent()->getDeclContext(), Up);
       continue;
+    }
+    if (!Up->This)
+      return std::nullopt;
+    if (isa<CXXThisExpr>(Up->This->IgnoreParenImpCasts())) {
+      Up = Up->Parent;
+      continue;
+    }
     if (Up->ThisIsPointer)
       return std::nullopt;
     return std::make_pair(Up->This, Up->Parent);
