@@ -109,24 +109,9 @@ static const Expr *constructorValue(const CXXConstructorDecl *Ctor, const FieldD
 /// (l.acquire(), l.word): the object is never assigned, passed or
 /// address-taken whole, and \p FD is never written there.
 static bool onlyMembersUsed(const VarDecl *VD, const FieldDecl *FD, Stmt *Body) {
-  struct Uses : RecursiveASTVisitor<Uses> {
-    const VarDecl *Var;
-    unsigned All = 0, Members = 0;
-    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-      All += DRE->getDecl() == Var;
-      return true;
-    }
-    bool VisitMemberExpr(MemberExpr *ME) {
-      const auto *Base = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
-      Members += !ME->isArrow() && Base && Base->getDecl() == Var;
-      return true;
-    }
-  } U;
-  U.Var = VD;
-  U.TraverseStmt(Body);
   FieldWrites W(FD);
   W.TraverseStmt(Body);
-  return U.All == U.Members && !W.Other && W.Plain.empty();
+  return usedThroughMembers(VD, Body) && !W.Other && W.Plain.empty();
 }
 
 /// Some method of the class, other than its constructors, changes \p FD.
