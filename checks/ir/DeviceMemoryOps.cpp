@@ -548,7 +548,17 @@ private:
     PointerKeeper K = PointerKeeper::Other;
     if (const auto *A = dyn_cast<Argument>(Holder))
       K = isKernel(*A->getParent()) ? PointerKeeper::KernelParameter : PointerKeeper::Other;
-    else if (const auto *GV = dyn_cast<GlobalVariable>(Holder))
+    else if (const auto *GV = dyn_cast<GlobalVariable>(Holder); GV && blockOwn(*GV) && !At->Indexed) {
+      // A pointer the kernel stages in shared memory (one thread stores it,
+      // the block reads it after a barrier) is the pointer stored, where it
+      // is the same for every block.
+      if (const Value *Stored = stagedPointer(*GV, At->Offset))
+        return canonical(ir::underlyingObject(Stored), Depth + 1);
+      // Or one the block copied, with the rest of what it was given.
+      if (const Value *Traced = traced(L, Depth); Traced != &L)
+        return Traced;
+      K = PointerKeeper::SharedVariable;
+    } else if (const auto *GV = dyn_cast<GlobalVariable>(Holder))
       K = GV->getAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED ? PointerKeeper::SharedVariable : PointerKeeper::DeviceVariable;
     else if (isa<LoadInst>(Holder))
       // Kept in memory a kept pointer points to: device memory if that is.
@@ -568,6 +578,20 @@ private:
     const Value *First = Firsts.try_emplace({Holder, {At->Offset, At->Indexed}}, &L).first->second;
     Keepers.try_emplace(First, K);
     return First;
+  }
+
+  static bool blockOwn(const GlobalVariable &GV) { return GV.getAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED; }
+
+  /// The kernel's own functions: a variable's uses in another kernel are
+  /// another launch's.
+  bool inKernel(const Function &F) const { return Functions.contains(&F); }
+
+  /// The one pointer the kernel stores into the __shared__ variable \p GV at
+  /// \p Offset, where no store keeps the variable's own address and the
+  /// pointer is the same for every block; null otherwise.
+  const Value *stagedPointer(const GlobalVariable &GV, int64_t Offset) const {
+    const Value *Stored = ir::storedOnce(GV, Offset, [this](const Function &F) { return inKernel(F); });
+    return Stored && !dependsOnBlockIndex(Stored) ? Stored : nullptr;
   }
 
   using Place = std::pair<const Value *, int64_t>;
@@ -596,8 +620,14 @@ private:
         return origins(Copied->first, Copied->second, Depth + 1, Out);
       return Add(Ptr, Offset);
     }
-    if (isa<GlobalVariable>(Ptr))
+    if (const auto *GV = dyn_cast<GlobalVariable>(Ptr)) {
+      // A block's copy of what the kernel was given (`plan = *plans`), the
+      // same for every block.
+      if (blockOwn(*GV))
+        if (auto Copied = ir::copiedOnce(*GV, Offset, [this](const Function &F) { return inKernel(F); }); Copied && !dependsOnBlockIndex(Copied->first))
+          return origins(Copied->first, Copied->second, Depth + 1, Out);
       return Add(Ptr, Offset);
+    }
     if (const auto *A = dyn_cast<Argument>(Ptr)) {
       const Function &F = *A->getParent();
       if (isKernel(F))
@@ -618,6 +648,12 @@ private:
       if (!origins(Read->getPointerOperand(), 0, Depth + 1, Slots))
         return false;
       for (auto [Holder, At] : Slots) {
+        if (const auto *GV = dyn_cast<GlobalVariable>(Holder); GV && blockOwn(*GV))
+          if (const Value *Stored = stagedPointer(*GV, At)) {
+            if (!origins(Stored, Offset, Depth + 1, Out))
+              return false;
+            continue;
+          }
         if (const auto *Local = dyn_cast<AllocaInst>(Holder)) {
           const Value *Stored = ir::storedOnce(*Local, At);
           if (!Stored || !origins(Stored, Offset, Depth + 1, Out))

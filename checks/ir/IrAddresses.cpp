@@ -216,22 +216,29 @@ bool sameForEveryThread(StringRef Text, const IndexDeps &Deps) {
          Text.count("*(") == 0;
 }
 
-/// Visits every use of \p Local with the byte of the local it is at, through
-/// GEPs of constant offsets and pointer casts; false where a step's offset
-/// varies, the walk runs too long, or \p Visit says to stop.
-static bool visitLocalUses(const AllocaInst &Local,
+/// Visits every use of \p Memory (a local, or a __shared__ variable) with
+/// the byte of it that the use is at, through GEPs of constant offsets and
+/// pointer casts; false where a step's offset varies, the walk runs too
+/// long, or \p Visit says to stop. Uses in functions \p Counts leaves out
+/// (another kernel's, for a variable) are not visited.
+static bool visitLocalUses(const Value &Memory, FunctionFilter Counts,
                            function_ref<bool(const User *U, const Value *Ptr, int64_t At)> Visit) {
-  const DataLayout &DL = Local.getModule()->getDataLayout();
-  SmallVector<std::pair<const Value *, int64_t>, 8> Work{{&Local, 0}};
+  const Module *M = isa<GlobalValue>(Memory) ? cast<GlobalValue>(Memory).getParent()
+                                             : cast<Instruction>(Memory).getModule();
+  const DataLayout &DL = M->getDataLayout();
+  SmallVector<std::pair<const Value *, int64_t>, 8> Work{{&Memory, 0}};
   for (unsigned Step = 0; !Work.empty() && Step < 64; ++Step) {
     auto [Ptr, At] = Work.pop_back_val();
     for (const User *U : Ptr->users()) {
+      if (const auto *I = dyn_cast<Instruction>(U); I && Counts && !Counts(*I->getFunction()))
+        continue;
       if (const auto *GEP = dyn_cast<GEPOperator>(U)) {
         APInt Off(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
         if (!GEP->accumulateConstantOffset(DL, Off))
           return false;
         Work.push_back({GEP, At + Off.getSExtValue()});
-      } else if (const auto *Cast = dyn_cast<CastInst>(U); Cast && Cast->getType()->isPointerTy()) {
+      } else if (const auto *Cast = dyn_cast<Operator>(U);
+                 Cast && (Cast->getOpcode() == Instruction::BitCast || Cast->getOpcode() == Instruction::AddrSpaceCast)) {
         Work.push_back({Cast, At});
       } else if (!Visit(U, Ptr, At)) {
         return false;
@@ -247,9 +254,9 @@ static bool escapes(const StoreInst &S, const Value *Ptr) {
   return S.getValueOperand() == Ptr && !isa<AllocaInst>(getUnderlyingObject(S.getPointerOperand()));
 }
 
-const Value *storedOnce(const AllocaInst &Local, int64_t Offset) {
+const Value *storedOnce(const Value &Local, int64_t Offset, FunctionFilter Counts) {
   const Value *Stored = nullptr;
-  bool Whole = visitLocalUses(Local, [&](const User *U, const Value *Ptr, int64_t At) {
+  bool Whole = visitLocalUses(Local, Counts, [&](const User *U, const Value *Ptr, int64_t At) {
     if (const auto *S = dyn_cast<StoreInst>(U)) {
       if (escapes(*S, Ptr))
         return false;
@@ -267,12 +274,14 @@ const Value *storedOnce(const AllocaInst &Local, int64_t Offset) {
   return Whole ? Stored : nullptr;
 }
 
-std::optional<std::pair<const Value *, int64_t>> copiedOnce(const AllocaInst &Local, int64_t Offset) {
-  const DataLayout &DL = Local.getModule()->getDataLayout();
+std::optional<std::pair<const Value *, int64_t>> copiedOnce(const Value &Local, int64_t Offset,
+                                                           FunctionFilter Counts) {
+  const DataLayout &DL = isa<GlobalValue>(Local) ? cast<GlobalValue>(Local).getParent()->getDataLayout()
+                                                 : cast<Instruction>(Local).getModule()->getDataLayout();
   std::optional<std::pair<const Value *, int64_t>> Copied;
   // Bytes [At, At + Size) written by a store or a copy cover Offset.
   auto Covers = [Offset](int64_t At, uint64_t Size) { return At <= Offset && Offset < At + int64_t(Size); };
-  bool Whole = visitLocalUses(Local, [&](const User *U, const Value *Ptr, int64_t At) {
+  bool Whole = visitLocalUses(Local, Counts, [&](const User *U, const Value *Ptr, int64_t At) {
     if (const auto *S = dyn_cast<StoreInst>(U))
       return !escapes(*S, Ptr) &&
              !(S->getPointerOperand() == Ptr &&
@@ -300,6 +309,8 @@ const Value *constantBase(const Value *Ptr, int64_t &Offset) {
       const DataLayout *DL = nullptr;
       if (const auto *I = dyn_cast<Instruction>(GEP))
         DL = &I->getModule()->getDataLayout();
+      else if (const auto *GV = dyn_cast<GlobalValue>(getUnderlyingObject(GEP)))
+        DL = &GV->getParent()->getDataLayout(); // a constant step into a variable
       if (!DL)
         return Ptr;
       APInt Off(DL->getIndexTypeSizeInBits(GEP->getType()), 0);

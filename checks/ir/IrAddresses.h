@@ -10,6 +10,7 @@
 #define CUDA_SCOPE_IR_IRADDRESSES_H
 
 #include "model/MemoryModel.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/DataLayout.h"
@@ -22,6 +23,7 @@
 
 namespace llvm {
 class AllocaInst;
+class Function;
 class LoadInst;
 } // namespace llvm
 
@@ -43,12 +45,16 @@ std::string canonical(const llvm::Value *V, IndexDeps &Deps, unsigned Depth = 0)
 /// AST front end's ObjectRef::sameForEveryThread.
 bool sameForEveryThread(llvm::StringRef Text, const IndexDeps &Deps);
 
-/// The pointer that the stores to \p Local at byte \p Offset write (one
+/// Which functions' uses of a variable count (a kernel's own); all for none.
+using FunctionFilter = llvm::function_ref<bool(const llvm::Function &)>;
+
+/// The pointer that the stores to \p Local (a local, or a __shared__
+/// variable: memory one thread or one block owns) at byte \p Offset write (one
 /// store, or several of the same pointer), where
 /// every other use of the local reads it, passes it to a call (which reads
 /// it: a lambda's closure), stores at other offsets, or keeps its address in
 /// another local (a capture by reference); none otherwise.
-const llvm::Value *storedOnce(const llvm::AllocaInst &Local, int64_t Offset);
+const llvm::Value *storedOnce(const llvm::Value &Local, int64_t Offset, FunctionFilter Counts = nullptr);
 /// Where the bytes of \p Local at \p Offset come from, when one copy fills
 /// them (a functor or a closure passed by value, copied into the launcher's
 /// own object: `memcpy(&agent.op, &op, n)`): the copy's source and the byte
@@ -56,7 +62,8 @@ const llvm::Value *storedOnce(const llvm::AllocaInst &Local, int64_t Offset);
 /// reads the local, copies from it, stores elsewhere in it, or passes it to
 /// a call, as storedOnce allows. None where a store or a second copy writes
 /// them, or the local's address escapes.
-std::optional<std::pair<const llvm::Value *, int64_t>> copiedOnce(const llvm::AllocaInst &Local, int64_t Offset);
+std::optional<std::pair<const llvm::Value *, int64_t>> copiedOnce(const llvm::Value &Local, int64_t Offset,
+                                                                 FunctionFilter Counts = nullptr);
 /// Where a loaded pointer is kept: the value that holds it (a kernel
 /// argument, a variable, or memory another kept pointer points to) and its
 /// offset there. A run-time index picks an element of an array the holder

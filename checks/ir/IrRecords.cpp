@@ -28,25 +28,17 @@ namespace {
 ObjectHome homeOf(const IROp &Op) {
   if (!Op.Object)
     return ObjectHome::Unknown;
-  switch (Op.Space) {
-  case MemorySpace::Global: return ObjectHome::Global;
-  case MemorySpace::Shared: return ObjectHome::Shared;
-  case MemorySpace::Local: return ObjectHome::Local;
-  case MemorySpace::Generic:
-  case MemorySpace::Unknown:
-    // A kernel argument points to global memory; so does a pointer loaded
-    // from a global variable's generic address.
-    if (isa<GlobalVariable>(Op.Object) || isa<Argument>(Op.Object))
-      return ObjectHome::Global;
-    if (isa<AllocaInst>(Op.Object))
-      return ObjectHome::Local;
+  // A kernel argument points to global memory; so does a pointer loaded
+  // from a global variable's generic address.
+  ObjectHome OfObject = ObjectHome::Unknown;
+  if (isa<GlobalVariable>(Op.Object) || isa<Argument>(Op.Object))
+    OfObject = ObjectHome::Global;
+  else if (isa<AllocaInst>(Op.Object))
+    OfObject = ObjectHome::Local;
+  else if (isa<LoadInst>(Op.Object))
     // A pointer read from memory: where it points, by where it was kept.
-    if (isa<LoadInst>(Op.Object))
-      return pointeeHome(Op.Keeper);
-    return ObjectHome::Unknown;
-  default:
-    return ObjectHome::Unknown;
-  }
+    OfObject = pointeeHome(Op.Keeper);
+  return homeInSpace(Op.Space, OfObject);
 }
 
 /// \p V is computed (through arithmetic, casts, selects and phis) from \p From.

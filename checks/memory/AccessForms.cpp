@@ -343,6 +343,7 @@ void ScopedAccesses::Walker::inlineAsm(const GCCAsmStmt *Asm, const Frame *Fr) {
     A.S = *P.ScopeQual;
     A.Ord = P.Sem;
     A.How = ScopedAccess::InlinePtx;
+    A.Space = P.Space;
     A.Name = P.Mnemonic;
     A.Loc = Asm->getAsmLoc();
     // A reduction (red) hands no value back, as the IR's asm call with no

@@ -606,6 +606,7 @@ void AstRecords::build() {
     MemOp Op;
     Op.What = A.What;
     Op.Ord = A.Ord;
+    Op.Space = A.Space;
     if (A.Ord != cuda_scope::Order::Plain)
       Op.S = A.S;
     if (A.Object && A.Object->Root) {

@@ -211,6 +211,28 @@ bool ScopedAccesses::Walker::fieldsChanged(const RecordSource &Src, const FieldD
   return false;
 }
 
+/// A record the kernel stages in shared memory (`if (threadIdx.x == 0) plan =
+/// *plans; __syncthreads();`): what the one assignment of the kernel's body
+/// copies, where that is the same for every block, as the IR
+/// follows the copy into the variable (DeviceMemoryOps' origins).
+std::optional<ScopedAccesses::Walker::RecordSource> ScopedAccesses::Walker::stagedRecord(const VarDecl *VD,
+                                                                                          unsigned Steps) {
+  if (!VD || !VD->hasAttr<CUDASharedAttr>() || !VD->getType()->isRecordType())
+    return std::nullopt;
+  const Modifications *Map = modificationsIn(Root);
+  auto It = Map ? Map->find(VD) : Modifications::const_iterator();
+  if (!Map || It == Map->end() || It->second.Count != 1 || It->second.Plain != 1 || !It->second.Assigned)
+    return std::nullopt;
+  const Frame *Top = nullptr; // the kernel's own parameters, unbound
+  std::optional<ObjectRef> Copied = lvalue(It->second.Assigned, Top, Steps);
+  if (!Copied || !Copied->Root || Copied->BlockDependent)
+    return std::nullopt;
+  // The one assignment is the only change the body makes (Count): the copy
+  // holds what it copied, and no kept copy's check of writes applies (the
+  // copy's own operator= writes every field).
+  return recordSource(It->second.Assigned, Top, Steps);
+}
+
 std::optional<ScopedAccesses::Walker::RecordSource>
 ScopedAccesses::Walker::recordSource(const Expr *E, const Frame *Fr, unsigned Steps) {
   for (; E && ++Steps <= MaxResolve;) {
@@ -240,6 +262,8 @@ ScopedAccesses::Walker::recordSource(const Expr *E, const Frame *Fr, unsigned St
       // the kernel's array, then used): it holds what it was copied from as
       // long as nothing writes the fields the consumer reads (KeptCopy).
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (std::optional<RecordSource> Of = stagedRecord(VD, Steps))
+        return Of;
       const auto *Declarer = VD ? dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod()) : nullptr;
       if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || VD->getType()->isReferenceType() ||
           !VD->getType()->isRecordType() || !VD->getInit() || !Declarer || !Declarer->getBody() ||

@@ -71,8 +71,17 @@ public:
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
-    if (OC->isAssignmentOp() && OC->getNumArgs() > 0)
-      mark(OC->getArg(0));
+    if (!OC->isAssignmentOp() || OC->getNumArgs() == 0)
+      return true;
+    // A copy that the compiler writes (a struct's implicit operator=) is a
+    // plain assignment of the whole value.
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getCalleeDecl());
+    const bool Copy = MD && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
+                      (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()) &&
+                      (MD->isTrivial() || MD->isDefaulted());
+    mark(OC->getArg(0), Copy ? OC->getArg(1) : nullptr);
+    if (const VarDecl *V = varOf(OC->getArg(0)); Copy && V && Out.count(V))
+      ++Out[V].Plain;
     return true;
   }
   bool VisitCallExpr(CallExpr *CE) {
@@ -138,11 +147,13 @@ private:
 } // namespace
 
 const ScopedAccesses::Walker::Modifications *ScopedAccesses::Walker::modificationsOf(const VarDecl *V) {
-  const DeclContext *DC = V->getParentFunctionOrMethod();
-  const auto *F = dyn_cast_or_null<FunctionDecl>(DC);
+  return modificationsIn(dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod()));
+}
+
+const ScopedAccesses::Walker::Modifications *ScopedAccesses::Walker::modificationsIn(const FunctionDecl *F) {
   if (!F || !F->getBody())
     return nullptr;
-  std::unique_ptr<Modifications> &Map = Modified[DC];
+  std::unique_ptr<Modifications> &Map = Modified[F];
   if (!Map) {
     Map = std::make_unique<Modifications>();
     ModifiedVars(*Map).TraverseStmt(F->getBody());
@@ -481,6 +492,8 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointerIn(const Expr *L, const 
         if (std::optional<ObjectRef> R = mergedPointee(VD, Fr, Steps))
           return R;
     }
+    if (std::optional<ObjectRef> R = stagedPointee(VD, Fr, Steps))
+      return R;
     return Deref(rootRef(VD));
   }
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(L))
@@ -503,6 +516,26 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointerIn(const Expr *L, const 
               return R;
   }
   return Deref(lvalue(L, Fr, Steps));
+}
+
+/// A pointer the kernel stages in shared memory (`if (threadIdx.x == 0) p =
+/// args->queue; __syncthreads();`): what the one assignment of the kernel's
+/// body points to, where that is the same for every block, as the IR names
+/// the pointer stored (DeviceMemoryOps' stagedPointer).
+std::optional<ObjectRef> ScopedAccesses::Walker::stagedPointee(const VarDecl *VD, const Frame *Fr, unsigned Steps) {
+  if (!VD->hasAttr<CUDASharedAttr>() || !VD->getType()->isPointerType())
+    return std::nullopt;
+  const Frame *Top = Fr;
+  while (Top && Top->Parent)
+    Top = Top->Parent;
+  const Modifications *Map = modificationsIn(Root);
+  auto It = Map ? Map->find(VD) : Modifications::const_iterator();
+  if (!Map || It == Map->end() || It->second.Count != 1 || It->second.Plain != 1 || !It->second.Assigned)
+    return std::nullopt;
+  std::optional<ObjectRef> R = pointee(It->second.Assigned, Top && Top->F == Root ? Top : nullptr, Steps);
+  if (!R || !R->Root || R->BlockDependent)
+    return std::nullopt;
+  return R;
 }
 
 std::optional<ObjectRef> ScopedAccesses::Walker::movedParameter(const ParmVarDecl *P, const Expr *Use,

@@ -163,6 +163,8 @@ struct ScopedAccess {
   bool GoalVaries = false;
   /// ... with the grid's width itself (MemOp::GoalIsGrid).
   bool GoalIsGrid = false;
+  /// The state space the instruction names (an inline PTX ld.global), if any.
+  MemorySpace Space = MemorySpace::Unknown;
   /// A read-modify-write whose value nothing uses (MemOp::ValueUnused).
   bool ValueUnused = false;
   /// A wait of its own (libcu++'s wait(old)): it returns once the value

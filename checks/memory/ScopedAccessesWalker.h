@@ -409,6 +409,10 @@ private:
   using Modifications = llvm::DenseMap<const clang::VarDecl *, impl::Modification>;
   llvm::DenseMap<const clang::DeclContext *, std::unique_ptr<Modifications>> Modified;
   const Modifications *modificationsOf(const clang::VarDecl *V);
+  /// What \p F's body does to each variable it changes, locals or not.
+  const Modifications *modificationsIn(const clang::FunctionDecl *F);
+  std::optional<RecordSource> stagedRecord(const clang::VarDecl *VD, unsigned Steps);
+  std::optional<ObjectRef> stagedPointee(const clang::VarDecl *VD, const Frame *Fr, unsigned Steps);
   /// The value of a local declared without one and assigned exactly once.
   const clang::Expr *singleAssignment(const clang::VarDecl *V);
   std::vector<std::unique_ptr<Frame>> FramesKeepAlive;

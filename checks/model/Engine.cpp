@@ -320,6 +320,10 @@ static void dumpOps(ArrayRef<MemOp> Ops) {
 
 std::vector<MemOp> separateWords(ArrayRef<MemOp> Ops) {
   std::vector<MemOp> Out(Ops.begin(), Ops.end());
+  // An instruction that names its state space says where its object is, in
+  // either front end's records.
+  for (MemOp &O : Out)
+    O.Home = homeInSpace(O.Space, O.Home);
   // Per object: the elements its atomics use, whether each is one address
   // for every thread, and whether plain accesses use other addresses that
   // the threads compute apart.

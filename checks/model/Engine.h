@@ -36,6 +36,25 @@ enum class ObjectHome : uint8_t {
 inline bool gridMemory(ObjectHome H) {
   return H == ObjectHome::Global || H == ObjectHome::Managed || H == ObjectHome::MappedHost;
 }
+/// Where an access is, when its instruction names a state space (ld.global,
+/// red.shared::cta): that space, whatever a front end could tell of the
+/// object from the address's origin (managed and mapped memory are in the
+/// global space too). A generic access is where its object is.
+inline ObjectHome homeInSpace(MemorySpace Named, ObjectHome OfObject) {
+  switch (Named) {
+  case MemorySpace::Global: return gridMemory(OfObject) ? OfObject : ObjectHome::Global;
+  case MemorySpace::Shared: return ObjectHome::Shared;
+  case MemorySpace::Local: return ObjectHome::Local;
+  // Shared memory of any block of the cluster (not one block's), the
+  // kernel's parameters and the constant bank: none of the homes the rules
+  // reason about.
+  case MemorySpace::SharedCluster:
+  case MemorySpace::Param:
+  case MemorySpace::Constant: return ObjectHome::Unknown;
+  case MemorySpace::Generic:
+  case MemorySpace::Unknown: return OfObject;
+  }
+}
 /// Where a pointer that code reads from memory is kept (a field of what a
 /// kernel is given, of a device variable, of a shared variable).
 enum class PointerKeeper : uint8_t {

@@ -516,3 +516,18 @@ TEST(Model, WhereAKeptPointerPoints) {
   EXPECT_EQ(pointeeHome(PointerKeeper::SharedVariable), ObjectHome::Unknown);
   EXPECT_EQ(pointeeHome(PointerKeeper::Other), ObjectHome::Unknown);
 }
+
+TEST(Model, AnInstructionsStateSpaceSaysWhereItsObjectIs) {
+  // red.global through a pointer whose origin neither front end can follow.
+  EXPECT_EQ(homeInSpace(MemorySpace::Global, ObjectHome::Unknown), ObjectHome::Global);
+  // Managed and mapped memory are in the global space too.
+  EXPECT_EQ(homeInSpace(MemorySpace::Global, ObjectHome::Managed), ObjectHome::Managed);
+  EXPECT_EQ(homeInSpace(MemorySpace::Global, ObjectHome::MappedHost), ObjectHome::MappedHost);
+  EXPECT_EQ(homeInSpace(MemorySpace::Shared, ObjectHome::Unknown), ObjectHome::Shared);
+  EXPECT_EQ(homeInSpace(MemorySpace::Local, ObjectHome::Unknown), ObjectHome::Local);
+  // Another block's shared memory (shared::cluster) is not one block's.
+  EXPECT_EQ(homeInSpace(MemorySpace::SharedCluster, ObjectHome::Shared), ObjectHome::Unknown);
+  // A generic access is where its object is.
+  EXPECT_EQ(homeInSpace(MemorySpace::Generic, ObjectHome::Shared), ObjectHome::Shared);
+  EXPECT_EQ(homeInSpace(MemorySpace::Unknown, ObjectHome::Unknown), ObjectHome::Unknown);
+}
