@@ -740,9 +740,9 @@ void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Fram
   A.Root = Root;
   A.RootIs = Kind;
   A.Seq = Seq++;
-  // The call chain (for notes) serves the atomic rules; plain accesses, many
-  // more, keep none.
-  if (!PlainList)
+  // The call chain (for notes) serves the flags' rules: atomic and volatile
+  // accesses keep it; plain ones, many more, keep none.
+  if (!PlainList || A.Ord == Order::Volatile)
     A.CallChain.assign(Chain.begin(), Chain.end());
   A.Arms.assign(Arms.begin(), Arms.end());
   A.GridLoop = GridLoops > 0;

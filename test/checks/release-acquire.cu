@@ -261,6 +261,24 @@ __global__ void helpers(int *Data, int *Flag, int *Out) {
   }
 }
 
+// A volatile flag read through a helper: the notes name the call, as for atomic flags.
+__device__ int volatileReady(const int *Flag) { return *(const volatile int *)Flag; }
+// CHECK: :[[@LINE-1]]:56: warning: 'Flag' is received here with a volatile load and 'Data' is read after it, with no acquire between them; the read may return data older than the flag; consider a cuda::atomic_ref acquire load, or '__threadfence()' after it [cuda-scope-release-acquire]
+// CHECK: :[[@LINE+11]]:12: note: 'Data' is read here
+// CHECK: :[[@LINE+6]]:27: note: kernel 'volatileHelper' publishes 'Flag' here
+// CHECK: :[[@LINE+7]]:13: note: 'volatileReady' is called here
+__global__ void volatileHelper(int *Data, int *Flag, int *Out) {
+  if (blockIdx.x == 0) {
+    Data[0] = 42;
+    __threadfence();
+    *(volatile int *)Flag = 1;
+  } else {
+    while (!volatileReady(Flag)) {
+    }
+    *Out = Data[0];
+  }
+}
+
 // Per-block flags: the other side is in the same block, and still needs a release and acquire.
 __global__ void perBlock(int *Data, int *Flags, int *Out) {
   if (threadIdx.x == 0) {
