@@ -39,6 +39,17 @@
  *   llm.c dev/cuda/permute.cu:147,150      clock_t start = clock(); ... / CLOCKS_PER_SEC */
 #include <math.h>
 #include <time.h>
+/* [extended-lambda] Under --extended-lambda nvcc's cuda_runtime.h includes <functional> too (where it
+ * defines __CUDACC_EXTENDED_LAMBDA__, which this header leaves undefined: [nvcc-macros] below). The
+ * cuda-scope command says so with -D__CUDA_SCOPE_EXTENDED_LAMBDA=1. Code built with the flag may rely
+ * on what <functional> brings: libstdc++'s brings <vector>, <unordered_map> and std::sort
+ * (bits/stl_algo.h), which nvcc's front end finds when a template's body names it before the file
+ * includes <algorithm>, and clang does not.
+ *   MVGpuBTree include/gpu_blink_tree.hpp:882      std::sort(...)            (<algorithm> comes later)
+ *   MVGpuBTree include/memory_reclaimer.hpp:114    std::vector<...>          (never included) */
+#if defined(__CUDA_SCOPE_EXTENDED_LAMBDA) && defined(__cplusplus)
+#include <functional>
+#endif
 
 /* [min-max] nvcc declares min and max __host__ __device__ for every pair of integer types, mixed
  * signedness and width included, and for float and double (crt/math_functions.hpp); clang's are

@@ -39,6 +39,11 @@ _nvcc("--cuda-gpu-arch --offload-arch", "arch", True)
 # nccl src/device/common.h:72).
 _nvcc("--relocatable-device-code -rdc", "rdc", True)
 _nvcc("--device-c -dc", "rdc-on", False)
+# nvcc's cuda_runtime.h includes <functional> under --extended-lambda (where nvcc defines
+# __CUDACC_EXTENDED_LAMBDA__); the compatibility header does the same when told so (cuda-scope-nvcc.h
+# [extended-lambda]). Code that builds with nvcc may rely on what it brings: libstdc++'s <functional>
+# brings <vector>, <unordered_map> and std::sort (MVGpuBTree's headers).
+_nvcc("--expt-extended-lambda -expt-extended-lambda --extended-lambda -extended-lambda", "extended-lambda", False)
 # Why each is dropped, for --explain. Code generation, linking and driver housekeeping do not
 # change what the front end sees; the two nvcc language extensions are clang's default.
 _DROPPED_WITHOUT_VALUE = {
@@ -48,7 +53,6 @@ _DROPPED_WITHOUT_VALUE = {
     "--disable-optimizer-constants -disable-optimizer-consts --resource-usage -res-usage "
     "-noprof --dont-use-profile",
     "clang accepts it without a flag": "--expt-relaxed-constexpr -expt-relaxed-constexpr "
-    "--expt-extended-lambda -expt-extended-lambda --extended-lambda -extended-lambda "
     "-nohdinitlist --no-host-device-initializer-list -nohdmoveforward "
     "--no-host-device-move-forward",
     "driver setting": "--compile -c --device-w -dw --device-link -dlink "
@@ -356,6 +360,11 @@ class Translator:
         elif action in ("rdc", "rdc-on"):
             t.rdc = action == "rdc-on" or value.lower() in ("true", "1", "yes")
             t.note(shown, "-fgpu-rdc" if t.rdc else "(dropped: whole-program compilation is clang's default)")
+        elif action == "extended-lambda":
+            if "-D__CUDA_SCOPE_EXTENDED_LAMBDA=1" not in t.flags:
+                t.flags.append("-D__CUDA_SCOPE_EXTENDED_LAMBDA=1")
+            t.note(shown, "-D__CUDA_SCOPE_EXTENDED_LAMBDA=1 (clang accepts extended lambdas without a flag; "
+                   "the compatibility header then includes <functional>, as nvcc's cuda_runtime.h does)")
         elif action == "cuda-path":
             t.cuda_path = os.path.join(t.directory, value)
         return i
