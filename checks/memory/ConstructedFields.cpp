@@ -217,20 +217,19 @@ bool ScopedAccesses::Walker::fieldsChanged(const RecordSource &Src, const FieldD
 /// follows the copy into the variable (DeviceMemoryOps' origins).
 std::optional<ScopedAccesses::Walker::RecordSource> ScopedAccesses::Walker::stagedRecord(const VarDecl *VD,
                                                                                           unsigned Steps) {
-  if (!VD || !VD->hasAttr<CUDASharedAttr>() || !VD->getType()->isRecordType())
+  if (!VD || !VD->getType()->isRecordType())
     return std::nullopt;
-  const Modifications *Map = modificationsIn(Root);
-  auto It = Map ? Map->find(VD) : Modifications::const_iterator();
-  if (!Map || It == Map->end() || It->second.Count != 1 || It->second.Plain != 1 || !It->second.Assigned)
+  const Expr *Value = stagedValue(VD);
+  if (!Value)
     return std::nullopt;
   const Frame *Top = nullptr; // the kernel's own parameters, unbound
-  std::optional<ObjectRef> Copied = lvalue(It->second.Assigned, Top, Steps);
+  std::optional<ObjectRef> Copied = lvalue(Value, Top, Steps);
   if (!Copied || !Copied->Root || Copied->BlockDependent)
     return std::nullopt;
-  // The one assignment is the only change the body makes (Count): the copy
-  // holds what it copied, and no kept copy's check of writes applies (the
-  // copy's own operator= writes every field).
-  return recordSource(It->second.Assigned, Top, Steps);
+  // The one assignment is the only change the body makes (stagedValue): the
+  // copy holds what it copied, and no kept copy's check of writes applies
+  // (the copy's own operator= writes every field).
+  return recordSource(Value, Top, Steps);
 }
 
 std::optional<ScopedAccesses::Walker::RecordSource>

@@ -518,21 +518,30 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointerIn(const Expr *L, const 
   return Deref(lvalue(L, Fr, Steps));
 }
 
+const Expr *ScopedAccesses::Walker::stagedValue(const VarDecl *VD) {
+  if (!VD || !VD->hasAttr<CUDASharedAttr>())
+    return nullptr;
+  const Modifications *Map = modificationsIn(Root);
+  auto It = Map ? Map->find(VD) : Modifications::const_iterator();
+  if (!Map || It == Map->end() || It->second.Count != 1 || It->second.Plain != 1)
+    return nullptr;
+  return It->second.Assigned;
+}
+
 /// A pointer the kernel stages in shared memory (`if (threadIdx.x == 0) p =
 /// args->queue; __syncthreads();`): what the one assignment of the kernel's
 /// body points to, where that is the same for every block, as the IR names
 /// the pointer stored (DeviceMemoryOps' stagedPointer).
 std::optional<ObjectRef> ScopedAccesses::Walker::stagedPointee(const VarDecl *VD, const Frame *Fr, unsigned Steps) {
-  if (!VD->hasAttr<CUDASharedAttr>() || !VD->getType()->isPointerType())
+  if (!VD->getType()->isPointerType())
+    return std::nullopt;
+  const Expr *Value = stagedValue(VD);
+  if (!Value)
     return std::nullopt;
   const Frame *Top = Fr;
   while (Top && Top->Parent)
     Top = Top->Parent;
-  const Modifications *Map = modificationsIn(Root);
-  auto It = Map ? Map->find(VD) : Modifications::const_iterator();
-  if (!Map || It == Map->end() || It->second.Count != 1 || It->second.Plain != 1 || !It->second.Assigned)
-    return std::nullopt;
-  std::optional<ObjectRef> R = pointee(It->second.Assigned, Top && Top->F == Root ? Top : nullptr, Steps);
+  std::optional<ObjectRef> R = pointee(Value, Top && Top->F == Root ? Top : nullptr, Steps);
   if (!R || !R->Root || R->BlockDependent)
     return std::nullopt;
   return R;

@@ -411,6 +411,10 @@ private:
   const Modifications *modificationsOf(const clang::VarDecl *V);
   /// What \p F's body does to each variable it changes, locals or not.
   const Modifications *modificationsIn(const clang::FunctionDecl *F);
+  /// The one plain assignment the kernel's body makes to the __shared__
+  /// variable \p VD, where it makes no other change to it: the value the
+  /// kernel stages there for the block.
+  const clang::Expr *stagedValue(const clang::VarDecl *VD);
   std::optional<RecordSource> stagedRecord(const clang::VarDecl *VD, unsigned Steps);
   std::optional<ObjectRef> stagedPointee(const clang::VarDecl *VD, const Frame *Fr, unsigned Steps);
   /// The value of a local declared without one and assigned exactly once.
