@@ -228,14 +228,17 @@ class Analyser:
         return out
 
     def preprocess(self, tu, overlay, emit=False):
-        """{side: digest of clang -E's output} on the host and device sides; with `emit`, of the
-        LLVM IR each side generates at -O0 (what the compiler makes of the code it uses)."""
+        """{side: digest of clang -E's output} on the host and device sides; with `emit` ("-O0" or
+        "-O2"; True is "-O0"), of the LLVM IR each side generates at that level (at -O0, what the
+        compiler makes of the code it uses; at -O2, what is left once calls are inlined and the
+        branches their constant arguments decide are folded)."""
         def one(job):
             flags = job.argv[job.argv.index("--") + 1:]
             # A fixed CUID: under relocatable device code (-dc) clang suffixes a kernel of internal
             # linkage (static, or in an anonymous namespace) with a hash of the command, and a
             # mutant's command names its own overlay.
-            out = ["-S", "-emit-llvm", "-O0", "-g0", "-cuid=cuda-scope-mutant"] if emit else ["-E"]
+            level = emit if isinstance(emit, str) else "-O0"
+            out = ["-S", "-emit-llvm", level, "-g0", "-cuid=cuda-scope-mutant"] if emit else ["-E"]
             through = overlay or job.overlay   # the mutant's, or the TU's rewritten copies'
             argv = [self.clangxx] + locate.compat_flags(self.tidy_module) + flags + FIXED_CLOCK + \
                 (["-ivfsoverlay", through] if through else []) + out + ["-o", "-", tu.path]
@@ -676,6 +679,20 @@ def evaluate(tu, m, rec, analyser, args, base, base_findings, digests):
                 rec["status"] = "not-compiled"
                 rec["reason"] = (f"neither side generates it: both compile to the unmutated LLVM IR at -O0 "
                                  f"({m.detail.get('function_name') or 'the code'} is never used by this TU)")
+                return
+            # Code that every call of the TU leaves out once its constant arguments are known (a
+            # switch case on an order that no caller passes) runs nowhere either: the optimizer
+            # removes it, and the program is the unmutated one. An asm statement is volatile: it is
+            # only removed where no path reaches it.
+            if "optimized" not in digests:
+                digests["optimized"] = analyser.preprocess(tu, None, emit="-O2")
+            opt = analyser.preprocess(tu, overlay, emit="-O2")
+            if all(opt[s] is not None and opt[s] == digests["optimized"][s] for s in ("host", "device")):
+                rec["status"] = "not-compiled"
+                rec["reason"] = (f"no call of this TU reaches it: both sides compile to the unmutated LLVM IR at "
+                                 f"-O2, once calls are inlined and the branches their constant arguments decide "
+                                 f"are folded ({m.detail.get('function_name') or 'the code'} is used, with other "
+                                 f"values)")
                 return
         res = analyser.sides(tu, overlay, not host_only)
     finally:

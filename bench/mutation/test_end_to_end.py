@@ -69,6 +69,26 @@ class Examples(unittest.TestCase):
         unused = [m for m in doc["mutants"] if m["line"] in (47, 48)]
         self.assertTrue(all("neither side generates it" in m["reason"] for m in unused))
 
+    def test_cases_no_call_selects(self):
+        # A helper's switch over the order: the cases no caller's constant selects are folded away
+        # at -O2 (the same program); the cases the callers take are broken and reported.
+        p = subprocess.run([sys.executable, os.path.join(HERE, "run.py"), "--corpus",
+                            os.path.join(HERE, "examples", "corpus.json"), "--src", HERE, "--plugin-dir", PLUGINS,
+                            "--file", "orders", "--kinds", "order,scope", "--max-per-tu", "8", "--max-per-kind", "8",
+                            "-j", "2", "-o", "/dev/stdout", "-q"], capture_output=True, text=True, timeout=900)
+        self.assertEqual(p.returncode, 0, p.stderr[-3000:])
+        doc = json.JSONDecoder().raw_decode(p.stdout)[0]
+        got = {(m["line"], m["operator"]): m for m in doc["mutants"]}
+        self.assertEqual(set(got), {(8, "scope.ptx"), (9, "scope.ptx"), (9, "order.ptx"),
+                                    (17, "scope.ptx"), (18, "scope.ptx"), (18, "order.ptx")})
+        for key in ((8, "scope.ptx"), (17, "scope.ptx")):
+            self.assertEqual(got[key]["status"], "not-compiled", got[key])
+            self.assertIn("no call of this TU reaches it", got[key]["reason"])
+        for key in ((9, "scope.ptx"), (9, "order.ptx"), (18, "scope.ptx"), (18, "order.ptx")):
+            self.assertEqual(got[key]["status"], "broken", got[key])
+            for fe in ("clang-tidy", "ir-pass"):
+                self.assertEqual(got[key]["front_ends"][fe]["verdict"], "reported", (key, fe))
+
     def test_unused_code_under_relocatable_device_code(self):
         # Relocatable device code (-dc) names the module by hashing the command line, and a
         # mutant's command names its own overlay: unused code must still compare equal.
