@@ -128,6 +128,118 @@ static bool changedOutsideConstructors(const CXXRecordDecl *RD, const FieldDecl 
   return false;
 }
 
+/// Every method of the class but its constructors leaves \p FD alone, or is
+/// a copy or move assignment that copies it from the other object
+/// (`ptr = other.ptr`): the field only ever holds what some constructor gave
+/// an object of the class.
+static bool onlyCopiedOutsideConstructors(const CXXRecordDecl *RD, const FieldDecl *FD) {
+  for (const CXXMethodDecl *M : RD->methods()) {
+    const FunctionDecl *Def = nullptr;
+    if (isa<CXXConstructorDecl>(M) || !M->hasBody(Def) || !Def->getBody())
+      continue;
+    FieldWrites W(FD);
+    W.TraverseStmt(Def->getBody());
+    if (!W.Other && W.Plain.empty())
+      continue;
+    const auto *MD = cast<CXXMethodDecl>(Def);
+    if (W.Other || !(MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()) || MD->getNumParams() != 1)
+      return false;
+    for (const Expr *V : W.Plain) {
+      const auto *ME = dyn_cast<MemberExpr>(V->IgnoreParenImpCasts());
+      const auto *Of = ME ? dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()) : nullptr;
+      if (!Of || ME->getMemberDecl() != FD || Of->getDecl() != MD->getParamDecl(0))
+        return false;
+    }
+  }
+  return true;
+}
+
+/// The constructions a local object of a handle class is given in \p Body:
+/// its initializer's, then each whole assignment's (`node = Node(next)`), when
+/// every other use of it names a member. None otherwise.
+static SmallVector<const CXXConstructExpr *, 4> handleConstructions(const VarDecl *VD, Stmt *Body) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const VarDecl *Var;
+    const CXXRecordDecl *Class;
+    unsigned All = 0, Counted = 0;
+    SmallVector<const CXXConstructExpr *, 4> Made;
+    bool Bad = false;
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      All += DRE->getDecl() == Var;
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *ME) {
+      const auto *Base = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+      Counted += !ME->isArrow() && Base && Base->getDecl() == Var;
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+      const auto *To = OC->getNumArgs() == 2 ? dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()) : nullptr;
+      if (!To || To->getDecl() != Var)
+        return true;
+      ++Counted;
+      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
+      const auto *Made = dyn_cast<CXXConstructExpr>(stripWrappers(OC->getArg(1)));
+      if (const auto *Cast = dyn_cast_or_null<CXXFunctionalCastExpr>(stripWrappers(OC->getArg(1))))
+        Made = dyn_cast<CXXConstructExpr>(stripWrappers(Cast->getSubExpr()));
+      if (OC->getOperator() != OO_Equal || !MD || MD->getParent() != Class ||
+          !(MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()) || !Made ||
+          Made->getConstructor()->isCopyOrMoveConstructor())
+        Bad = true;
+      else
+        this->Made.push_back(Made);
+      return true;
+    }
+  } U;
+  U.Var = VD;
+  U.Class = VD->getType()->getAsCXXRecordDecl();
+  U.TraverseStmt(Body);
+  if (U.Bad || U.Made.empty() || U.All != U.Counted)
+    return {};
+  return U.Made;
+}
+
+std::optional<ObjectRef> ScopedAccesses::Walker::reassignedField(const VarDecl *VD, const CXXConstructExpr *Init,
+                                                                  const FieldDecl *FD, const Frame *Fr,
+                                                                  unsigned Steps) {
+  const auto *Declarer = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  const CXXRecordDecl *Class = VD->getType()->getAsCXXRecordDecl();
+  if (!Declarer || !Declarer->getBody() || !Class || !onlyCopiedOutsideConstructors(Class, FD))
+    return std::nullopt;
+  FieldWrites W(FD);
+  W.TraverseStmt(Declarer->getBody());
+  if (W.Other || !W.Plain.empty())
+    return std::nullopt;
+  SmallVector<const CXXConstructExpr *, 4> Ways = handleConstructions(VD, Declarer->getBody());
+  if (Ways.empty())
+    return std::nullopt;
+  Ways.push_back(Init);
+  const Frame *Own = frameOf(Declarer, Fr);
+  std::optional<ObjectRef> First;
+  for (const CXXConstructExpr *Made : Ways) {
+    const FunctionDecl *Def = nullptr;
+    if (!Made->getConstructor()->hasBody(Def))
+      return std::nullopt;
+    const auto *Ctor = cast<CXXConstructorDecl>(Def);
+    const Expr *Value = constructorValue(Ctor, FD);
+    std::optional<ObjectRef> R = Value ? pointee(Value, resolutionFrame(Ctor, Made, Own), Steps) : std::nullopt;
+    if (!R || !R->Root || (First && (First->Root != R->Root || First->Path != R->Path)))
+      return std::nullopt;
+    if (!First)
+      First = std::move(R);
+  }
+  // Which of the object's elements the handle holds changes as the loop
+  // moves: the element is chosen at run time, as the IR's phi of the
+  // addresses is.
+  First->Index = "(handle " + VD->getNameAsString() + ")";
+  First->BlockDependent = First->ThreadDependent = false;
+  First->BlockSegment.clear();
+  First->WarpSegment = false;
+  First->LaneOffset.reset();
+  First->LaneBase.clear();
+  return First;
+}
+
 std::optional<ObjectRef> ScopedAccesses::Walker::temporaryField(const Expr *Object, const FieldDecl *FD,
                                                                const Frame *Fr, unsigned Steps) {
   Object = stripWrappers(Object);
@@ -402,7 +514,8 @@ std::optional<ObjectRef> ScopedAccesses::Walker::constructedField(const MemberEx
   }
   const Expr *Value = It->second;
   if (!Value)
-    return std::nullopt;
+    // A handle the function re-assigns as it walks (node = Node(next)).
+    return reassignedField(VD, Construct, FD, ObjectFrame, Steps);
   // The constructor's frame binds its parameters to the construction's
   // arguments, in the frame that declares the object.
   const Frame *Declarer = frameOf(VD->getParentFunctionOrMethod(), ObjectFrame);

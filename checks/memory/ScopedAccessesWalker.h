@@ -415,6 +415,12 @@ private:
   /// variable \p VD, where it makes no other change to it: the value the
   /// kernel stages there for the block.
   const clang::Expr *stagedValue(const clang::VarDecl *VD);
+  /// The field \p FD of a local handle \p VD that its function re-assigns
+  /// whole from new constructions, where the class only copies the field
+  /// outside its constructors: the one object every construction's value
+  /// points into, at an element chosen at run time.
+  std::optional<ObjectRef> reassignedField(const clang::VarDecl *VD, const clang::CXXConstructExpr *Init,
+                                           const clang::FieldDecl *FD, const Frame *Fr, unsigned Steps);
   std::optional<RecordSource> stagedRecord(const clang::VarDecl *VD, unsigned Steps);
   std::optional<ObjectRef> stagedPointee(const clang::VarDecl *VD, const Frame *Fr, unsigned Steps);
   /// The value of a local declared without one and assigned exactly once.
