@@ -63,10 +63,38 @@ struct FieldWrites : RecursiveASTVisitor<FieldWrites> {
 };
 
 /// Every use of the local \p VD in \p Body names one of its members (a field,
-/// or a method it calls): it is never assigned, passed or addressed whole.
-static bool usedThroughMembers(const VarDecl *VD, Stmt *Body) {
+/// or a method it calls), or hands the object by reference to a function
+/// whose body in turn only uses its members (a kernel passing its reclaimer
+/// or allocator down): it is never assigned, passed or addressed whole.
+/// With \p FD, the functions it is handed to never write that field either.
+static bool usedThroughMembers(const VarDecl *VD, const Stmt *Body, const FieldDecl *FD = nullptr,
+                               unsigned Depth = 0);
+
+static bool keptByCallee(const CallExpr *CE, unsigned Arg, const FieldDecl *FD, unsigned Depth) {
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || Depth >= 4 || !Callee->hasBody(Def) || !Def->getBody())
+    return false;
+  unsigned Shift = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  if (Arg < Shift || Arg - Shift >= Def->getNumParams())
+    return false;
+  const ParmVarDecl *P = Def->getParamDecl(Arg - Shift);
+  if (!P->getType()->isReferenceType())
+    return !P->getType()->isPointerType(); // a copy: the object itself is left as it was
+  if (FD) {
+    FieldWrites W(FD);
+    W.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+    if (W.Other || !W.Plain.empty())
+      return false;
+  }
+  return usedThroughMembers(P, Def->getBody(), FD, Depth + 1);
+}
+
+static bool usedThroughMembers(const VarDecl *VD, const Stmt *Body, const FieldDecl *FD, unsigned Depth) {
   struct Uses : RecursiveASTVisitor<Uses> {
     const VarDecl *Var;
+    const FieldDecl *Field;
+    unsigned Depth;
     unsigned All = 0, Members = 0;
     bool VisitDeclRefExpr(DeclRefExpr *DRE) {
       All += DRE->getDecl() == Var;
@@ -77,9 +105,18 @@ static bool usedThroughMembers(const VarDecl *VD, Stmt *Body) {
       Members += !ME->isArrow() && Base && Base->getDecl() == Var;
       return true;
     }
+    bool VisitCallExpr(CallExpr *CE) {
+      for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+        if (const auto *Arg = dyn_cast<DeclRefExpr>(CE->getArg(I)->IgnoreParenImpCasts());
+            Arg && Arg->getDecl() == Var && keptByCallee(CE, I, Field, Depth))
+          ++Members;
+      return true;
+    }
   } U;
   U.Var = VD;
-  U.TraverseStmt(Body);
+  U.Field = FD;
+  U.Depth = Depth;
+  U.TraverseStmt(const_cast<Stmt *>(Body));
   return U.All == U.Members;
 }
 } // namespace
@@ -111,7 +148,7 @@ static const Expr *constructorValue(const CXXConstructorDecl *Ctor, const FieldD
 static bool onlyMembersUsed(const VarDecl *VD, const FieldDecl *FD, Stmt *Body) {
   FieldWrites W(FD);
   W.TraverseStmt(Body);
-  return usedThroughMembers(VD, Body) && !W.Other && W.Plain.empty();
+  return usedThroughMembers(VD, Body, FD) && !W.Other && W.Plain.empty();
 }
 
 /// Some method of the class, other than its constructors, changes \p FD.
@@ -495,6 +532,16 @@ std::optional<ObjectRef> ScopedAccesses::Walker::constructedField(const MemberEx
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(stripWrappers(Object));
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  // A reference parameter is the object the call hands it (a helper given
+  // the kernel's local handle by reference), as far as the walk's calls go.
+  for (unsigned Step = 0; Step < MaxDepth && VD && isa<ParmVarDecl>(VD) && VD->getType()->isReferenceType(); ++Step) {
+    auto Arg = argumentFor(cast<ParmVarDecl>(VD), ObjectFrame);
+    if (!Arg)
+      return std::nullopt;
+    ObjectFrame = Arg->second;
+    DRE = dyn_cast<DeclRefExpr>(stripWrappers(Arg->first));
+    VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  }
   if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || VD->getType()->isReferenceType())
     return std::nullopt;
   const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(VD->getInit() ? stripWrappers(VD->getInit()) : nullptr);
