@@ -268,12 +268,7 @@ std::optional<ObjectRef> ScopedAccesses::Walker::reassignedField(const VarDecl *
   // Which of the object's elements the handle holds changes as the loop
   // moves: the element is chosen at run time, as the IR's phi of the
   // addresses is.
-  First->Index = "(handle " + VD->getNameAsString() + ")";
-  First->BlockDependent = First->ThreadDependent = false;
-  First->BlockSegment.clear();
-  First->WarpSegment = false;
-  First->LaneOffset.reset();
-  First->LaneBase.clear();
+  First->atElementChosenAtRunTime("(handle " + VD->getNameAsString() + ")");
   return First;
 }
 

@@ -518,6 +518,15 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointerIn(const Expr *L, const 
   return Deref(lvalue(L, Fr, Steps));
 }
 
+void ObjectRef::atElementChosenAtRunTime(std::string At) {
+  Index = std::move(At);
+  BlockDependent = ThreadDependent = false;
+  BlockSegment.clear();
+  WarpSegment = false;
+  LaneOffset.reset();
+  LaneBase.clear();
+}
+
 const Expr *ScopedAccesses::Walker::stagedValue(const VarDecl *VD) {
   if (!VD || !VD->hasAttr<CUDASharedAttr>())
     return nullptr;
@@ -664,12 +673,7 @@ std::optional<ObjectRef> ScopedAccesses::Walker::oneObjectOf(ArrayRef<const Expr
   }
   if (!First)
     return std::nullopt;
-  First->Index = std::move(Index);
-  First->BlockDependent = First->ThreadDependent = false;
-  First->BlockSegment.clear();
-  First->WarpSegment = false;
-  First->LaneOffset.reset();
-  First->LaneBase.clear();
+  First->atElementChosenAtRunTime(std::move(Index));
   return First;
 }
 

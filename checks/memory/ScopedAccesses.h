@@ -56,6 +56,10 @@ struct ObjectRef {
   /// The element indices on the way, as canonical text (locals replaced by
   /// their initializers, parameters by the arguments); empty for none.
   std::string Index;
+  /// Points into the object at an element chosen at run time, named \p At
+  /// (a phi of addresses, a handle moved along): no block, warp or lane is
+  /// known to own it.
+  void atElementChosenAtRunTime(std::string At);
   /// The address depends on the block index: some index reads blockIdx.
   bool BlockDependent = false;
   /// Index up to the first component that keeps blocks apart: the block's
