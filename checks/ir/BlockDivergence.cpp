@@ -48,9 +48,23 @@ std::optional<bool> wholeBlockBarrier(const Instruction &I) {
 /// Threads of one block, or lanes of one warp.
 enum class Level { Block, Warp };
 
+/// A shuffle that gives every lane of a warp one lane's value (model:
+/// isWarpBroadcast): the same for the warp's lanes where its source lane is.
+bool warpBroadcast(const Instruction &I) {
+  const auto *CB = dyn_cast<CallBase>(&I);
+  const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+  if (!Callee || CB->arg_size() != 4)
+    return false;
+  std::optional<WarpSyncCall> W = warpSyncCall(Callee->getName());
+  const auto *C = dyn_cast<ConstantInt>(CB->getArgOperand(3));
+  return W && C && isWarpBroadcast(W->Name, static_cast<unsigned>(C->getZExtValue()));
+}
+
 /// A value threads of one block (lanes of one warp) may see differently, by
 /// itself.
 bool isSource(const Instruction &I, Level L) {
+  if (L == Level::Warp && warpBroadcast(I))
+    return false;
   if (isa<AtomicRMWInst, AtomicCmpXchgInst>(I))
     return true;
   const auto *CB = dyn_cast<CallBase>(&I);
@@ -159,7 +173,7 @@ bool laneInWarp(const Value *V) {
 /// What the thread's index says of its warp is the same for every lane of
 /// the warp (blocks whose size is a multiple of the warp size, as the
 /// rule assumes): divided by the warp size (>> 5, / 32), its lane bits
-/// cleared (& ~31), or compared with a multiple of it (tid < 32, which is
+/// cleared (& ~31) or taken away (x - (x & 31)), or compared with a multiple of it (tid < 32, which is
 /// what -O2 makes of tid / 32 == 0).
 bool warpOf(const Instruction &I) {
   if (const auto *Cmp = dyn_cast<ICmpInst>(&I)) {
@@ -179,6 +193,24 @@ bool warpOf(const Instruction &I) {
   const auto *BO = dyn_cast<BinaryOperator>(&I);
   if (!BO)
     return false;
+  // The index less its lane bits (x - (y & 31), x - y % 32, with x and y the
+  // thread's index plus multiples of the warp size that lanes share: a tile's
+  // first thread, thread_id - tile.thread_rank()).
+  if (BO->getOpcode() == Instruction::Sub) {
+    const auto *Lane = dyn_cast<BinaryOperator>(BO->getOperand(1));
+    const auto *C = Lane ? dyn_cast<ConstantInt>(Lane->getOperand(1)) : nullptr;
+    if (!C || C->getBitWidth() > 64 || !laneInWarp(BO->getOperand(0)) || !laneInWarp(Lane->getOperand(0)))
+      return false;
+    switch (Lane->getOpcode()) {
+    case Instruction::And:
+      return isLaneBitsMask(C->getSExtValue());
+    case Instruction::URem:
+    case Instruction::SRem:
+      return isLaneBitsDivisor(C->getSExtValue());
+    default:
+      return false;
+    }
+  }
   if (BO->getOpcode() == Instruction::And)
     if (const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1)))
       return laneInWarp(BO->getOperand(0)) && (C->getZExtValue() & (WarpSize - 1)) == 0;
@@ -234,6 +266,9 @@ public:
         if (const auto *Ld = dyn_cast<LoadInst>(I); Ld && Ld->getPointerOperand() != V)
           continue;
         if (L == Level::Warp && warpOf(*I))
+          continue;
+        // A broadcast's value is one lane's: only where it comes from counts.
+        if (L == Level::Warp && warpBroadcast(*I) && cast<CallBase>(I)->getArgOperand(ShuffleSourceArg) != V)
           continue;
         // A block reduction's result is the block's, and a warp vote's the
         // warp's, whatever they reduce.

@@ -50,6 +50,18 @@ std::optional<std::pair<StringRef, char>> builtinVariableRead(const Expr *E) {
   return std::make_pair(Var, N.back());
 }
 
+std::optional<unsigned> tileSize(const CallExpr *CE) {
+  const auto *M = CE ? dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee()) : nullptr;
+  const auto *Tile = M ? dyn_cast<ClassTemplateSpecializationDecl>(M->getParent()) : nullptr;
+  if (!Tile || !StringRef(Tile->getQualifiedNameAsString()).starts_with("cooperative_groups::") ||
+      !Tile->getName().contains("tile") || Tile->getTemplateArgs().size() == 0)
+    return std::nullopt;
+  const TemplateArgument &Size = Tile->getTemplateArgs()[0];
+  if (Size.getKind() != TemplateArgument::Integral || Size.getAsIntegral().getActiveBits() > 16)
+    return std::nullopt;
+  return static_cast<unsigned>(Size.getAsIntegral().getZExtValue());
+}
+
 namespace {
 /// The values of one function that threads of one block (lanes of one warp)
 /// may see differently.
@@ -108,8 +120,16 @@ public:
       // index) and meta_group_rank() (its tile's): static members, called
       // through a group object or not.
       if ((Name == "thread_rank" || Name == "thread_index" || Name == "meta_group_rank") && FD &&
-          StringRef(FD->getQualifiedNameAsString()).starts_with("cooperative_groups::"))
-        return true;
+          StringRef(FD->getQualifiedNameAsString()).starts_with("cooperative_groups::")) {
+        // A tile of whole warps is one warp's, or holds whole warps: its
+        // rank in the block is the same for every lane of a warp.
+        std::optional<unsigned> Size = tileSize(Call);
+        return !(Level == VaryLevel::Warp && Name == "meta_group_rank" && Size && isLaneBitsDivisor(*Size));
+      }
+      // A broadcast over the warp is the warp's where its source lane is.
+      if (Level == VaryLevel::Warp)
+        if (const Expr *Source = broadcastSource(Call))
+          return varies(Source, Depth + 1);
       // A block reduction's result is the block's, and a warp vote's the
       // warp's, whatever they reduce.
       if (!Name.empty() && (sameAcrossBlock(Name) || (Level == VaryLevel::Warp && sameAcrossWarp(Name))))
@@ -227,14 +247,62 @@ private:
     return (isThreadIndexX(BO->getLHS()) && warpMultiple(BO->getRHS())) ||
            (isThreadIndexX(BO->getRHS()) && warpMultiple(BO->getLHS()));
   }
+  /// The source lane of a shuffle that gives every lane of the warp one
+  /// lane's value (model: isWarpBroadcast): __shfl_sync(mask, v, src) of
+  /// width 32, or a tile of 32's shfl(v, src).
+  const Expr *broadcastSource(const CallExpr *Call) const {
+    StringRef Name = identifierOf(Call->getDirectCallee());
+    if (std::optional<unsigned> Size = tileSize(Call)) {
+      std::optional<StringRef> Made = tileCollective(Name);
+      return *Size == WarpLanes && Made && isWarpBroadcast(*Made, shuffleClamp(ShuffleMode::Idx, WarpLanes)) &&
+                     Call->getNumArgs() == 2
+                 ? Call->getArg(1)
+                 : nullptr;
+    }
+    std::optional<WarpSyncCall> W = warpSyncCall(Name);
+    if (!W || Call->getNumArgs() != 4)
+      return nullptr;
+    const Expr *Width = Call->getArg(3);
+    if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Width))
+      Width = Default->getExpr();
+    std::optional<APSInt> V =
+        Width->isValueDependent() ? std::nullopt : Width->getIntegerConstantExpr(Ctx);
+    if (!V || V->getExtValue() < 1 || V->getExtValue() > WarpLanes)
+      return nullptr;
+    return isWarpBroadcast(W->Name, shuffleClamp(ShuffleMode::Idx, static_cast<unsigned>(V->getExtValue())))
+               ? Call->getArg(ShuffleSourceArg)
+               : nullptr;
+  }
+  /// What the thread's index keeps of its lane, at least: y & 31 or y % 32
+  /// of y the thread's index plus a multiple of the warp size, or the rank of
+  /// a thread in its tile of 32 (the block's linear index & 31). Taken away
+  /// from such an index, it leaves the warp's first lane (IR: warpOf's sub).
+  bool laneBits(const Expr *E) const {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *CE = dyn_cast<CallExpr>(E)) {
+      std::optional<unsigned> Size = tileSize(CE);
+      return Size && identifierOf(CE->getDirectCallee()) == "thread_rank" && isLaneBitsDivisor(*Size);
+    }
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO || !laneInWarp(BO->getLHS()) || BO->getRHS()->isValueDependent())
+      return false;
+    std::optional<APSInt> V = BO->getRHS()->getIntegerConstantExpr(Ctx);
+    if (!V)
+      return false;
+    return (BO->getOpcode() == BO_And && isLaneBitsMask(V->getExtValue())) ||
+           (BO->getOpcode() == BO_Rem && isLaneBitsDivisor(V->getExtValue()));
+  }
   /// What the thread's index says of its warp, the same for every lane of
   /// a warp (blocks whose size is a multiple of the warp size, as the rule
-  /// assumes): divided by the warp size, its lane bits cleared, or compared
-  /// with a multiple of it (tid < 32). The IR pass knows the same forms.
+  /// assumes): divided by the warp size, its lane bits cleared or taken
+  /// away, or compared with a multiple of it (tid < 32). The IR pass knows
+  /// the same forms.
   bool warpOf(const Expr *E) const {
     const auto *BO = dyn_cast<BinaryOperator>(E);
     if (!BO || !laneInWarp(BO->getLHS()))
       return false;
+    if (BO->getOpcode() == BO_Sub)
+      return laneBits(BO->getRHS());
     std::optional<int64_t> C;
     if (std::optional<APSInt> V = BO->getRHS()->getIntegerConstantExpr(Ctx))
       C = V->getExtValue();

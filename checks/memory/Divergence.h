@@ -27,6 +27,11 @@ enum class VaryLevel { Block, Warp };
 /// component.
 std::optional<std::pair<llvm::StringRef, char>> builtinVariableRead(const clang::Expr *E);
 
+/// The size of the cooperative groups tile whose member \p CE calls
+/// (thread_block_tile<32>::shfl: 32, static members too), from the tile
+/// class that declares the member; none for other calls.
+std::optional<unsigned> tileSize(const clang::CallExpr *CE);
+
 /// A statement that a varying condition decides: the condition (or the one
 /// an earlier exit is taken under).
 struct Decided {

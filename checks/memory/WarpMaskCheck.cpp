@@ -1,7 +1,8 @@
 //===- WarpMaskCheck.cpp - full warp masks under lane-varying conditions ---===//
 //
 // The warp mask rule of model/Hierarchy.h: each warp-synchronous call with a
-// constant full mask (0xffffffff; __syncwarp() with none) that a condition
+// constant full mask (0xffffffff; __syncwarp() with none; a collective of a
+// cooperative groups tile of 32 threads) that a condition
 // lanes of one warp may decide differently decides (Divergence.h, at the
 // warp's level: a vote's result and the thread's index divided by the warp
 // size are the warp's alike). And each shuffle whose constant mask leaves out
@@ -31,6 +32,10 @@ std::optional<StringRef> fullMaskCall(const Stmt *S, const ASTContext &Ctx) {
   const auto *CE = dyn_cast<CallExpr>(S);
   if (!CE || !CE->getDirectCallee() || !CE->getDirectCallee()->getDeclName().isIdentifier())
     return std::nullopt;
+  // A collective of a cooperative groups tile of 32 threads: its mask is
+  // the whole warp.
+  if (std::optional<unsigned> Size = tileSize(CE))
+    return *Size == WarpLanes ? tileCollective(CE->getDirectCallee()->getName()) : std::nullopt;
   std::optional<WarpSyncCall> W = warpSyncCall(CE->getDirectCallee()->getName());
   if (!W || W->MaskArg >= CE->getNumArgs())
     return std::nullopt;

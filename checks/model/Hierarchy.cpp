@@ -384,6 +384,24 @@ bool sameAcrossBlock(StringRef Name) {
          Name.starts_with("llvm.nvvm.barrier.cta.red.") || Name.starts_with("llvm.nvvm.barrier0.");
 }
 
+bool isWarpBroadcast(StringRef CudaName, unsigned C) {
+  return shuffleMode(CudaName) == ShuffleMode::Idx && C == shuffleClamp(ShuffleMode::Idx, WarpLanes);
+}
+
+std::optional<StringRef> tileCollective(StringRef Method) {
+  // any() and all() take a ballot of the tile and test it.
+  return StringSwitch<std::optional<StringRef>>(Method)
+      .Case("shfl", StringRef("__shfl_sync"))
+      .Case("shfl_up", StringRef("__shfl_up_sync"))
+      .Case("shfl_down", StringRef("__shfl_down_sync"))
+      .Case("shfl_xor", StringRef("__shfl_xor_sync"))
+      .Cases({"ballot", "any", "all"}, StringRef("__ballot_sync"))
+      .Case("match_any", StringRef("__match_any_sync"))
+      .Case("match_all", StringRef("__match_all_sync"))
+      .Case("sync", StringRef("__syncwarp"))
+      .Default(std::nullopt);
+}
+
 std::optional<WarpSyncCall> warpSyncCall(StringRef Name) {
   // CUDA spellings: the mask is the first argument.
   static const StringLiteral Cuda[] = {"__shfl_sync",      "__shfl_up_sync",   "__shfl_down_sync",

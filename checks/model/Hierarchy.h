@@ -198,6 +198,11 @@ struct WarpSyncCall {
   unsigned MaskArg;
 };
 std::optional<WarpSyncCall> warpSyncCall(llvm::StringRef Name);
+/// A cooperative groups tile's collective (thread_block_tile<32>::shfl,
+/// ballot, any, sync...), by its method's name: the warp-synchronous call it
+/// makes, with the tile's lanes as its mask (the full mask for a tile of 32).
+/// What the IR pass sees once the tile's code is inlined.
+std::optional<llvm::StringRef> tileCollective(llvm::StringRef Method);
 /// The finding's words, at the call.
 std::string warpMaskMessage(llvm::StringRef Call, llvm::StringRef ConditionWhere);
 inline constexpr llvm::StringLiteral WarpMaskCheckName = "cuda-scope-warp-mask";
@@ -218,6 +223,14 @@ std::optional<ShuffleMode> shuffleMode(llvm::StringRef CudaName);
 /// The c operand CUDA's __shfl*_sync passes for \p Width (a power of two,
 /// 1 to 32): ((32 - Width) << 8), or'ed with 0x1f but for up.
 unsigned shuffleClamp(ShuffleMode M, unsigned Width);
+/// Whether a shuffle (its CUDA name, and the c operand it passes) gives
+/// every lane of the warp one lane's value: the index form over the whole
+/// warp (__shfl_sync(mask, v, src), width 32, c = 0x1f; a tile of 32's
+/// shfl(v, src)). Its result is then the same for every lane of the warp
+/// where the source lane (operand 2 in both spellings) is, whatever the
+/// value shuffled: a broadcast of what one lane read or won.
+bool isWarpBroadcast(llvm::StringRef CudaName, unsigned C);
+inline constexpr unsigned ShuffleSourceArg = 2;
 /// The lane lane \p Lane reads, or none where it keeps its own value.
 std::optional<unsigned> shuffleSource(ShuffleMode M, unsigned Lane, unsigned B, unsigned C);
 /// The first lane of \p Mask (in lane order) whose source lane is not in it.

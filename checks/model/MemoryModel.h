@@ -191,6 +191,15 @@ inline bool isWarpShift(int64_t Shift) { return Shift >= 0 && Shift < 62 && (int
 /// is the warp's index in the grid, the same for its lanes.
 inline bool isWarpMultiple(int64_t C) { return C % WarpSize == 0; }
 inline bool isWarpMultipleShift(int64_t Shift) { return Shift >= 5 && Shift < 62; }
+/// Whether the thread's index less what \p Mask keeps of it (x - (x & 31)),
+/// or less its remainder by \p Divisor (x - x % 32), is the same for every
+/// lane of a warp: the index of the warp's first lane (or of a larger
+/// aligned group's), where the part taken away holds at least the lane bits.
+/// x - (x & 15) differs between a warp's two halves.
+inline bool isLaneBitsMask(int64_t Mask) {
+  return Mask > 0 && Mask < (int64_t(1) << 62) && ((Mask + 1) & Mask) == 0 && isWarpMultiple(Mask + 1);
+}
+inline bool isLaneBitsDivisor(int64_t Divisor) { return Divisor > 0 && isWarpMultiple(Divisor); }
 
 /// What an operation does, in one vocabulary for every front end.
 enum class OpKind : uint8_t {

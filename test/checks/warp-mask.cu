@@ -15,6 +15,9 @@
 // RUN: diff %t.tidy %t.ir
 // RUN: test -s %t.ir
 
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
 // Positive: the probe's shape, a shuffle of the upper half's values under if (lane < 16).
 __global__ void halfWarpShuffle(int *A) {
   int Lane = threadIdx.x % 32;
@@ -121,4 +124,87 @@ __global__ void warpUniform(float *A) {
   if (blockIdx.x > 2)
     __syncwarp(); // no-warning: the block index is the warp's alike
   A[threadIdx.x] = V;
+}
+
+// Positive: what is taken away from the index holds only half the lane bits (t % 16): the
+// two halves of a warp start at different places, and decide the bound apart.
+__global__ void halfWarpStart(const int *Keys, int *Out, unsigned N) {
+  unsigned T = threadIdx.x + blockIdx.x * blockDim.x;
+  if (T - T % 16 >= N)
+    return;
+  Out[T] = __shfl_sync(0xffffffff, Keys[T], 0);
+  // CHECK: :[[@LINE-1]]:12: warning: this __shfl_sync names every lane {{.*}} at {{.*}}warp-mask.cu:[[#@LINE-3]] that {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-4]]:7: note: lanes of one warp may decide this condition differently
+}
+
+// Positive: a tile of 32 is the whole warp, so its collectives name every lane, as a constant
+// full mask does: under the tile's half, or an odd thread, half the lanes are missing.
+__global__ void tileHalves(const int *Keys, int *Out) {
+  auto Tile = cg::tiled_partition<32>(cg::this_thread_block());
+  int V = Keys[threadIdx.x];
+  if (Tile.thread_rank() < 16)
+    V = Tile.shfl_down(V, 1);
+  // CHECK: :[[@LINE-1]]:14: warning: this __shfl_down_sync names every lane {{.*}} at {{.*}}warp-mask.cu:[[#@LINE-2]] that {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-3]]:7: note: lanes of one warp may decide this condition differently
+  if (threadIdx.x % 2)
+    Tile.sync();
+  // CHECK: :[[@LINE-1]]:5: warning: this __syncwarp names every lane {{.*}} at {{.*}}warp-mask.cu:[[#@LINE-2]] that {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-3]]:7: note: lanes of one warp may decide this condition differently
+  Out[threadIdx.x] = V;
+}
+
+// no-warning: the thread's index less its lane bits (t - t % 32, t - (t & 31), or the grid
+// index less the rank in a tile of 32) is the index of the warp's first thread, the same for
+// every lane: a tile that returns when its first key is past the end returns whole.
+__global__ void tileFirstThread(const int *Keys, int *Out, unsigned N) {
+  unsigned T = threadIdx.x + blockIdx.x * blockDim.x;
+  auto Tile = cg::tiled_partition<32>(cg::this_thread_block());
+  if (T - Tile.thread_rank() >= N)
+    return;
+  int V = T < N ? Keys[T] : 0;
+  unsigned Work = Tile.ballot(V != 0);
+  if (T - T % 32 < N / 2)
+    V += Tile.shfl(V, __ffs(Work) - 1);
+  if (T - (T & 31) < N / 4)
+    V += __shfl_xor_sync(0xffffffff, V, 1);
+  if (Tile.meta_group_rank() == 0)
+    V += __shfl_xor_sync(0xffffffff, V, 2); // a tile of 32 is one warp: its rank is the warp's
+  Out[T] = V;
+}
+
+// no-warning: a shuffle of one lane's value to the whole warp (width 32, a source lane every lane
+// names alike) gives every lane the same value: a lock one lane took, broadcast, decides alike.
+__device__ bool tileTryLock(unsigned *Lock, cg::thread_block_tile<32> Tile) {
+  unsigned Old;
+  if (Tile.thread_rank() == 0)
+    Old = atomicOr(Lock, 1u);
+  Old = Tile.shfl(Old, 0);
+  return (Old & 1u) == 0;
+}
+__global__ void broadcastDecides(unsigned *Lock, int *Out) {
+  auto Tile = cg::tiled_partition<32>(cg::this_thread_block());
+  int V = Out[threadIdx.x];
+  unsigned Won = 0;
+  if (threadIdx.x % 32 == 0)
+    Won = atomicAdd(Lock, 1u);
+  if (__shfl_sync(0xffffffff, Won, 0) == 0)
+    V += __shfl_xor_sync(0xffffffff, V, 1);
+  if (tileTryLock(Lock, Tile))
+    V += Tile.shfl_xor(V, 2);
+  Out[threadIdx.x] = V;
+}
+
+// Positive: a shuffle whose source lane varies, or of width 16 (each half gets its own lane's
+// value), is not the warp's alike.
+__global__ void notBroadcasts(int *Out) {
+  int V = Out[threadIdx.x];
+  if (__shfl_sync(0xffffffff, V, threadIdx.x ^ 1) > 0)
+    V += __shfl_xor_sync(0xffffffff, V, 1);
+  // CHECK: :[[@LINE-1]]:10: warning: this __shfl_xor_sync names every lane {{.*}} at {{.*}}warp-mask.cu:[[#@LINE-2]] that {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-3]]:7: note: lanes of one warp may decide this condition differently
+  if (__shfl_sync(0xffffffff, V, 0, 16) > 0)
+    V += __shfl_xor_sync(0xffffffff, V, 2);
+  // CHECK: :[[@LINE-1]]:10: warning: this __shfl_xor_sync names every lane {{.*}} at {{.*}}warp-mask.cu:[[#@LINE-2]] that {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-3]]:7: note: lanes of one warp may decide this condition differently
+  Out[threadIdx.x] = V;
 }

@@ -233,6 +233,27 @@ TEST(Hierarchy, WarpSynchronousCalls) {
   EXPECT_TRUE(sameAcrossBlock("llvm.nvvm.barrier.cta.red.popc.aligned.all"));
   EXPECT_FALSE(sameAcrossBlock("__syncthreads"));
   EXPECT_FALSE(sameAcrossBlock("__ballot_sync"));
+  // A tile's collectives are the warp-synchronous calls they make.
+  EXPECT_EQ(tileCollective("shfl_xor"), llvm::StringRef("__shfl_xor_sync"));
+  EXPECT_EQ(tileCollective("any"), llvm::StringRef("__ballot_sync"));
+  EXPECT_EQ(tileCollective("sync"), llvm::StringRef("__syncwarp"));
+  EXPECT_EQ(tileCollective("thread_rank"), std::nullopt);
+}
+
+TEST(Hierarchy, IndexLessItsLaneBitsIsTheWarps) {
+  // t - (t & 31), t - (t & 63), t - t % 32, t - t % 64: a warp's (or a larger aligned group's)
+  // first thread, the same for every lane.
+  EXPECT_TRUE(isLaneBitsMask(31));
+  EXPECT_TRUE(isLaneBitsMask(63));
+  EXPECT_TRUE(isLaneBitsDivisor(32));
+  EXPECT_TRUE(isLaneBitsDivisor(96));
+  // t - (t & 15), t - t % 16: the two halves of a warp differ. A mask that is not the low bits
+  // (t & 32) keeps lane bits in what is left.
+  EXPECT_FALSE(isLaneBitsMask(15));
+  EXPECT_FALSE(isLaneBitsMask(32));
+  EXPECT_FALSE(isLaneBitsMask(0));
+  EXPECT_FALSE(isLaneBitsDivisor(16));
+  EXPECT_FALSE(isLaneBitsDivisor(0));
 }
 
 TEST(Hierarchy, WhichLaneAShuffleReads) {
