@@ -101,6 +101,11 @@ bool fixedAddress(const llvm::Value *Address, unsigned Depth = 0);
 /// Through a pointer loaded from the block's own part, the pointee is the
 /// block's own.
 std::string blockSegment(const llvm::Value *Address, bool &WarpApart, unsigned Depth = 0);
+/// The block's region of the object that \p Address lies in (model:
+/// blockPart), as canonical text: the steps before the first index that
+/// reads the block's index, then that index's terms every thread of a block
+/// computes alike. Empty for none.
+std::string blockPartOf(const llvm::Value *Address);
 
 /// The object an address is based on (llvm::getUnderlyingObject), also
 /// where the address was made from an integer: a pointer cast to an integer,

@@ -549,7 +549,7 @@ int onlyBlock(const Instruction *I, const FunctionOrder &O) {
 
 IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringSet<> &Overlaps) {
   DenseMap<std::pair<const Value *, int64_t>, int> ObjectId;
-  StringMap<int> ElementId, SegmentId, LaneBaseId;
+  StringMap<int> ElementId, SegmentId, LaneBaseId, BlockPartId;
   DenseMap<std::pair<unsigned, const Function *>, unsigned> ThreadId;
   DenseMap<const Instruction *, int> ElectionId;
   for (const Function &F : M) {
@@ -600,6 +600,8 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
           R.Segment = SegmentId.try_emplace(Segment, SegmentId.size()).first->second;
           R.WarpSegment = WarpApart;
         }
+        if (std::string Part = blockPartOf(Op.Address); !Part.empty())
+          R.BlockPart = BlockPartId.try_emplace(Part, BlockPartId.size()).first->second;
       }
       R.PerBlock = Op.PerBlock;
       R.OnlyBlock = GridsOverlap ? -1 : onlyBlock(Op.I, orderOf(Fn));

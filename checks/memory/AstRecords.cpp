@@ -600,7 +600,7 @@ void AstRecords::build() {
   // Roots are contexts and threads: each is walked once, in its own Seq.
   DenseMap<const FunctionDecl *, int> RootId;
   auto Root = [&](const FunctionDecl *F) { return RootId.try_emplace(F, RootId.size()).first->second; };
-  StringMap<int> ObjectId, ElementId, SegmentId, LaneBaseId;
+  StringMap<int> ObjectId, ElementId, SegmentId, LaneBaseId, BlockPartId;
   DenseMap<const Expr *, int> ElectionId;
   auto Add = [&](const ScopedAccess &A) {
     MemOp Op;
@@ -620,6 +620,8 @@ void AstRecords::build() {
         Op.Segment = SegmentId.try_emplace(Key + '\0' + A.Object->BlockSegment, SegmentId.size()).first->second;
         Op.WarpSegment = A.Object->WarpSegment;
       }
+      if (!A.Object->BlockPart.empty())
+        Op.BlockPart = BlockPartId.try_emplace(Key + '\0' + A.Object->BlockPart, BlockPartId.size()).first->second;
     }
     Op.Context = Root(A.Root);
     Op.Thread = Op.Context;

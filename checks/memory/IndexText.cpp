@@ -54,10 +54,15 @@ void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Fra
   std::string Text = canon(Index, Fr, Deps);
   if (Text == "0")
     return; // p[0] is *p, and p + 0 is p
+  const std::string Before = R.Index;
   R.Index += "[" + Text + "]";
   if (Deps.Block && !R.BlockDependent) {
     R.BlockSegment = R.Index;
     R.WarpSegment = Deps.Warp || Deps.Thread;
+    std::vector<IndexTerm> Terms;
+    additiveTerms(Index, Fr, false, Terms);
+    if (std::string Part = blockPart(Terms); !Part.empty())
+      R.BlockPart = Before + "[" + Part + "]";
   }
   R.BlockDependent |= Deps.Block;
   R.ThreadDependent |= Deps.Thread;
@@ -73,6 +78,58 @@ void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Fra
   } else {
     R.LaneVoid = true;
   }
+}
+
+/// \p E calls a function whose value is not a function of its arguments
+/// alone and that the walk does not follow to what it returns.
+bool ScopedAccesses::Walker::opaqueCall(const Expr *E, const Frame *Fr, unsigned Depth) {
+  if (!E || Depth > 16)
+    return E != nullptr;
+  // threadIdx.x, blockIdx.x: a property whose getter is the builtin's read.
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    return opaqueCall(PO->getSyntacticForm(), Fr, Depth + 1);
+  if (isa<MSPropertyRefExpr>(E))
+    return false;
+  if (const auto *CE = dyn_cast<CallExpr>(E->IgnoreParenCasts())) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    StringRef Name = identifierOf(FD);
+    bool Known = FD && (isBlockIndexName(Name) || isThreadIndexName(Name) || isGridSizeName(Name) ||
+                        FD->hasAttr<ConstAttr>() || (FD->getBuiltinID() && Ctx.BuiltinInfo.isConst(FD->getBuiltinID())));
+    if (!Known && !returned(CE, Fr))
+      return true;
+  }
+  for (const Stmt *Child : E->children())
+    if (const auto *C = dyn_cast_or_null<Expr>(Child); C && opaqueCall(C, Fr, Depth + 1))
+      return true;
+  return false;
+}
+
+void ScopedAccesses::Walker::additiveTerms(const Expr *E, const Frame *Fr, bool Negated, std::vector<IndexTerm> &Out,
+                                          unsigned Depth) {
+  E = E->IgnoreParenCasts();
+  if (Depth < 8) {
+    if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
+      additiveTerms(BO->getLHS(), Fr, Negated, Out, Depth + 1);
+      additiveTerms(BO->getRHS(), Fr, BO->getOpcode() == BO_Sub ? !Negated : Negated, Out, Depth + 1);
+      return;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+        if (auto Arg = argumentFor(P, Fr))
+          return additiveTerms(Arg->first, Arg->second, Negated, Out, Depth + 1);
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+          VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) && VD->getInit() &&
+          (!modified(VD) || readBeforeAnyChange(DRE, VD)))
+        return additiveTerms(VD->getInit(), frameOf(VD->getParentFunctionOrMethod(), Fr), Negated, Out, Depth + 1);
+    }
+  }
+  IndexTerm T;
+  T.Text = canon(E, Fr, T.Deps);
+  T.Negated = Negated;
+  // What threads of a block compute alike: no thread index, and every step
+  // named; no call whose value the walk does not follow (an atomic's result).
+  T.BlockUniform = !T.Deps.Thread && !T.Deps.Warp && StringRef(T.Text).count('@') == 0 && !opaqueCall(E, Fr);
+  Out.push_back(std::move(T));
 }
 
 /// Canonical text of an index: equal text means the same computation, so the

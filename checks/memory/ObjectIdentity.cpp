@@ -522,6 +522,7 @@ void ObjectRef::atElementChosenAtRunTime(std::string At) {
   Index = std::move(At);
   BlockDependent = ThreadDependent = false;
   BlockSegment.clear();
+  BlockPart.clear();
   WarpSegment = false;
   LaneOffset.reset();
   LaneBase.clear();

@@ -271,6 +271,8 @@ void ScopedAccesses::bindLaunches() {
         O.Index = B.Index + O.Index;
         if (!O.BlockSegment.empty())
           O.BlockSegment = B.Index + O.BlockSegment;
+        if (!O.BlockPart.empty())
+          O.BlockPart = B.Index + O.BlockPart;
         FromLaunch = true;
       }
     }

@@ -67,6 +67,10 @@ struct ObjectRef {
   std::string BlockSegment;
   /// The step that gives BlockSegment keeps the block's warps apart too.
   bool WarpSegment = false;
+  /// The block's region of the object a flat index lies in (model:
+  /// blockPart): the index up to that subscript, then its terms every
+  /// thread of a block computes alike; empty for none.
+  std::string BlockPart;
   /// Some index reads threadIdx.x, so that with BlockDependent the element
   /// is the thread's own (out[blockIdx.x * blockDim.x + threadIdx.x]).
   bool ThreadDependent = false;

@@ -318,6 +318,11 @@ private:
   /// what it returns, a variable to its initializer. False when the TU does not show it.
   bool stepToSource(const clang::Expr *&E, const Frame *&Fr, Vars Which);
   void addIndex(ObjectRef &R, const clang::Expr *Index, const Frame *Fr);
+  /// The additive terms of an index (model: IndexTerm), through parameters'
+  /// arguments and locals given their value once.
+  void additiveTerms(const clang::Expr *E, const Frame *Fr, bool Negated, std::vector<IndexTerm> &Out,
+                     unsigned Depth = 0);
+  bool opaqueCall(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
   using IndexDeps = cuda_scope::IndexDeps; // model/MemoryModel.h, shared with the IR front end
   /// A loop variable that starts at the thread's own index and steps by the
   /// grid's size (for (i = tid; i < n; i += blockDim.x * gridDim.x)): where

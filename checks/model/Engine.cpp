@@ -226,9 +226,14 @@ const std::vector<Group> &State::groups(bool AcrossKernels) {
       const MemOp &First = Ops[Members.front()];
       // out[blockIdx.x] is per block only while every access picks the same
       // block-indexed part of it; a second block index lets blocks meet.
+      // So is a flat index's region whose every access has one block part
+      // (base + blockIdx.x * pitch + column, whatever the column).
       G.PerBlock = all_of(Members, [&](unsigned I) {
-        return Ops[I].Segment >= 0 && Ops[I].Segment == First.Segment;
-      });
+                     return Ops[I].Segment >= 0 && Ops[I].Segment == First.Segment;
+                   }) ||
+                   all_of(Members, [&](unsigned I) {
+                     return Ops[I].BlockPart >= 0 && Ops[I].BlockPart == First.BlockPart;
+                   });
       bool OneBlock = engine::oneBlockRuns(Ops, Members);
       G.WithHost = sharedWithHost(Home) && !HostSide.empty();
       if (G.WithHost)
@@ -296,6 +301,8 @@ static void dumpOps(ArrayRef<MemOp> Ops) {
       OS << " below=" << O.ThreadBelow;
     if (O.Segment >= 0)
       OS << " seg=" << O.Segment;
+    if (O.BlockPart >= 0)
+      OS << " part=" << O.BlockPart;
     if (O.Tested)
       OS << " tested=" << unsigned(O.Test);
     if (O.Spins)

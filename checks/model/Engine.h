@@ -170,6 +170,10 @@ struct MemOp {
   /// The Segment keeps a block's warps apart too ((blockIdx.x * warps + warp)
   /// * size): only the lanes of one warp touch it.
   bool WarpSegment = false;
+  /// The block's region of the object that a flat index lies in, as an id
+  /// (model: blockPart): equal BlockParts of one object, one block's region
+  /// (base + blockIdx.x * pitch + column, whatever the column). -1: none.
+  int BlockPart = -1;
   /// Only this block of its grid runs the operation (if (blockIdx.x == 0),
   /// or a kernel launched with one block); -1 when any block may.
   int OnlyBlock = -1;

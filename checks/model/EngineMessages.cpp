@@ -169,9 +169,31 @@ private:
   bool barrierAfterWrites(const Flag &F, unsigned L) const {
     const SmallVector<unsigned, 4> &Stores = G.StoresOf.find(St.op(L).Object)->second;
     return all_of(Stores, [&](unsigned D) {
-      return any_of(G.Barriers,
-                    [&](unsigned B) { return orders(St.op(B), false, F.Needed) && St.barrierBetween(D, B, L); });
+      return any_of(G.Barriers, [&](unsigned B) {
+        return (orders(St.op(B), false, F.Needed) || ownRegionOrders(B, D, L)) && St.barrierBetween(D, B, L);
+      });
     });
+  }
+  /// \p D and \p L touch one block's region of their object (BlockPart): in
+  /// any grid they are one block's accesses, or touch different addresses,
+  /// so \p B orders them where it orders a block's threads, whatever the
+  /// flag's scope. Data a block keeps to itself is not another block's
+  /// message.
+  bool ownRegionOrders(unsigned B, unsigned D, unsigned L) const {
+    const MemOp &Write = St.op(D), &Read = St.op(L);
+    return Write.BlockPart >= 0 && Write.BlockPart == Read.BlockPart && orders(St.op(B), false, Scope::Block);
+  }
+  /// Every read of \p D's data is of \p D's block's own region, and a
+  /// barrier of the block orders \p D before it: no other block reads
+  /// what \p D writes.
+  bool keptInBlock(unsigned D) const {
+    const int Data = St.op(D).Object;
+    return any_of(G.DataUses, [&](unsigned L) { return St.op(L).Object == Data; }) &&
+           all_of(G.DataUses, [&](unsigned L) {
+             return St.op(L).Object != Data || any_of(G.Barriers, [&](unsigned B) {
+                      return ownRegionOrders(B, D, L) && St.barrierBetween(D, B, L);
+                    });
+           });
   }
   /// The other side of a message: a receive of the flag for a publish, a
   /// publish (not a reset) for a receive.
@@ -547,7 +569,7 @@ void Messages::publishes(const Flag &F, std::vector<Finding> &Out) {
         continue;
       int Fence = -1;
       if (fenced(D, P, /*Release=*/true, F.Needed, Fence) || releasePattern(F, D, P) ||
-          barrierBeforeReceives(F, D) || !someoneReads(F, St.op(D).Object, P) ||
+          barrierBeforeReceives(F, D) || keptInBlock(D) || !someoneReads(F, St.op(D).Object, P) ||
           (St.Opts.Net == Strictness::Evidence && publishCovered(F, D)))
         continue;
       Finding Fd = finding(Fence >= 0 ? Finding::NarrowFence : Finding::NoRelease, Fence >= 0 ? unsigned(Fence) : P,

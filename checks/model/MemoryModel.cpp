@@ -406,6 +406,24 @@ IndexDeps combineIndex(Arith A, const IndexDeps &L, const IndexDeps &R, std::opt
   return Out;
 }
 
+std::string blockPart(const std::vector<IndexTerm> &Terms) {
+  std::vector<std::string> Alike;
+  bool ReadsBlock = false;
+  for (const IndexTerm &T : Terms) {
+    if (!T.BlockUniform || T.Deps.Thread || T.Deps.Warp)
+      continue;
+    ReadsBlock |= T.Deps.Block;
+    Alike.push_back((T.Negated ? "-" : "+") + T.Text);
+  }
+  if (!ReadsBlock)
+    return std::string();
+  llvm::sort(Alike);
+  std::string Out;
+  for (const std::string &A : Alike)
+    Out += A;
+  return Out;
+}
+
 IndexDeps loadedIndex(const IndexDeps &Address) {
   IndexDeps Out = Address;
   Out.Read = true;

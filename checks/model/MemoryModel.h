@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cuda_scope {
 
@@ -181,6 +182,28 @@ IndexDeps combineIndex(Arith A, const IndexDeps &L, const IndexDeps &R, std::opt
 /// value read at the thread's own element is the thread's own (a worklist's
 /// item, wl[i], as the ownership rules assume), and it is read from memory.
 IndexDeps loadedIndex(const IndexDeps &Address);
+/// One additive term of a flat index, as a front end reads it: its
+/// canonical text, its facts, whether it is taken away (- k), and whether
+/// every thread of a block computes it alike (constants, kernel arguments
+/// and fields of them, the block's and grid's registers, what is loaded
+/// from one address for the whole block; not the thread's index, nor what
+/// an atomic returned).
+struct IndexTerm {
+  std::string Text;
+  IndexDeps Deps;
+  bool Negated = false;
+  bool BlockUniform = false;
+};
+/// The block's region of an object that a flat index lies in
+/// (base + blockIdx.x * pitch + column): the terms every thread of a block
+/// computes alike, where one of them reads the block's index, as canonical
+/// text; empty for none. Equal text, one block's region, as for a row
+/// pointer (the ownership rules assume a column stays within its pitch).
+/// Every alike term is part of it, so a neighbour's region
+/// (blockIdx.x * pitch + pitch + column, flags[blockIdx.x - 1]) is another.
+/// What threads of a block compute apart is the column.
+std::string blockPart(const std::vector<IndexTerm> &Terms);
+
 /// Whether a thread index divided by \p Divisor (or shifted right by
 /// \p Shift) is the thread's warp: threadIdx.x / 32, threadIdx.x >> 5.
 inline bool isWarpDivisor(int64_t Divisor) { return Divisor == WarpSize; }

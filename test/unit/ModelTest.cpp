@@ -240,6 +240,31 @@ TEST(Hierarchy, WarpSynchronousCalls) {
   EXPECT_EQ(tileCollective("thread_rank"), std::nullopt);
 }
 
+TEST(MemoryModel, ABlocksRegionIsItsAlikeTerms) {
+  IndexDeps Block, Thread, None;
+  Block.Block = true;
+  Thread.Thread = true;
+  auto Term = [](std::string Text, IndexDeps D, bool Alike, bool Negated = false) {
+    IndexTerm T;
+    T.Text = std::move(Text);
+    T.Deps = D;
+    T.BlockUniform = Alike;
+    T.Negated = Negated;
+    return T;
+  };
+  // base + pitch * b + t and base + pitch * b + slot (an atomic's result): one region.
+  std::string Read = blockPart({Term("base", None, true), Term("pitch*b", Block, true), Term("t", Thread, false)});
+  std::string Write = blockPart({Term("slot", None, false), Term("pitch*b", Block, true), Term("base", None, true)});
+  EXPECT_FALSE(Read.empty());
+  EXPECT_EQ(Read, Write);
+  // A neighbour's region (+ pitch), or the last block's (- 1), is another.
+  EXPECT_NE(Read, blockPart({Term("base", None, true), Term("pitch*b", Block, true), Term("pitch", None, true),
+                             Term("t", Thread, false)}));
+  EXPECT_NE(blockPart({Term("b", Block, true)}), blockPart({Term("b", Block, true), Term("1", None, true, true)}));
+  // No term reads the block's index: no region.
+  EXPECT_TRUE(blockPart({Term("base", None, true), Term("t", Thread, false)}).empty());
+}
+
 TEST(Hierarchy, IndexLessItsLaneBitsIsTheWarps) {
   // t - (t & 31), t - (t & 63), t - t % 32, t - t % 64: a warp's (or a larger aligned group's)
   // first thread, the same for every lane.

@@ -1,0 +1,72 @@
+// One block's region of a flat array: base + blockIdx.x * pitch + column. Each block writes and
+// reads only its own region, and what a block keeps to itself travels through its own barriers,
+// not through a flag the whole grid shares (an epoch, a ticket). A region another block writes
+// (a neighbour's: pitch * (blockIdx.x + 1)), or a read the block's barrier does not order after
+// its own write, is still a message the flag must carry. The ownership rules assume a column
+// stays within its pitch, as they do for a row pointer.
+#include <cuda/atomic>
+
+using Dev = cuda::atomic_ref<unsigned, cuda::thread_scope_device>;
+constexpr auto relaxed = cuda::memory_order_relaxed;
+
+struct Reclaimer {
+  unsigned *announce; // per block: its epoch, then its region of retired addresses
+  unsigned *epoch;    // the grid's epoch
+  unsigned blocks, size;
+};
+
+// LITMUS: forbidden
+// A reclaimer: each block retires into its own region (at a slot an atomic hands out), reads the
+// epoch relaxed, frees what its own region holds, and advances the epoch with a relaxed CAS.
+// Only the block writes its region, and its barrier orders the write before the read.
+__global__ void ownRegionAfterRelaxedEpoch(Reclaimer r, unsigned *freed) {
+  unsigned region = r.blocks + (r.size / gridDim.x) * blockIdx.x;
+  if (threadIdx.x == 0) {
+    unsigned slot = atomicAdd(&r.announce[blockIdx.x], 1u);
+    r.announce[region + slot] = blockIdx.x + 7;
+  }
+  __syncthreads();
+  unsigned e = Dev(*r.epoch).load(relaxed);
+  if (e % 2 == 0) {
+    unsigned a = r.announce[region + threadIdx.x];
+    if (a != 0)
+      freed[a] = 1;
+  }
+  if (threadIdx.x == 0)
+    atomicCAS(r.epoch, e, e + 2);
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The same, but each block frees its neighbour's region once the epoch says the neighbour has
+// retired: another block's write, published by its relaxed CAS, read after a relaxed load.
+__global__ void neighbourRegionAfterRelaxedEpoch(Reclaimer r, unsigned *freed) {
+  unsigned pitch = r.size / gridDim.x;
+  if (threadIdx.x == 0) {
+    unsigned slot = atomicAdd(&r.announce[blockIdx.x], 1u);
+    r.announce[r.blocks + pitch * blockIdx.x + slot] = blockIdx.x + 7;
+  }
+  __syncthreads();
+  unsigned e = Dev(*r.epoch).load(relaxed);
+  if (e > 2 * blockIdx.x) {
+    unsigned a = r.announce[r.blocks + pitch * (blockIdx.x + 1) + threadIdx.x];
+    if (a != 0)
+      freed[a] = 1;
+  }
+  if (threadIdx.x == 0)
+    atomicCAS(r.epoch, e, e + 2);
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Its own region, but no barrier between thread 0's write and the other threads' reads: they
+// learn of the write only from the relaxed epoch, which orders nothing.
+__global__ void ownRegionWithoutBarrier(Reclaimer r, unsigned *freed) {
+  unsigned region = r.blocks + (r.size / gridDim.x) * blockIdx.x;
+  if (threadIdx.x == 0) {
+    r.announce[region + 5] = blockIdx.x + 7;
+    Dev(*r.epoch).store(2 * blockIdx.x + 2, relaxed);
+  } else if (Dev(*r.epoch).load(relaxed) == 2 * blockIdx.x + 2) {
+    unsigned a = r.announce[region + threadIdx.x];
+    if (a != 0)
+      freed[a] = 1;
+  }
+}
