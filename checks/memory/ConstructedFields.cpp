@@ -191,15 +191,26 @@ static bool onlyCopiedOutsideConstructors(const CXXRecordDecl *RD, const FieldDe
   return true;
 }
 
-/// The constructions a local object of a handle class is given in \p Body:
-/// its initializer's, then each whole assignment's (`node = Node(next)`), when
-/// every other use of it names a member. None otherwise.
-static SmallVector<const CXXConstructExpr *, 4> handleConstructions(const VarDecl *VD, Stmt *Body) {
+/// A construction a handle is given, and the calls (each handing the handle
+/// on by reference) that lead from the handle's own function to it.
+struct HandleWay {
+  const CXXConstructExpr *Made;
+  SmallVector<const CallExpr *, 2> Calls;
+};
+
+/// The constructions a local object of a handle class (or a reference
+/// parameter to one) is given in \p Body: each whole assignment's
+/// (`node = Node(next)`), and those of the functions it is handed to by
+/// reference (`advance(node)`, which re-assigns it as it walks), when every
+/// other use of it names a member or hands it on so. None where it is
+/// used otherwise; an empty list where it is never re-assigned.
+static std::optional<SmallVector<HandleWay, 4>> handleWays(const VarDecl *VD, Stmt *Body, unsigned Depth = 0) {
   struct Uses : RecursiveASTVisitor<Uses> {
     const VarDecl *Var;
     const CXXRecordDecl *Class;
+    unsigned Depth;
     unsigned All = 0, Counted = 0;
-    SmallVector<const CXXConstructExpr *, 4> Made;
+    SmallVector<HandleWay, 4> Made;
     bool Bad = false;
     bool VisitDeclRefExpr(DeclRefExpr *DRE) {
       All += DRE->getDecl() == Var;
@@ -208,6 +219,41 @@ static SmallVector<const CXXConstructExpr *, 4> handleConstructions(const VarDec
     bool VisitMemberExpr(MemberExpr *ME) {
       const auto *Base = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
       Counted += !ME->isArrow() && Base && Base->getDecl() == Var;
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *CE) {
+      if (isa<CXXOperatorCallExpr>(CE))
+        return true;
+      for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+        const auto *Arg = dyn_cast<DeclRefExpr>(CE->getArg(I)->IgnoreParenImpCasts());
+        if (!Arg || Arg->getDecl() != Var)
+          continue;
+        ++Counted;
+        const FunctionDecl *Def = nullptr;
+        if (!CE->getDirectCallee() || !CE->getDirectCallee()->hasBody(Def) || !Def->getBody() ||
+            I >= Def->getNumParams() || Depth >= 4) {
+          Bad = true;
+          continue;
+        }
+        const ParmVarDecl *P = Def->getParamDecl(I);
+        if (!P->getType()->isReferenceType()) {
+          Bad |= P->getType()->isPointerType(); // a copy leaves the handle as it was
+          continue;
+        }
+        std::optional<SmallVector<HandleWay, 4>> Sub =
+            P->getType()->getPointeeType().isConstQualified()
+                ? (usedThroughMembers(P, Def->getBody()) ? std::optional<SmallVector<HandleWay, 4>>(SmallVector<HandleWay, 4>())
+                                                         : std::nullopt)
+                : handleWays(P, Def->getBody(), Depth + 1);
+        if (!Sub) {
+          Bad = true;
+          continue;
+        }
+        for (HandleWay &W : *Sub) {
+          W.Calls.insert(W.Calls.begin(), CE);
+          Made.push_back(std::move(W));
+        }
+      }
       return true;
     }
     bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
@@ -224,15 +270,16 @@ static SmallVector<const CXXConstructExpr *, 4> handleConstructions(const VarDec
           Made->getConstructor()->isCopyOrMoveConstructor())
         Bad = true;
       else
-        this->Made.push_back(Made);
+        this->Made.push_back({Made, {}});
       return true;
     }
   } U;
   U.Var = VD;
-  U.Class = VD->getType()->getAsCXXRecordDecl();
+  U.Class = VD->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  U.Depth = Depth;
   U.TraverseStmt(Body);
-  if (U.Bad || U.Made.empty() || U.All != U.Counted)
-    return {};
+  if (U.Bad || !U.Class || U.All != U.Counted)
+    return std::nullopt;
   return U.Made;
 }
 
@@ -247,19 +294,32 @@ std::optional<ObjectRef> ScopedAccesses::Walker::reassignedField(const VarDecl *
   W.TraverseStmt(Declarer->getBody());
   if (W.Other || !W.Plain.empty())
     return std::nullopt;
-  SmallVector<const CXXConstructExpr *, 4> Ways = handleConstructions(VD, Declarer->getBody());
-  if (Ways.empty())
+  std::optional<SmallVector<HandleWay, 4>> Ways = handleWays(VD, Declarer->getBody());
+  if (!Ways || Ways->empty())
     return std::nullopt;
-  Ways.push_back(Init);
+  Ways->push_back({Init, {}});
   const Frame *Own = frameOf(Declarer, Fr);
   std::optional<ObjectRef> First;
-  for (const CXXConstructExpr *Made : Ways) {
+  for (const HandleWay &Way : *Ways) {
+    const CXXConstructExpr *Made = Way.Made;
     const FunctionDecl *Def = nullptr;
     if (!Made->getConstructor()->hasBody(Def))
       return std::nullopt;
+    // Through the functions the handle was handed to, as their calls enter them.
+    const Frame *At = Own;
+    for (const CallExpr *Call : Way.Calls) {
+      const FunctionDecl *Callee = nullptr;
+      Call->getDirectCallee()->hasBody(Callee);
+      Frame *Sub = resolutionFrame(Callee, Call, At);
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+        Sub->This = MC->getImplicitObjectArgument();
+        Sub->ThisIsPointer = Sub->This && Sub->This->getType()->isPointerType();
+      }
+      At = Sub;
+    }
     const auto *Ctor = cast<CXXConstructorDecl>(Def);
     const Expr *Value = constructorValue(Ctor, FD);
-    std::optional<ObjectRef> R = Value ? pointee(Value, resolutionFrame(Ctor, Made, Own), Steps) : std::nullopt;
+    std::optional<ObjectRef> R = Value ? pointee(Value, resolutionFrame(Ctor, Made, At), Steps) : std::nullopt;
     if (!R || !R->Root || (First && (First->Root != R->Root || First->Path != R->Path)))
       return std::nullopt;
     if (!First)
