@@ -92,7 +92,8 @@ bool isThreadIndexX(const Value *V) {
 
 /// Built of what lanes of one warp share, or of the thread's row in its
 /// block (threadIdx.y, .z): block and grid registers, kernel arguments and
-/// constants, through arithmetic and casts; no memory, no call, no x index.
+/// constants, through arithmetic, casts, and loads from such addresses; no
+/// call, no x index.
 /// Times a multiple of the warp size, a row is a whole number of warps:
 /// threadIdx.x + blockDim.x * threadIdx.y is the linear index by which the
 /// hardware forms warps.
@@ -110,8 +111,14 @@ bool rowIndex(const Value *X) {
         continue;
       return false;
     }
+    // What is loaded from such an address is one value for the warp, as the
+    // divergence below takes a load (a field of a kernel's by-value object).
     const auto *I = dyn_cast<Instruction>(W);
-    if (!I || !isa<BinaryOperator, CastInst>(I))
+    if (const auto *Ld = dyn_cast_or_null<LoadInst>(I)) {
+      Work.push_back(Ld->getPointerOperand());
+      continue;
+    }
+    if (!I || !isa<BinaryOperator, CastInst, GetElementPtrInst>(I))
       return false;
     for (const Value *Op : I->operands())
       Work.push_back(Op);
@@ -147,8 +154,20 @@ bool warpMultiple(const Value *V, unsigned Depth = 0) {
     if (!cast<PossiblyDisjointInst>(BO)->isDisjoint())
       return false;
     [[fallthrough]];
-  case Instruction::Add:
+  case Instruction::And:
+    // x & -128, what -O2 makes of (x / 128) * 128.
+    if (const auto *C = dyn_cast<ConstantInt>(B); C && C->getBitWidth() <= 64)
+      return (C->getSExtValue() & (WarpSize - 1)) == 0 && rowIndex(A);
+    return false;
   case Instruction::Sub:
+    // x - x % m, what -O2 makes of (x / m) * m: x rounded down to a
+    // multiple of m.
+    if (const auto *Rem = dyn_cast<BinaryOperator>(B);
+        Rem && (Rem->getOpcode() == Instruction::URem || Rem->getOpcode() == Instruction::SRem) &&
+        Rem->getOperand(0) == A && rowIndex(A) && warpMultiple(Rem->getOperand(1), Depth + 1))
+      return true;
+    [[fallthrough]];
+  case Instruction::Add:
     return warpMultiple(A, Depth + 1) && warpMultiple(B, Depth + 1);
   default:
     return false;
@@ -156,18 +175,42 @@ bool warpMultiple(const Value *V, unsigned Depth = 0) {
 }
 
 /// The thread's index, or it plus a multiple of the warp size that lanes
-/// share (AST: Varying::laneInWarp).
-bool laneInWarp(const Value *V) {
+/// share (AST: Varying::laneInWarp); a loop's variable that starts so and
+/// steps by such multiples (a grid-stride loop over blockDim.x * blocks).
+bool laneInWarp(const Value *V, unsigned Depth = 0) {
   if (isThreadIndexX(V))
     return true;
   while (const auto *C = dyn_cast<CastInst>(V))
     V = C->getOperand(0);
+  if (const auto *Phi = dyn_cast<PHINode>(V)) {
+    if (Depth > 2)
+      return false;
+    bool Start = false;
+    for (const Value *In : Phi->incoming_values()) {
+      const auto *Step = dyn_cast<BinaryOperator>(In);
+      if (Step && Step->getOpcode() == Instruction::Add &&
+          ((Step->getOperand(0) == Phi && warpMultiple(Step->getOperand(1))) ||
+           (Step->getOperand(1) == Phi && warpMultiple(Step->getOperand(0)))))
+        continue;
+      if (!laneInWarp(In, Depth + 1))
+        return false;
+      Start = true;
+    }
+    return Start;
+  }
   const auto *BO = dyn_cast<BinaryOperator>(V);
-  if (!BO || (BO->getOpcode() != Instruction::Add &&
-              !(BO->getOpcode() == Instruction::Or && cast<PossiblyDisjointInst>(BO)->isDisjoint())))
+  if (!BO || Depth > 2)
     return false;
-  return (isThreadIndexX(BO->getOperand(0)) && warpMultiple(BO->getOperand(1))) ||
-         (isThreadIndexX(BO->getOperand(1)) && warpMultiple(BO->getOperand(0)));
+  // What a mask of at least the lane bits keeps of it (a tile of 128's rank,
+  // linear & 127): the lane, plus a multiple of the warp size its lanes share.
+  if (BO->getOpcode() == Instruction::And)
+    if (const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1)); C && C->getBitWidth() <= 64)
+      return isLaneBitsMask(C->getSExtValue()) && laneInWarp(BO->getOperand(0), Depth + 1);
+  if (BO->getOpcode() != Instruction::Add &&
+      !(BO->getOpcode() == Instruction::Or && cast<PossiblyDisjointInst>(BO)->isDisjoint()))
+    return false;
+  return (laneInWarp(BO->getOperand(0), Depth + 1) && warpMultiple(BO->getOperand(1))) ||
+         (laneInWarp(BO->getOperand(1), Depth + 1) && warpMultiple(BO->getOperand(0)));
 }
 
 /// What the thread's index says of its warp is the same for every lane of
@@ -177,17 +220,28 @@ bool laneInWarp(const Value *V) {
 /// what -O2 makes of tid / 32 == 0).
 bool warpOf(const Instruction &I) {
   if (const auto *Cmp = dyn_cast<ICmpInst>(&I)) {
-    if (!Cmp->isRelational() || !laneInWarp(Cmp->getOperand(0)))
+    if (!Cmp->isRelational())
       return false;
-    const auto *C = dyn_cast<ConstantInt>(Cmp->getOperand(1));
-    if (!C)
-      return false;
-    int64_t Bound = C->getSExtValue();
+    // Against a multiple of the warp size that lanes share, computed or not
+    // (i < blocks * blockDim.x): x < M and x >= M split whole warps.
     ICmpInst::Predicate P = Cmp->getPredicate();
-    // x < C and x >= C split warps apart when C is a multiple of the warp
-    // size; x <= C and x > C when C + 1 is.
+    const Value *X = Cmp->getOperand(0), *M = Cmp->getOperand(1);
+    if (!laneInWarp(X)) {
+      std::swap(X, M);
+      P = ICmpInst::getSwappedPredicate(P);
+      if (!laneInWarp(X))
+        return false;
+    }
     bool Strict = P == ICmpInst::ICMP_ULT || P == ICmpInst::ICMP_SLT || P == ICmpInst::ICMP_UGE ||
                   P == ICmpInst::ICMP_SGE;
+    if (!isa<ConstantInt>(M))
+      return Strict && warpMultiple(M);
+    if (X != Cmp->getOperand(0))
+      return false;
+    const auto *C = cast<ConstantInt>(M);
+    int64_t Bound = C->getSExtValue();
+    // x < C and x >= C split warps apart when C is a multiple of the warp
+    // size; x <= C and x > C when C + 1 is.
     return (Strict ? Bound : Bound + 1) % WarpSize == 0;
   }
   const auto *BO = dyn_cast<BinaryOperator>(&I);

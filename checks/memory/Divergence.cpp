@@ -180,6 +180,19 @@ private:
     auto R = builtinRead(E);
     return R && isThreadIndexName(R->first) && (R->second == 'y' || R->second == 'z');
   }
+  /// The value of a local given it once (auto block_size = blockDim.x).
+  const Expr *onlyValue(const Expr *E) const {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V))
+      return nullptr;
+    const Expr *Only = nullptr;
+    unsigned N = 0;
+    for (const auto &[W, Value] : Assigned)
+      if (W == V->getCanonicalDecl())
+        Only = Value, ++N;
+    return N == 1 ? Only : nullptr;
+  }
   /// Built of what lanes of one warp share, or of the thread's row in its
   /// block (threadIdx.y, .z): times a multiple of the warp size, a whole
   /// number of warps (threadIdx.x + blockDim.x * threadIdx.y is the linear
@@ -205,6 +218,8 @@ private:
       return isWarpMultiple(V->getExtValue());
     if (isBlockSizeX(E))
       return true;
+    if (const Expr *Only = onlyValue(E))
+      return warpMultiple(Only, Depth + 1);
     const auto *BO = dyn_cast<BinaryOperator>(E);
     if (!BO)
       return false;
@@ -230,18 +245,30 @@ private:
   bool laneInWarp(const Expr *E, unsigned Depth = 0) const {
     if (isThreadIndexX(E))
       return true;
+    // A thread's rank in a tile of whole warps (linear index & 127 for 128).
+    if (const auto *CE = dyn_cast<CallExpr>(E->IgnoreParenImpCasts())) {
+      std::optional<unsigned> Size = tileSize(CE);
+      return Size && identifierOf(CE->getDirectCallee()) == "thread_rank" && isLaneBitsDivisor(*Size);
+    }
     // A local given its value once (unsigned tid = threadIdx.x + 32 * threadIdx.y; tid >> 5), as
     // the IR sees it in SSA form.
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()); DRE && Depth < 4)
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->hasLocalStorage()) {
+        // Or one that starts so and steps by multiples of the warp size
+        // (for (i = tid + blockIdx.x * blockDim.x; ...; i += blockDim.x * gridDim.x)).
         const Expr *Only = nullptr;
         unsigned N = 0;
         for (const auto &[W, Value] : Assigned)
-          if (W == V->getCanonicalDecl())
+          if (W == V->getCanonicalDecl() && !(Steps.count(Value) && warpMultiple(Value)))
             Only = Value, ++N;
         return N == 1 && laneInWarp(Only, Depth + 1);
       }
     const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+    // What a mask of at least the lane bits keeps of it (threadIdx.x & 127):
+    // the lane, plus a multiple of the warp size its lanes share (IR: the same).
+    if (BO && BO->getOpcode() == BO_And && !BO->getRHS()->isValueDependent())
+      if (std::optional<APSInt> V = BO->getRHS()->getIntegerConstantExpr(Ctx))
+        return isLaneBitsMask(V->getExtValue()) && Depth < 4 && laneInWarp(BO->getLHS(), Depth + 1);
     if (!BO || BO->getOpcode() != BO_Add)
       return false;
     return (isThreadIndexX(BO->getLHS()) && warpMultiple(BO->getRHS())) ||
@@ -306,8 +333,10 @@ private:
     std::optional<int64_t> C;
     if (std::optional<APSInt> V = BO->getRHS()->getIntegerConstantExpr(Ctx))
       C = V->getExtValue();
+    // Against a multiple of the warp size that lanes share, computed
+    // (i < blocks * blockDim.x): x < M and x >= M split whole warps.
     if (!C)
-      return false;
+      return (BO->getOpcode() == BO_LT || BO->getOpcode() == BO_GE) && warpMultiple(BO->getRHS());
     switch (BO->getOpcode()) {
     case BO_Div: return isWarpDivisor(*C);
     case BO_Shr: return isWarpShift(*C);
@@ -329,8 +358,11 @@ private:
           Assigned.push_back({V->getCanonicalDecl(), V->getInit()});
     if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
       if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
-        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
           Assigned.push_back({V->getCanonicalDecl(), BO->getRHS()});
+          if (BO->getOpcode() == BO_AddAssign)
+            Steps.insert(BO->getRHS());
+        }
     // ++v and v-- give v a value too (one that varies as v does): a local
     // they touch is not one given its value once (laneInWarp).
     if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp())
@@ -349,6 +381,8 @@ private:
   ASTContext &Ctx;
   VaryLevel Level;
   std::vector<std::pair<const VarDecl *, const Expr *>> Assigned;
+  /// The right sides of v += step among Assigned.
+  DenseSet<const Expr *> Steps;
   std::vector<const VarDecl *> AsmOutputs;
   DenseSet<const VarDecl *> Vars;
 };

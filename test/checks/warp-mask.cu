@@ -208,3 +208,38 @@ __global__ void notBroadcasts(int *Out) {
   // CHECK: :[[@LINE-3]]:7: note: lanes of one warp may decide this condition differently
   Out[threadIdx.x] = V;
 }
+
+// no-warning: a loop over whole blocks' worth of threads (from the grid index, to a bound that is
+// a multiple of blockDim.x, by blockDim.x times a block count): every lane of a warp runs it as
+// often, as MVGpuBTree's concurrent kernels loop before their reclaimer's tile syncs.
+__global__ void wholeBlocksLoop(const int *In, int *Out, unsigned Blocks) {
+  auto BlockSize = blockDim.x;
+  for (auto I = threadIdx.x + blockIdx.x * BlockSize; I < Blocks * BlockSize; I += BlockSize * gridDim.x)
+    Out[I] = __shfl_sync(0xffffffff, In[I], 0);
+}
+
+// Positive: the same loop to n, which need not be a multiple of the warp size.
+__global__ void partialBlocksLoop(const int *In, int *Out, unsigned N) {
+  for (unsigned I = threadIdx.x + blockIdx.x * blockDim.x; I < N; I += blockDim.x * gridDim.x)
+    Out[I] = __shfl_sync(0xffffffff, In[I], 0);
+  // CHECK: :[[@LINE-1]]:14: warning: this __shfl_sync names every lane {{.*}} at {{.*}}warp-mask.cu:[[#@LINE-2]] that {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-3]]:60: note: lanes of one warp may decide this condition differently
+}
+
+// no-warning: a thread's rank in 128 threads (threadIdx.x & 127, a tile of whole warps) is its
+// lane plus a multiple of 32 its lanes share: a loop from it by 128, to a multiple of 128 (what
+// -O2 makes of (n + 127) / 128 * 128), runs as often for every lane, and a vote in it is alike.
+__global__ void tileRankLoop(const int *In, int *Out, unsigned N) {
+  unsigned Rank = threadIdx.x & 127;
+  for (unsigned I = Rank; I < (N + 127) / 128 * 128; I += 128)
+    if (!__all_sync(0xffffffff, In[I] > 0))
+      return;
+  Out[threadIdx.x] = __shfl_sync(0xffffffff, In[threadIdx.x], 0);
+}
+// no-warning: the same, to a bound read from memory every lane reads at one address.
+__global__ void tileRankLoopLoaded(const int *In, int *Out, const unsigned *Count) {
+  for (unsigned I = threadIdx.x & 127; I < (*Count + 127) / 128 * 128; I += 128)
+    if (!__all_sync(0xffffffff, In[I] > 0))
+      return;
+  Out[threadIdx.x] = In[threadIdx.x];
+}
