@@ -167,33 +167,27 @@ private:
   /// Every write of \p L's data is ordered before it by a barrier (in one
   /// iteration, or the last one's barrier for the next one's read).
   bool barrierAfterWrites(const Flag &F, unsigned L) const {
-    const SmallVector<unsigned, 4> &Stores = G.StoresOf.find(St.op(L).Object)->second;
-    return all_of(Stores, [&](unsigned D) {
-      return any_of(G.Barriers, [&](unsigned B) {
-        return (orders(St.op(B), false, F.Needed) || ownRegionOrders(B, D, L)) && St.barrierBetween(D, B, L);
-      });
+    return all_of(G.StoresOf.find(St.op(L).Object)->second, [&](unsigned D) {
+      return ownRegionBarrier(D, L) || any_of(G.Barriers, [&](unsigned B) {
+               return orders(St.op(B), false, F.Needed) && St.barrierBetween(D, B, L);
+             });
     });
   }
-  /// \p D and \p L touch one block's region of their object (BlockPart): in
-  /// any grid they are one block's accesses, or touch different addresses,
-  /// so \p B orders them where it orders a block's threads, whatever the
-  /// flag's scope. Data a block keeps to itself is not another block's
-  /// message.
-  bool ownRegionOrders(unsigned B, unsigned D, unsigned L) const {
+  /// \p D and \p L touch one block's region of their object (BlockPart), so
+  /// they are one block's accesses or touch different addresses, and a
+  /// barrier of the block orders \p D before \p L: data a block keeps to
+  /// itself is not another block's message, whatever the flag's scope.
+  bool ownRegionBarrier(unsigned D, unsigned L) const {
     const MemOp &Write = St.op(D), &Read = St.op(L);
-    return Write.BlockPart >= 0 && Write.BlockPart == Read.BlockPart && orders(St.op(B), false, Scope::Block);
+    return Write.BlockPart >= 0 && Write.BlockPart == Read.BlockPart && any_of(G.Barriers, [&](unsigned B) {
+             return orders(St.op(B), false, Scope::Block) && St.barrierBetween(D, B, L);
+           });
   }
-  /// Every read of \p D's data is of \p D's block's own region, and a
-  /// barrier of the block orders \p D before it: no other block reads
-  /// what \p D writes.
+  /// Every read of \p D's data is so ordered in \p D's block's own region.
   bool keptInBlock(unsigned D) const {
     const int Data = St.op(D).Object;
-    return any_of(G.DataUses, [&](unsigned L) { return St.op(L).Object == Data; }) &&
-           all_of(G.DataUses, [&](unsigned L) {
-             return St.op(L).Object != Data || any_of(G.Barriers, [&](unsigned B) {
-                      return ownRegionOrders(B, D, L) && St.barrierBetween(D, B, L);
-                    });
-           });
+    auto Uses = make_filter_range(G.DataUses, [&](unsigned L) { return St.op(L).Object == Data; });
+    return !Uses.empty() && all_of(Uses, [&](unsigned L) { return ownRegionBarrier(D, L); });
   }
   /// The other side of a message: a receive of the flag for a publish, a
   /// publish (not a reset) for a receive.
