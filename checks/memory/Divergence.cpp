@@ -119,6 +119,10 @@ public:
       // A cooperative group's thread_rank(), thread_index() (the thread's
       // index) and meta_group_rank() (its tile's): static members, called
       // through a group object or not.
+      // A tile of 32's vote is the warp's, as __ballot_sync is.
+      if (std::optional<unsigned> Size = tileSize(Call); Size && *Size == WarpLanes && Level == VaryLevel::Warp)
+        if (std::optional<StringRef> Made = tileCollective(Name); Made && sameAcrossWarp(*Made))
+          return false;
       if ((Name == "thread_rank" || Name == "thread_index" || Name == "meta_group_rank") && FD &&
           StringRef(FD->getQualifiedNameAsString()).starts_with("cooperative_groups::")) {
         // A tile of whole warps is one warp's, or holds whole warps: its
@@ -245,10 +249,16 @@ private:
   bool laneInWarp(const Expr *E, unsigned Depth = 0) const {
     if (isThreadIndexX(E))
       return true;
-    // A thread's rank in a tile of whole warps (linear index & 127 for 128).
+    // A thread's rank in a tile of whole warps (linear index & 127 for 128),
+    // or in its block (the linear index itself).
     if (const auto *CE = dyn_cast<CallExpr>(E->IgnoreParenImpCasts())) {
-      std::optional<unsigned> Size = tileSize(CE);
-      return Size && identifierOf(CE->getDirectCallee()) == "thread_rank" && isLaneBitsDivisor(*Size);
+      const auto *M = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
+      if (!M || identifierOf(M) != "thread_rank")
+        return false;
+      if (std::optional<unsigned> Size = tileSize(CE))
+        return isLaneBitsDivisor(*Size);
+      return M->getParent()->getQualifiedNameAsString().find("cooperative_groups::") == 0 &&
+             M->getParent()->getName() == "thread_block";
     }
     // A local given its value once (unsigned tid = threadIdx.x + 32 * threadIdx.y; tid >> 5), as
     // the IR sees it in SSA form.

@@ -243,3 +243,17 @@ __global__ void tileRankLoopLoaded(const int *In, int *Out, const unsigned *Coun
       return;
   Out[threadIdx.x] = In[threadIdx.x];
 }
+
+// no-warning: the block's rank (cg's thread_block::thread_rank(), the linear index) compared with
+// 32 splits whole warps, and a tile of 32's vote (any) is the warp's: cuda-samples' reduction and
+// cdpQuadtree loop so.
+__global__ void blockRankAndTileVote(const int *In, int *Out, int N) {
+  auto Cta = cg::this_thread_block();
+  auto Tile = cg::tiled_partition<32>(Cta);
+  int V = In[threadIdx.x];
+  if (Cta.thread_rank() < 32)
+    V += Tile.shfl_down(V, 1);
+  for (int I = Tile.thread_rank(); Tile.any(I < N); I += 32)
+    V += Tile.shfl_xor(V, 1);
+  Out[threadIdx.x] = V;
+}
