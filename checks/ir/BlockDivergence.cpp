@@ -150,15 +150,15 @@ bool warpMultiple(const Value *V, unsigned Depth = 0) {
     if (const auto *C = dyn_cast<ConstantInt>(B))
       return isWarpMultipleShift(C->getSExtValue()) ? rowIndex(A) : warpMultiple(A, Depth + 1);
     return false;
-  case Instruction::Or: // an add of parts that share no bit (-O2's form of some adds)
-    if (!cast<PossiblyDisjointInst>(BO)->isDisjoint())
-      return false;
-    [[fallthrough]];
   case Instruction::And:
     // x & -128, what -O2 makes of (x / 128) * 128.
     if (const auto *C = dyn_cast<ConstantInt>(B); C && C->getBitWidth() <= 64)
       return (C->getSExtValue() & (WarpSize - 1)) == 0 && rowIndex(A);
     return false;
+  case Instruction::Or: // an add of parts that share no bit (-O2's form of some adds)
+    if (!cast<PossiblyDisjointInst>(BO)->isDisjoint())
+      return false;
+    return warpMultiple(A, Depth + 1) && warpMultiple(B, Depth + 1);
   case Instruction::Sub:
     // x - x % m, what -O2 makes of (x / m) * m: x rounded down to a
     // multiple of m.

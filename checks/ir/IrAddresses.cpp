@@ -471,6 +471,8 @@ static void additiveTerms(const Value *V, bool Negated, const std::string &Scale
   T.Text = Scale + canonical(V, T.Deps);
   T.Negated = Negated;
   T.BlockUniform = blockUniform(V);
+  if (const auto *BO = dyn_cast<BinaryOperator>(V))
+    T.Scaled = BO->getOpcode() == Instruction::Mul || BO->getOpcode() == Instruction::Shl;
   Out.push_back(std::move(T));
 }
 

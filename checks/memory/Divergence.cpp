@@ -116,13 +116,13 @@ public:
           if (blockVaryingSource(identifierOf(Base->getDecl())))
             return true;
       }
-      // A cooperative group's thread_rank(), thread_index() (the thread's
-      // index) and meta_group_rank() (its tile's): static members, called
-      // through a group object or not.
       // A tile of 32's vote is the warp's, as __ballot_sync is.
       if (std::optional<unsigned> Size = tileSize(Call); Size && *Size == WarpLanes && Level == VaryLevel::Warp)
         if (std::optional<StringRef> Made = tileCollective(Name); Made && sameAcrossWarp(*Made))
           return false;
+      // A cooperative group's thread_rank(), thread_index() (the thread's
+      // index) and meta_group_rank() (its tile's): static members, called
+      // through a group object or not.
       if ((Name == "thread_rank" || Name == "thread_index" || Name == "meta_group_rank") && FD &&
           StringRef(FD->getQualifiedNameAsString()).starts_with("cooperative_groups::")) {
         // A tile of whole warps is one warp's, or holds whole warps: its

@@ -126,6 +126,8 @@ void ScopedAccesses::Walker::additiveTerms(const Expr *E, const Frame *Fr, bool 
   IndexTerm T;
   T.Text = canon(E, Fr, T.Deps);
   T.Negated = Negated;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    T.Scaled = BO->getOpcode() == BO_Mul || BO->getOpcode() == BO_Shl;
   // What threads of a block compute alike: no thread index, and every step
   // named; no call whose value the walk does not follow (an atomic's result).
   T.BlockUniform = !T.Deps.Thread && !T.Deps.Warp && StringRef(T.Text).count('@') == 0 && !opaqueCall(E, Fr);

@@ -412,7 +412,7 @@ std::string blockPart(const std::vector<IndexTerm> &Terms) {
   for (const IndexTerm &T : Terms) {
     if (!T.BlockUniform || T.Deps.Thread || T.Deps.Warp)
       continue;
-    ReadsBlock |= T.Deps.Block;
+    ReadsBlock |= T.Deps.Block && T.Scaled;
     Alike.push_back((T.Negated ? "-" : "+") + T.Text);
   }
   if (!ReadsBlock)

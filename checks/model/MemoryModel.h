@@ -193,11 +193,14 @@ struct IndexTerm {
   IndexDeps Deps;
   bool Negated = false;
   bool BlockUniform = false;
+  /// A product or shift (blockIdx.x * pitch): what it reads is scaled.
+  bool Scaled = false;
 };
 /// The block's region of an object that a flat index lies in
 /// (base + blockIdx.x * pitch + column): the terms every thread of a block
-/// computes alike, where one of them reads the block's index, as canonical
-/// text; empty for none. Equal text, one block's region, as for a row
+/// computes alike, where one of them scales the block's index by a pitch,
+/// as canonical text; empty for none. An unscaled block index (a[blockIdx.x
+/// + threadIdx.x]) makes windows that overlap their neighbours': no region. Equal text, one block's region, as for a row
 /// pointer (the ownership rules assume a column stays within its pitch).
 /// Every alike term is part of it, so a neighbour's region
 /// (blockIdx.x * pitch + pitch + column, flags[blockIdx.x - 1]) is another.

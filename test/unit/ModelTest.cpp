@@ -250,6 +250,7 @@ TEST(MemoryModel, ABlocksRegionIsItsAlikeTerms) {
     T.Deps = D;
     T.BlockUniform = Alike;
     T.Negated = Negated;
+    T.Scaled = T.Text.find('*') != std::string::npos;
     return T;
   };
   // base + pitch * b + t and base + pitch * b + slot (an atomic's result): one region.
@@ -260,7 +261,10 @@ TEST(MemoryModel, ABlocksRegionIsItsAlikeTerms) {
   // A neighbour's region (+ pitch), or the last block's (- 1), is another.
   EXPECT_NE(Read, blockPart({Term("base", None, true), Term("pitch*b", Block, true), Term("pitch", None, true),
                              Term("t", Thread, false)}));
-  EXPECT_NE(blockPart({Term("b", Block, true)}), blockPart({Term("b", Block, true), Term("1", None, true, true)}));
+  EXPECT_NE(blockPart({Term("pitch*b", Block, true)}),
+            blockPart({Term("pitch*b", Block, true), Term("1", None, true, true)}));
+  // An unscaled block index (a[b + t]) overlaps the next block's window: no region.
+  EXPECT_TRUE(blockPart({Term("b", Block, true), Term("t", Thread, false)}).empty());
   // No term reads the block's index: no region.
   EXPECT_TRUE(blockPart({Term("base", None, true), Term("t", Thread, false)}).empty());
 }

@@ -70,3 +70,16 @@ __global__ void ownRegionWithoutBarrier(Reclaimer r, unsigned *freed) {
       freed[a] = 1;
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Windows that overlap: block b writes a[b + t], and a[b + t] is also block b + 1's a[(b + 1) +
+// (t - 1)]. The block index is not scaled by a pitch, so there is no region of its own: a block
+// reads what its neighbour wrote, learning of it from a relaxed count, barrier or not.
+__global__ void overlappingWindows(unsigned *a, unsigned *count, unsigned *out) {
+  a[blockIdx.x + threadIdx.x] = blockIdx.x + 1;
+  __syncthreads();
+  if (threadIdx.x == 0)
+    atomicAdd(count, 1u);
+  if (Dev(*count).load(relaxed) == gridDim.x)
+    out[blockIdx.x * blockDim.x + threadIdx.x] = a[blockIdx.x + (threadIdx.x ^ 1)];
+}
