@@ -358,6 +358,8 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
   if (const auto *AE = dyn_cast<AtomicExpr>(S)) {
     atomicExpr(AE, Fr);
   } else if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    if (Kind != ScopedAccess::Host)
+      noteHandedObjects(CE);
     call(CE, Fr);
   } else if (Kind != ScopedAccess::Host) {
     // Plain loads and stores, after what they are computed from.
@@ -387,6 +389,10 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
       const CXXConstructorDecl *Ctor = Construct->getConstructor();
       if (Construct->getNumArgs() == 1 && Ctor->isCopyOrMoveConstructor() && Ctor->isTrivial())
         plainAccess(Construct->getArg(0), OpKind::Load, Construct, Construct->getArg(0)->getExprLoc(), Fr);
+      if (Ctor->isCopyOrMoveConstructor())
+        noteHandedObjects(Construct);
+      else
+        noteConstruction(Construct, Fr);
     }
   }
 }

@@ -121,9 +121,13 @@ static bool usedThroughMembers(const VarDecl *VD, const Stmt *Body, const FieldD
 }
 } // namespace
 
-/// The value the constructor \p Ctor leaves in \p FD: its initializer, or
-/// the one plain assignment of its body; null when it sets it otherwise.
-static const Expr *constructorValue(const CXXConstructorDecl *Ctor, const FieldDecl *FD) {
+bool impl::writesField(const Stmt *Body, const FieldDecl *FD) {
+  FieldWrites W(FD);
+  W.TraverseStmt(const_cast<Stmt *>(Body));
+  return W.Other || !W.Plain.empty();
+}
+
+const Expr *impl::constructorValue(const CXXConstructorDecl *Ctor, const FieldDecl *FD) {
   const Expr *Value = nullptr;
   for (const CXXCtorInitializer *Init : Ctor->inits())
     if (Init->isWritten() && Init->getMember() == FD)
@@ -169,7 +173,7 @@ static bool changedOutsideConstructors(const CXXRecordDecl *RD, const FieldDecl 
 /// a copy or move assignment that copies it from the other object
 /// (`ptr = other.ptr`): the field only ever holds what some constructor gave
 /// an object of the class.
-static bool onlyCopiedOutsideConstructors(const CXXRecordDecl *RD, const FieldDecl *FD) {
+bool impl::onlyCopiedOutsideConstructors(const CXXRecordDecl *RD, const FieldDecl *FD) {
   for (const CXXMethodDecl *M : RD->methods()) {
     const FunctionDecl *Def = nullptr;
     if (isa<CXXConstructorDecl>(M) || !M->hasBody(Def) || !Def->getBody())
@@ -181,9 +185,10 @@ static bool onlyCopiedOutsideConstructors(const CXXRecordDecl *RD, const FieldDe
     const auto *MD = cast<CXXMethodDecl>(Def);
     if (W.Other || !(MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()) || MD->getNumParams() != 1)
       return false;
+    // An implicit move assignment reads static_cast<T &&>(other).f.
     for (const Expr *V : W.Plain) {
       const auto *ME = dyn_cast<MemberExpr>(V->IgnoreParenImpCasts());
-      const auto *Of = ME ? dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()) : nullptr;
+      const auto *Of = ME ? dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenCasts()) : nullptr;
       if (!Of || ME->getMemberDecl() != FD || Of->getDecl() != MD->getParamDecl(0))
         return false;
     }
@@ -532,6 +537,24 @@ ScopedAccesses::Walker::recordSource(const Expr *E, const Frame *Fr, unsigned St
   return std::nullopt;
 }
 
+std::optional<ObjectRef> ScopedAccesses::Walker::fieldInOwnConstructor(const MemberExpr *ME, const FieldDecl *FD,
+                                                                      const Frame *Fr, unsigned Steps) {
+  // In the constructor being run (a construction the walk follows, whose
+  // frame binds its parameters), the field holds what the constructor set it
+  // to before this read: its initializer, or its one assignment above it.
+  const Frame *Own = Fr;
+  while (Own && !isa<CXXConstructorDecl>(Own->F))
+    Own = Own->Parent;
+  const auto *Ctor = Own ? cast<CXXConstructorDecl>(Own->F) : nullptr;
+  if (!Ctor || Ctor->getParent() != FD->getParent() || !isa_and_nonnull<CXXConstructExpr>(Own->Call) ||
+      Own->F != Fr->F)
+    return std::nullopt;
+  const Expr *Value = constructorValue(Ctor, FD);
+  if (!Value || !SM.isBeforeInTranslationUnit(Value->getEndLoc(), ME->getBeginLoc()))
+    return std::nullopt;
+  return pointee(Value, Own, Steps);
+}
+
 std::optional<ObjectRef> ScopedAccesses::Walker::constructedField(const MemberExpr *ME, const Frame *Fr,
                                                                  unsigned Steps) {
   const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
@@ -546,7 +569,7 @@ std::optional<ObjectRef> ScopedAccesses::Walker::constructedField(const MemberEx
       return std::nullopt;
     auto Of = thisObject(Fr);
     if (!Of)
-      return std::nullopt;
+      return fieldInOwnConstructor(ME, FD, Fr, Steps);
     std::tie(Object, ObjectFrame) = *Of;
   }
   // A temporary whose method is called at once, made there or returned by a

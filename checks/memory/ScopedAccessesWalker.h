@@ -60,8 +60,18 @@ struct Modification {
   llvm::SmallVector<clang::SourceLocation, 2> Sites;
 };
 
+/// The value the constructor \p Ctor leaves in \p FD: its initializer, or
+/// the one plain assignment of its body; null when it sets it otherwise
+/// (ConstructedFields.cpp).
+const clang::Expr *constructorValue(const clang::CXXConstructorDecl *Ctor, const clang::FieldDecl *FD);
+/// Every method of \p RD but its constructors leaves \p FD alone, or is a
+/// copy or move assignment that copies it from the other object.
+bool onlyCopiedOutsideConstructors(const clang::CXXRecordDecl *RD, const clang::FieldDecl *FD);
+/// \p Body assigns \p FD, changes it otherwise (++, a compound assignment) or takes its address.
+bool writesField(const clang::Stmt *Body, const clang::FieldDecl *FD);
+
 constexpr unsigned MaxDepth = 12;       // calls followed down from a root
-constexpr unsigned MaxResolve = 40;     // steps resolving one expression
+constexpr unsigned MaxResolve = 100;     // steps resolving one expression
 // Calls a resolution may enter below the walk's own (a helper that returns a
 // proxy, at the bottom of a container's call chain): MaxResolve bounds it too.
 constexpr unsigned MaxResolveDepth = MaxDepth + 8;
@@ -144,6 +154,10 @@ public:
     VarFlows.clear();
     Broken = false;
     GuardEnd.clear();
+    HandleFields.clear();
+    HandedFromMemory.clear();
+    NotedConstructions.clear();
+    RootReached.clear();
     const size_t FirstAll = Owner.All.size(), FirstPlain = Owner.Plain.size();
     Frame Top;
     Top.F = F;
@@ -153,6 +167,7 @@ public:
     resolveRelays();
     resolveSetters(FirstAll, FirstPlain);
     resolveGuards(FirstAll, FirstPlain);
+    resolveHandleFields(FirstAll, FirstPlain);
     if (Broken)
       Owner.Unanalysed.insert(F);
   }
@@ -168,6 +183,7 @@ private:
   void walkBody(const clang::FunctionDecl *F, const Frame *Fr) {
     if (Kind != ScopedAccess::Host)
       Reached.insert(F);
+    RootReached.insert(F);
     if (const auto *Ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(F))
       for (const clang::CXXCtorInitializer *Init : Ctor->inits())
         walk(Init->getInit(), Fr);
@@ -426,6 +442,10 @@ private:
   /// points into, at an element chosen at run time.
   std::optional<ObjectRef> reassignedField(const clang::VarDecl *VD, const clang::CXXConstructExpr *Init,
                                            const clang::FieldDecl *FD, const Frame *Fr, unsigned Steps);
+  /// A field read in the body of the constructor that sets it, in a
+  /// construction the walk follows: the value the constructor set it to.
+  std::optional<ObjectRef> fieldInOwnConstructor(const clang::MemberExpr *ME, const clang::FieldDecl *FD,
+                                                 const Frame *Fr, unsigned Steps);
   std::optional<RecordSource> stagedRecord(const clang::VarDecl *VD, unsigned Steps);
   std::optional<ObjectRef> stagedPointee(const clang::VarDecl *VD, const Frame *Fr, unsigned Steps);
   /// The value of a local declared without one and assigned exactly once.
@@ -442,6 +462,29 @@ private:
     Sub->Depth = Parent ? Parent->Depth + 1 : 1;
     return Sub;
   }
+  // HandleFields.cpp: what every object of a handle class points to.
+  /// A construction the walk meets (\p Fr: where it is made): what each
+  /// pointer field its constructor sets points to, and the same for the
+  /// members its constructor builds.
+  void noteConstruction(const clang::CXXConstructExpr *CE, const Frame *Fr, unsigned Depth = 0);
+  /// An object of \p RD handed on whole (copied, assigned, bound to a
+  /// reference, a method's object): from memory, its fields may hold what no
+  /// construction of the walk gave them.
+  void noteHandedObject(const clang::Expr *Source, const clang::CXXRecordDecl *RD);
+  void noteHandedObjects(const clang::Expr *S);
+  /// Re-names accesses through a handle's pointer field (FieldPointee).
+  void resolveHandleFields(size_t FirstAll, size_t FirstPlain);
+  /// What the constructions of the walk set one pointer field to (each
+  /// distinct object once), or Mixed where one cannot be followed.
+  struct FieldPointee {
+    llvm::SmallVector<ObjectRef, 2> Ways;
+    bool Mixed = false;
+  };
+  llvm::DenseMap<const clang::FieldDecl *, FieldPointee> HandleFields;
+  llvm::DenseSet<const clang::CXXRecordDecl *> HandedFromMemory;
+  llvm::DenseSet<const clang::CXXConstructExpr *> NotedConstructions;
+  /// Functions the walk of the root entered, constructors noted included.
+  llvm::DenseSet<const clang::FunctionDecl *> RootReached;
   /// constructedField's answers that do not depend on the walk: per local object and field, the
   /// value its constructor leaves there (null: none the walk can follow).
   llvm::DenseMap<std::pair<const clang::VarDecl *, const clang::FieldDecl *>, const clang::Expr *> ConstructedValues;
