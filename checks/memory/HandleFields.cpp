@@ -178,6 +178,11 @@ void ScopedAccesses::Walker::noteHandedObjects(const Expr *S) {
   }
   const auto *CE = dyn_cast<CallExpr>(S);
   const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
+  // A handle a call returns whose body the TU does not show was made by
+  // nothing the walk saw.
+  if (CE && (!Callee || !Callee->hasBody()))
+    if (const CXXRecordDecl *Made = CE->getType()->getAsCXXRecordDecl(); hasPointerField(Made))
+      noteHandedObject(/*Source=*/nullptr, Made);
   if (!Callee)
     return;
   unsigned Shift = 0;

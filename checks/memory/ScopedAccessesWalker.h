@@ -469,7 +469,7 @@ private:
   void noteConstruction(const clang::CXXConstructExpr *CE, const Frame *Fr, unsigned Depth = 0);
   /// An object of \p RD handed on whole (copied, assigned, bound to a
   /// reference, a method's object): from memory, its fields may hold what no
-  /// construction of the walk gave them.
+  /// construction of the walk gave them. A null \p Source: from nowhere the walk shows.
   void noteHandedObject(const clang::Expr *Source, const clang::CXXRecordDecl *RD);
   void noteHandedObjects(const clang::Expr *S);
   /// Re-names accesses through a handle's pointer field (FieldPointee).
