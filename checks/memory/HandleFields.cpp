@@ -77,9 +77,16 @@ bool madeByTheKernel(const Expr *E, unsigned Depth = 0) {
 struct Constructions : RecursiveASTVisitor<Constructions> {
   const CXXRecordDecl *Class;
   SmallVector<const CXXConstructExpr *, 4> Found;
+  /// Calls that hand back an object of the class by value (built in the callee).
+  SmallVector<const CallExpr *, 2> Returned;
   bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
     if (CE->getConstructor()->getParent() == Class && !CE->getConstructor()->isCopyOrMoveConstructor())
       Found.push_back(CE);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    if (CE->isPRValue() && CE->getType()->getAsCXXRecordDecl() == Class)
+      Returned.push_back(CE);
     return true;
   }
   bool shouldVisitTemplateInstantiations() const { return true; }
@@ -214,11 +221,18 @@ void ScopedAccesses::Walker::resolveHandleFields(size_t FirstAll, size_t FirstPl
     Made.Class = RD;
     for (const FunctionDecl *F : RootReached) {
       Made.Found.clear();
+      Made.Returned.clear();
       if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F))
         for (const CXXCtorInitializer *Init : Ctor->inits())
           Made.TraverseStmt(Init->getInit());
       Made.TraverseStmt(F->getBody());
       if (any_of(Made.Found, [&](const CXXConstructExpr *CE) { return !NotedConstructions.count(CE); }))
+        return It->second = false;
+      // A callee the walk did not enter (past its depth) built what it returns unseen.
+      if (any_of(Made.Returned, [&](const CallExpr *CE) {
+            const FunctionDecl *Def = CE->getDirectCallee() ? definitionOf(CE->getDirectCallee()) : nullptr;
+            return !Def || !RootReached.count(Def);
+          }))
         return It->second = false;
     }
     // Nothing outside the class's methods changes the field (node.ptr = p).
@@ -239,7 +253,7 @@ void ScopedAccesses::Walker::resolveHandleFields(size_t FirstAll, size_t FirstPl
     return {*(Deref - 1), Deref};
   };
   auto Through = [&](const ObjectRef &O, const ObjectRef &To, const FieldDecl *FD) {
-    auto [Field, Deref] = HandleOf(O);
+    const FieldDecl *const *Deref = HandleOf(O).second;
     ObjectRef New = O;
     New.Root = To.Root;
     New.Path.assign(To.Path.begin(), To.Path.end());
