@@ -950,3 +950,69 @@ __global__ void ringSlotClaims(unsigned *head, volatile RingSlot *ring, volatile
     }
   }
 }
+
+// Slots, each guarded by its own lock bit (stdgpu's deque): the occupied bit is read and written
+// only while the slot's lock is held, so the lock word carries the datum, not the bit. The take
+// sits in a retry loop; -O2 makes the take's failure a branch back to the loop's head, and the
+// critical section still runs only on the take's success.
+
+// LITMUS: forbidden; pass-differs: a take tested in a retry loop, whose failure goes back to the loop's head, as the guard of this iteration's critical section
+// Every read-modify-write is followed by a fence and none is preceded by one: the fence after
+// setting the occupied bit comes before the unlock, so the unlock releases the datum; the fence
+// after the take acquires it, and the fence after the popper's read of the datum releases that
+// read before its unlock.
+__global__ void slotsTrailingFences(unsigned *locks, unsigned *occupied, int *data, int *out, int n) {
+  int i = (blockIdx.x * blockDim.x + threadIdx.x) % n;
+  bool push = (blockIdx.x & 1) == 0;
+  bool done = false;
+  while (!done) {
+    if ((atomicOr(&locks[i], 1u) & 1u) == 0) {
+      __threadfence();
+      unsigned occ = atomicOr(&occupied[i], 0u);
+      __threadfence();
+      if (push && !(occ & 1u)) {
+        data[i] = blockIdx.x;
+        atomicOr(&occupied[i], 1u);
+        __threadfence();
+        done = true;
+      } else if (!push && (occ & 1u)) {
+        atomicAnd(&occupied[i], ~1u);
+        __threadfence();
+        out[blockIdx.x] = data[i];
+        __threadfence();
+        done = true;
+      }
+      atomicAnd(&locks[i], ~1u);
+      __threadfence();
+    }
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire; pass-differs: the same guard, without which the pass takes the occupied bit, not the lock word, for the flag that misses its release
+// The same slots, with no fence between the pusher's datum and its unlock: neither the occupied
+// bit nor the lock word releases the datum, and the popper that takes the lock next may read
+// the slot before the datum.
+__global__ void slotsUnreleased(unsigned *locks, unsigned *occupied, int *data, int *out, int n) {
+  int i = (blockIdx.x * blockDim.x + threadIdx.x) % n;
+  bool push = (blockIdx.x & 1) == 0;
+  bool done = false;
+  while (!done) {
+    if ((atomicOr(&locks[i], 1u) & 1u) == 0) {
+      __threadfence();
+      unsigned occ = atomicOr(&occupied[i], 0u);
+      __threadfence();
+      if (push && !(occ & 1u)) {
+        data[i] = blockIdx.x;
+        atomicOr(&occupied[i], 1u);
+        done = true;
+      } else if (!push && (occ & 1u)) {
+        atomicAnd(&occupied[i], ~1u);
+        __threadfence();
+        out[blockIdx.x] = data[i];
+        __threadfence();
+        done = true;
+      }
+      atomicAnd(&locks[i], ~1u);
+    }
+  }
+}
