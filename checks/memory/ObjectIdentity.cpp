@@ -589,6 +589,29 @@ std::optional<ObjectRef> ScopedAccesses::Walker::movedParameter(const ParmVarDec
   return R;
 }
 
+namespace {
+/// Ways followed by one resolution, in all. MaxResolve bounds each chain of
+/// steps; but a pointer merged from several ways, whose ways are merged
+/// pointers again, multiplies the chains: nested merges in NCCL's device API
+/// examples made one resolution run for over a quarter of an hour, where the
+/// file's whole analysis had taken seconds. Past this budget the object is not
+/// named (as when a chain runs out of steps). One count per thread: clangd
+/// runs checks on several.
+constexpr unsigned MaxWays = 512;
+thread_local unsigned WaysUsed = 0, WaysNesting = 0;
+/// Takes \p N ways from the budget of the outermost resolution in progress.
+class WaysTaken {
+public:
+  explicit WaysTaken(size_t N) {
+    if (WaysNesting++ == 0)
+      WaysUsed = 0;
+    WaysUsed += N;
+  }
+  ~WaysTaken() { --WaysNesting; }
+  bool withinBudget() const { return WaysUsed <= MaxWays; }
+};
+} // namespace
+
 /// A local pointer set more than once, where its initializer and every plain
 /// assignment point into one object (node = &nodes[i]; ... node =
 /// &nodes[parent]; a tree walked up): that object, at an element chosen at run
@@ -621,6 +644,9 @@ std::optional<ObjectRef> ScopedAccesses::Walker::mergedPointee(const VarDecl *VD
   // them, and lives where they all live. The IR's phi of those addresses is
   // an access to each of them (IROp::OtherObjects).
   if (Ways.size() > 4)
+    return std::nullopt;
+  WaysTaken Taken(Ways.size());
+  if (!Taken.withinBudget())
     return std::nullopt;
   ObjectHome Common = ObjectHome::Unknown;
   for (const Expr *Way : Ways) {
@@ -664,6 +690,9 @@ std::optional<ObjectRef> ScopedAccesses::Walker::storedInElements(const ArraySub
 /// is is left unknown.
 std::optional<ObjectRef> ScopedAccesses::Walker::oneObjectOf(ArrayRef<const Expr *> Ways, const Frame *Own,
                                                              unsigned Steps, std::string Index) {
+  WaysTaken Taken(Ways.size());
+  if (!Taken.withinBudget())
+    return std::nullopt;
   std::optional<ObjectRef> First;
   for (const Expr *Way : Ways) {
     std::optional<ObjectRef> R = pointee(Way, Own, Steps);
