@@ -24,6 +24,10 @@ USAGE: bench/run.py [--build build] [--runs 5] [--sizes 1000,2000,4000,8000] [--
 7. Real projects (--only projects, not run by default: it needs the corpus, bench/realcode): the
    command on files of real projects against the projects' own nvcc build of the same files, with
    the device side everywhere and only where it can differ, and the CMake launcher route.
+8. Merged pointers (--only merged): one kernel whose pointer is merged from two ways, each the
+   pointer of the level above merged the same way, D levels deep; the resolution that names its
+   object follows every way, so without its budget of ways (ObjectIdentity.cpp) its cost doubles per
+   level. Time must stay flat as D grows.
 Prints one table per part, figures and ratios side by side; --only runs some parts.
 """
 import argparse
@@ -194,6 +198,39 @@ def device_growth(build, kernel_counts, message_counts, runs):
                 print(f"| {n} | {bw:.3f} | {ow:.3f} | {ow - bw:.3f} | {per:.2f} | {rel} | {bm:.0f} | {om:.0f} "
                       f"| {om / bm:.2f} |")
             print()
+
+
+def generate_merged(depth, path):
+    """A pointer merged from two ways at each of DEPTH levels: p_i is p_{i-1} or p_{i-1} + i."""
+    out = ["__global__ void merged(int *A, int *Out, int c) {", "  int *p0 = A;", "  if (c & 1) p0 = A + 1;"]
+    for i in range(1, depth + 1):
+        out.append(f"  int *p{i} = p{i - 1};")
+        out.append(f"  if (c & {1 << (i % 20)}) p{i} = p{i - 1} + {i};")
+    out += [f"  atomicAdd(p{depth}, 1);", f"  Out[threadIdx.x] = *p{depth};", "}"]
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def merged_cost(build, depths, runs):
+    print("## Merged pointers: one kernel, a pointer merged from two ways per level (every check)")
+    print(f"(median of {runs} alternating runs, device side; without the budget of ways each level doubled the "
+          "resolution's work)\n")
+    print("| levels | base s | cuda-scope s | checks s | vs fewest levels | base MiB | cuda-scope MiB |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    flags = ["-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", f"--cuda-path={CUDA}",
+             "-Wno-unknown-cuda-version"]
+    with tempfile.TemporaryDirectory() as d:
+        first = None
+        for depth in depths:
+            src = os.path.join(d, f"merged{depth}.cu")
+            generate_merged(depth, src)
+            bw, ow, bm, om = paired(build, src, flags, runs)
+            checks = max(ow - bw, 0.0)
+            if first is None:
+                first = checks
+            rel = f"{checks / first:.2f}" if first > 0 else "-"
+            print(f"| {depth} | {bw:.3f} | {ow:.3f} | {checks:.3f} | {rel} | {bm:.0f} | {om:.0f} |")
+    print()
 
 
 def ir_pass_share(build, kernels, runs):
@@ -526,7 +563,7 @@ def merge_cost(file_counts, edges_per_file, runs, threads=(0, 10)):
     print()
 
 
-PARTS = ("overhead", "growth", "device-growth", "ir-pass", "compat", "command", "cache", "projects", "facts",
+PARTS = ("overhead", "merged", "growth", "device-growth", "ir-pass", "compat", "command", "cache", "projects", "facts",
          "merge")
 
 
@@ -539,6 +576,7 @@ def main():
     ap.add_argument("--kernels", type=int, default=400)
     ap.add_argument("--device-kernels", default="500,1000,2000,4000")
     ap.add_argument("--device-messages", default="512,1024,2048,4096")
+    ap.add_argument("--merged-depths", default="8,16,24,32")
     ap.add_argument("--merge-files", default="1250,2500,5000")
     ap.add_argument("--merge-edges-per-file", type=int, default=200)
     ap.add_argument("--projects", default="cuda_hgemm:4,CUDALibrarySamples:4,gunrock:2",
@@ -561,6 +599,8 @@ def main():
     if "device-growth" in parts:
         device_growth(a.build, [int(s) for s in a.device_kernels.split(",")],
                       [int(s) for s in a.device_messages.split(",")], a.runs)
+    if "merged" in parts:
+        merged_cost(a.build, [int(s) for s in a.merged_depths.split(",")], a.runs)
     if "ir-pass" in parts:
         ir_pass_share(a.build, a.kernels, a.runs)
     if "compat" in parts:
