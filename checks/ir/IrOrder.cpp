@@ -149,6 +149,35 @@ bool FunctionOrder::guardedBy(const Instruction *Guard, const Instruction *B) co
     }
     Work.append(succ_begin(BB), succ_end(BB));
   }
+  // In a loop, a test whose one outcome goes back around (a take that failed
+  // retries) guards what only its other outcomes reach in this iteration, even
+  // where the outcomes meet again at the latch, which then post-dominates it.
+  if (!Found)
+    if (const Loop *L = LI.getLoopFor(G)) {
+      SmallPtrSet<const BasicBlock *, 4> Headers;
+      for (const Loop *Around = L; Around; Around = Around->getParentLoop())
+        Headers.insert(Around->getHeader());
+      unsigned Reaching = 0, Outcomes = 0;
+      for (const BasicBlock *S : successors(G)) {
+        ++Outcomes;
+        SmallVector<const BasicBlock *, 16> Iteration;
+        if (!Headers.count(S))
+          Iteration.push_back(S);
+        SmallPtrSet<const BasicBlock *, 32> InIteration;
+        bool Reaches = false;
+        while (!Iteration.empty() && !Reaches) {
+          const BasicBlock *BB = Iteration.pop_back_val();
+          if (!InIteration.insert(BB).second)
+            continue;
+          Reaches = BB == B->getParent();
+          for (const BasicBlock *Next : successors(BB))
+            if (!Headers.count(Next))
+              Iteration.push_back(Next);
+        }
+        Reaching += Reaches;
+      }
+      Found = Reaching && Reaching < Outcomes;
+    }
   Guarded[Key] = Found;
   return Found;
 }

@@ -383,17 +383,6 @@ std::optional<int64_t> pinnedBlock(const Value *Cond, bool WhenTrue, unsigned De
   return GridIndex ? gridIndexPinnedBy(*Op, C->getSExtValue(), WhenTrue) : blockPinnedBy(*Op, C->getSExtValue(), WhenTrue);
 }
 
-/// \p Guard, the branch a read's value decides, leaves a loop that holds
-/// the read \p I: the thread spins on what it reads (MemOp::Spins).
-bool exitsLoopOf(const Instruction *Guard, const Instruction *I, const LoopInfo &LI) {
-  if (!isa<BranchInst>(Guard) && !isa<SwitchInst>(Guard))
-    return false;
-  for (const Loop *L = LI.getLoopFor(I->getParent()); L; L = L->getParentLoop())
-    if (L->contains(Guard->getParent()) && L->isLoopExiting(Guard->getParent()))
-      return true;
-  return false;
-}
-
 /// \p I sits in a loop over the grid's blocks: one of its exits compares
 /// with the grid's size (MemOp::GridLoop).
 bool inLoopOverGrid(const Instruction *I, const LoopInfo &LI) {
@@ -627,7 +616,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
       R.GoalVaries = Op.GoalVaries;
       R.GoalIsGrid = Op.GoalIsGrid;
       R.Opaque = Op.Opaque;
-      R.Spins = Op.Test && exitsLoopOf(Op.Test, Op.I, orderOf(Fn).loops());
+      R.Spins = Op.Test && spinLoopOf(Op.Test, Op.I, orderOf(Fn).loops());
       if (R.Spins)
         R.PassWhen = spinExit(Op, orderOf(Fn).loops());
       if (R.writes())
@@ -748,12 +737,10 @@ bool IrRecords::inSpinLoop(unsigned A, unsigned B) const {
   const IROp &X = IROps[A], &Y = IROps[B];
   if (X.I->getFunction() != Y.I->getFunction() || !X.Test)
     return inCommonLoop(A, B);
-  // The innermost loop around the read that its test's branch leaves
-  // (exitsLoopOf).
-  const LoopInfo &LI = orderOf(X.I->getFunction()).loops();
-  for (const Loop *L = LI.getLoopFor(X.I->getParent()); L; L = L->getParentLoop())
-    if (L->contains(X.Test->getParent()) && L->isLoopExiting(X.Test->getParent()))
-      return L->contains(Y.I->getParent());
+  // The innermost loop around the read in which its test makes the thread
+  // read again (spinLoopOf).
+  if (const Loop *L = spinLoopOf(X.Test, X.I, orderOf(X.I->getFunction()).loops()))
+    return L->contains(Y.I->getParent());
   return inCommonLoop(A, B);
 }
 

@@ -114,9 +114,47 @@ static std::optional<ValueCondition> throughRelay(const IROp &Op, ValueCondition
   return Found;
 }
 
+/// \p BB goes back to \p L's header and does nothing else on the way: the
+/// header itself, or blocks of nothing but a branch that lead to it (the
+/// latch -O2 leaves for a `continue`).
+static bool retries(const BasicBlock *BB, const Loop *L) {
+  for (unsigned Step = 0; Step < 4 && BB && L->contains(BB); ++Step) {
+    if (BB == L->getHeader())
+      return true;
+    if (BB->sizeWithoutDebug() != 1)
+      return false;
+    BB = BB->getSingleSuccessor();
+  }
+  return false;
+}
+
+/// The outcome of \p Br that goes back around \p L (0 or 1), or -1 where
+/// none or both do.
+static int retryingOutcome(const BranchInst *Br, const Loop *L) {
+  if (!Br->isConditional())
+    return -1;
+  const bool First = retries(Br->getSuccessor(0), L), Second = retries(Br->getSuccessor(1), L);
+  return First == Second ? -1 : First ? 0 : 1;
+}
+
+const Loop *spinLoopOf(const Instruction *Guard, const Instruction *I, const LoopInfo &LI) {
+  if (!isa<BranchInst>(Guard) && !isa<SwitchInst>(Guard))
+    return nullptr;
+  for (const Loop *L = LI.getLoopFor(I->getParent()); L; L = L->getParentLoop())
+    if (L->contains(Guard->getParent()) && L->isLoopExiting(Guard->getParent()))
+      return L;
+  // A retry: the outcome that failed goes back to the head of a loop holding
+  // both, and the thread reads again, as when it leaves a spin on the other.
+  if (const auto *Br = dyn_cast<BranchInst>(Guard))
+    for (const Loop *L = LI.getLoopFor(I->getParent()); L; L = L->getParentLoop())
+      if (L->contains(Guard->getParent()) && retryingOutcome(Br, L) >= 0)
+        return L;
+  return nullptr;
+}
+
 /// The condition on the value \p Op reads under which the loop it spins in
 /// is left (MemOp::PassWhen): the branch its value decides is the loop's one
-/// exiting branch, and its condition is one equality comparison of the value
+/// exiting branch or a retry's test (spinLoopOf), and its condition is one equality comparison of the value
 /// (through casts) with a constant, or a compare-and-swap's success bit (the
 /// value equals what it expects), under any number of negations. As the AST
 /// front end reads a loop's test or an if that breaks out (spinExit).
@@ -125,12 +163,18 @@ std::optional<ValueCondition> spinExit(const IROp &Op, const LoopInfo &LI) {
   const auto *Br = dyn_cast_or_null<BranchInst>(Op.Test);
   if (!Br || !Br->isConditional())
     return std::nullopt;
-  const Loop *L = LI.getLoopFor(Op.I->getParent());
-  while (L && !(L->contains(Br->getParent()) && L->isLoopExiting(Br->getParent())))
-    L = L->getParentLoop();
-  if (!L || L->getExitingBlock() != Br->getParent())
+  const Loop *L = spinLoopOf(Br, Op.I, LI);
+  if (!L)
     return std::nullopt;
-  const bool FirstLeaves = !L->contains(Br->getSuccessor(0)), SecondLeaves = !L->contains(Br->getSuccessor(1));
+  bool FirstLeaves, SecondLeaves;
+  if (L->isLoopExiting(Br->getParent())) {
+    if (L->getExitingBlock() != Br->getParent())
+      return std::nullopt;
+    FirstLeaves = !L->contains(Br->getSuccessor(0)), SecondLeaves = !L->contains(Br->getSuccessor(1));
+  } else {
+    // A retry: the outcome that does not go back around passes.
+    FirstLeaves = retryingOutcome(Br, L) == 1, SecondLeaves = !FirstLeaves;
+  }
   if (FirstLeaves == SecondLeaves)
     return std::nullopt;
   Value *C = Br->getCondition();

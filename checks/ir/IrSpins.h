@@ -9,6 +9,12 @@
 
 namespace cuda_scope {
 
+/// The innermost loop holding the read \p I in which the branch \p Guard,
+/// which the read's value decides, makes the thread read again: the branch
+/// leaves the loop, or one of its outcomes goes straight back to the loop's
+/// header (a take that failed retries). None where it does neither.
+const llvm::Loop *spinLoopOf(const llvm::Instruction *Guard, const llvm::Instruction *I, const llvm::LoopInfo &LI);
+
 /// The condition on the value \p Op reads under which the loop it spins in
 /// is left (MemOp::PassWhen), or none where the IR does not show one.
 std::optional<ValueCondition> spinExit(const IROp &Op, const llvm::LoopInfo &LI);

@@ -956,7 +956,7 @@ __global__ void ringSlotClaims(unsigned *head, volatile RingSlot *ring, volatile
 // sits in a retry loop; -O2 makes the take's failure a branch back to the loop's head, and the
 // critical section still runs only on the take's success.
 
-// LITMUS: forbidden; pass-differs: a take tested in a retry loop, whose failure goes back to the loop's head, as the guard of this iteration's critical section
+// LITMUS: forbidden
 // Every read-modify-write is followed by a fence and none is preceded by one: the fence after
 // setting the occupied bit comes before the unlock, so the unlock releases the datum; the fence
 // after the take acquires it, and the fence after the popper's read of the datum releases that
@@ -988,7 +988,7 @@ __global__ void slotsTrailingFences(unsigned *locks, unsigned *occupied, int *da
   }
 }
 
-// LITMUS: allowed cuda-scope-release-acquire; pass-differs: the same guard, without which the pass takes the occupied bit, not the lock word, for the flag that misses its release
+// LITMUS: allowed cuda-scope-release-acquire
 // The same slots, with no fence between the pusher's datum and its unlock: neither the occupied
 // bit nor the lock word releases the datum, and the popper that takes the lock next may read
 // the slot before the datum.
