@@ -623,6 +623,20 @@ std::optional<ObjectRef> ScopedAccesses::Walker::constructedField(const MemberEx
   if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || VD->getType()->isReferenceType())
     return std::nullopt;
   const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(VD->getInit() ? stripWrappers(VD->getInit()) : nullptr);
+  // An aggregate built in place (WarpLock l{lock, false};): the field is
+  // its initializer's, where nothing but the aggregate's own methods use the
+  // variable and none of them assigns the field, as for a constructor's.
+  if (const auto *IL = dyn_cast_or_null<InitListExpr>(VD->getInit() ? stripWrappers(VD->getInit()) : nullptr)) {
+    if (!IL->isSemanticForm() && IL->getSemanticForm())
+      IL = IL->getSemanticForm();
+    const auto *Declarer = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+    const auto *Record = FD->getParent();
+    if (!initializesFields(IL, FD) || FD->getFieldIndex() >= IL->getNumInits() || !Declarer ||
+        !Declarer->getBody() || !onlyMembersUsed(VD, FD, Declarer->getBody()) ||
+        !isa<CXXRecordDecl>(Record) || changedOutsideConstructors(cast<CXXRecordDecl>(Record), FD))
+      return std::nullopt;
+    return pointee(IL->getInit(FD->getFieldIndex()), frameOf(Declarer, ObjectFrame), Steps);
+  }
   if (!Construct || Construct->getConstructor()->isCopyOrMoveConstructor())
     return std::nullopt;
   const FunctionDecl *Def = nullptr;
