@@ -67,6 +67,7 @@ void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Fra
   R.BlockDependent |= Deps.Block;
   R.ThreadDependent |= Deps.Thread;
   R.ReadDependent |= Deps.Read;
+  R.IndexVaries |= Deps.Varies;
   // One subscript of the thread's index (or lane) plus a constant, and others every lane of a warp
   // computes alike: lanes apart by the constant's difference.
   ++R.Subscripts;
@@ -153,6 +154,7 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
     const ValueDecl *D = DRE->getDecl();
     if (isBlockIndexName(identifierOf(D)) || isThreadIndexName(identifierOf(D))) {
       (isBlockIndexName(identifierOf(D)) ? Deps.Block : Deps.Thread) = true;
+      Deps.Varies = true;
       return identifierOf(D).str();
     }
     if (const auto *P = dyn_cast<ParmVarDecl>(D))
@@ -169,7 +171,7 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
         IndexDeps Sub;
         std::string Text = canon(Start, frameOf(VD->getParentFunctionOrMethod(), Fr), Sub, Depth + 1);
         if (Sub.Block && Sub.Thread) {
-          Deps.Block = Deps.Thread = true;
+          Deps.Block = Deps.Thread = Deps.Varies = true;
           return "stride(" + Text + ")";
         }
       }
@@ -211,6 +213,7 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
       Deps.Read = true;
     Deps.Block |= Sub.Block && Apart;
     Deps.Thread |= Sub.Thread && Apart;
+    Deps.Varies |= Sub.Varies;
     Deps.Grid |= Sub.Grid && Apart;
     return Text;
   };
@@ -270,6 +273,7 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
       StringRef Name = identifierOf(FD);
       (isBlockIndexName(Name) ? Deps.Block : isThreadIndexName(Name) ? Deps.Thread : Deps.Grid) |=
           separatesBlocks(Name.back());
+      Deps.Varies |= !isGridSizeName(Name);
       return Name.str();
     }
     if (auto Ret = returned(CE, Fr))

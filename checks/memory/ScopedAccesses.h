@@ -78,6 +78,10 @@ struct ObjectRef {
   /// does not follow (a slot claimed from a counter, the ring's head, the slot
   /// an atomicAdd hands out): threads may compute different addresses.
   bool ReadDependent = false;
+  /// Some index reads a thread's or block's index through any step (the
+  /// lane, threadIdx.x % 32, keeps no two warps apart, and still differs
+  /// between a warp's threads): IndexDeps::Varies.
+  bool IndexVaries = false;
   /// How many subscripts the address takes, and, for one that is threadIdx.x
   /// plus a constant (s[tid + 16]), that constant (MemOp::LaneOffset).
   unsigned Subscripts = 0;
@@ -104,7 +108,7 @@ struct ObjectRef {
   /// identity or memory, and every index is a value the file shows (as the
   /// IR front end decides it from its canonical address).
   bool sameForEveryThread() const {
-    return !BlockDependent && !ThreadDependent && !WarpSegment && !ReadDependent &&
+    return !BlockDependent && !ThreadDependent && !WarpSegment && !ReadDependent && !IndexVaries &&
            llvm::StringRef(Index).count('@') == 0;
   }
   /// The same bytes for the same object (Root, Path and Carve), for maps.

@@ -162,7 +162,12 @@ struct IndexDeps {
   bool Grid = false;   ///< reads gridDim.x: a step over the whole grid
   bool Warp = false;   ///< reads the thread's warp (threadIdx.x >> 5)
   bool Read = false;   ///< reads memory, or what a call the front end does not follow returns
+  /// Reads a thread's or block's index through any step, those that keep
+  /// nothing apart too (threadIdx.x % 32, the lane): threads may compute
+  /// different values, so the address is not the same for every thread.
+  bool Varies = false;
   IndexDeps &operator|=(const IndexDeps &O) {
+    Varies |= O.Varies;
     Block |= O.Block;
     Thread |= O.Thread;
     Grid |= O.Grid;

@@ -213,6 +213,16 @@ TEST(MemoryModel, IndexFactsCombineOnceForBothFrontEnds) {
   // A worklist's item read at the thread's own element is the thread's own.
   IndexDeps Item = loadedIndex(Own);
   EXPECT_TRUE(Item.Block && Item.Thread && Item.Read);
+  // threadIdx.x % 32, the lane: it keeps no two warps apart, yet a warp's
+  // threads compute different values, so an address made of it is not the
+  // same for every thread (MemOp::FixedAddress).
+  IndexDeps Tid = Thread;
+  Tid.Varies = true;
+  IndexDeps Lane = combineIndex(Arith::Rem, Tid, IndexDeps(), 32);
+  EXPECT_TRUE(!Lane.Thread && Lane.Varies);
+  EXPECT_TRUE(combineIndex(Arith::And, Tid, IndexDeps(), 31).Varies);
+  EXPECT_TRUE(loadedIndex(Lane).Varies);
+  EXPECT_FALSE(combineIndex(Arith::Rem, Read, IndexDeps(), 32).Varies);
 }
 
 TEST(Hierarchy, WarpSynchronousCalls) {
