@@ -1016,3 +1016,219 @@ __global__ void slotsUnreleased(unsigned *locks, unsigned *occupied, int *data, 
     }
   }
 }
+
+// Try-locks that return the variable they test (MVGpuBTree's node lock): one lane takes the lock
+// and broadcasts the old word to its warp; the fence after the take runs only where the lock was
+// free, and the helper returns that same test, so the loop that calls it is left only on it and
+// the critical section after the loop runs on the take's success.
+
+// LITMUS: forbidden
+__device__ bool tryLockReturningTest(unsigned *lock) {
+  unsigned old = 0;
+  if (threadIdx.x % 32 == 0)
+    old = atomicOr(lock, 1u);
+  old = __shfl_sync(0xffffffffu, old, 0);
+  bool locked = !(old & 1u);
+  if (locked)
+    __threadfence();
+  return locked;
+}
+
+__global__ void lockReturnsTest(unsigned *lock, int *data, int *out) {
+  while (!tryLockReturningTest(lock)) {
+  }
+  if (threadIdx.x % 32 == 0) {
+    out[blockIdx.x] = data[0];
+    data[0] = blockIdx.x;
+  }
+  __threadfence();
+  if (threadIdx.x % 32 == 0)
+    atomicAnd(lock, ~1u);
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The fence after the take is block-scope: the holder before may be in another block.
+__device__ bool tryLockReturningTestNarrow(unsigned *lock) {
+  unsigned old = 0;
+  if (threadIdx.x % 32 == 0)
+    old = atomicOr(lock, 1u);
+  old = __shfl_sync(0xffffffffu, old, 0);
+  bool locked = !(old & 1u);
+  if (locked)
+    __threadfence_block();
+  return locked;
+}
+
+__global__ void lockReturnsTestNarrow(unsigned *lock, int *data, int *out) {
+  while (!tryLockReturningTestNarrow(lock)) {
+  }
+  if (threadIdx.x % 32 == 0) {
+    out[blockIdx.x] = data[0];
+    data[0] = blockIdx.x;
+  }
+  __threadfence();
+  if (threadIdx.x % 32 == 0)
+    atomicAnd(lock, ~1u);
+}
+
+// LITMUS: forbidden
+// The same with the test kept in a member, and the loop's test a condition variable.
+struct WarpLock {
+  unsigned *word;
+  bool locked_;
+  __device__ bool try_lock() {
+    unsigned old = 0;
+    if (threadIdx.x % 32 == 0)
+      old = atomicOr(word, 1u);
+    old = __shfl_sync(0xffffffffu, old, 0);
+    locked_ = !(old & 1u);
+    if (locked_)
+      __threadfence();
+    return locked_;
+  }
+  __device__ void lock() {
+    while (auto failed = !try_lock()) {
+    }
+  }
+  __device__ void unlock() {
+    __threadfence();
+    if (threadIdx.x % 32 == 0)
+      atomicAnd(word, ~1u);
+    locked_ = false;
+  }
+};
+
+__global__ void memberLockReturnsTest(unsigned *lock, int *data, int *out) {
+  WarpLock l{lock, false};
+  l.lock();
+  if (threadIdx.x % 32 == 0) {
+    out[blockIdx.x] = data[0];
+    data[0] = blockIdx.x;
+  }
+  l.unlock();
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+struct NarrowWarpLock {
+  unsigned *word;
+  bool locked_;
+  __device__ bool try_lock() {
+    unsigned old = 0;
+    if (threadIdx.x % 32 == 0)
+      old = atomicOr(word, 1u);
+    old = __shfl_sync(0xffffffffu, old, 0);
+    locked_ = !(old & 1u);
+    if (locked_)
+      __threadfence_block();
+    return locked_;
+  }
+  __device__ void lock() {
+    while (auto failed = !try_lock()) {
+    }
+  }
+  __device__ void unlock() {
+    __threadfence();
+    if (threadIdx.x % 32 == 0)
+      atomicAnd(word, ~1u);
+    locked_ = false;
+  }
+};
+
+__global__ void memberLockReturnsTestNarrow(unsigned *lock, int *data, int *out) {
+  NarrowWarpLock l{lock, false};
+  l.lock();
+  if (threadIdx.x % 32 == 0) {
+    out[blockIdx.x] = data[0];
+    data[0] = blockIdx.x;
+  }
+  l.unlock();
+}
+struct NodePair {
+  unsigned first, second;
+};
+
+// A node's lock bit in its last pair (MVGpuBTree's B-link tree): lane 31 takes the bit and
+// broadcasts the old word to its warp; every lane then copies its own pair of the node, and
+// lanes below 31 write theirs back. The lanes' pairs are other locations than the lock word, though
+// every lane reads and writes the same pair index in every block (the lane is no thread's own).
+
+// LITMUS: forbidden
+__device__ bool tryLockNode(NodePair *node) {
+  unsigned lane = threadIdx.x % 32;
+  unsigned old = 0;
+  if (lane == 31)
+    old = atomicOr(&node[31].second, 1u);
+  old = __shfl_sync(0xffffffffu, old, 31);
+  bool locked = !(old & 1u);
+  if (locked)
+    __threadfence();
+  return locked;
+}
+
+__global__ void nodeLockInNode(NodePair *nodes, int *out) {
+  unsigned lane = threadIdx.x % 32;
+  NodePair *node = nodes;
+  while (!tryLockNode(node)) {
+  }
+  NodePair mine = node[lane];
+  out[blockIdx.x * 32 + lane] = mine.first;
+  if (lane < 31) {
+    node[lane].first = mine.first + 1;
+    node[lane].second = mine.second;
+  }
+  __syncwarp();
+  __threadfence();
+  if (lane == 31)
+    atomicAnd(&node[31].second, ~1u);
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The fence after the take is block-scope.
+__device__ bool tryLockNodeNarrow(NodePair *node) {
+  unsigned lane = threadIdx.x % 32;
+  unsigned old = 0;
+  if (lane == 31)
+    old = atomicOr(&node[31].second, 1u);
+  old = __shfl_sync(0xffffffffu, old, 31);
+  bool locked = !(old & 1u);
+  if (locked)
+    __threadfence_block();
+  return locked;
+}
+
+__global__ void nodeLockInNodeNarrow(NodePair *nodes, int *out) {
+  unsigned lane = threadIdx.x % 32;
+  NodePair *node = nodes;
+  while (!tryLockNodeNarrow(node)) {
+  }
+  NodePair mine = node[lane];
+  out[blockIdx.x * 32 + lane] = mine.first;
+  if (lane < 31) {
+    node[lane].first = mine.first + 1;
+    node[lane].second = mine.second;
+  }
+  __syncwarp();
+  __threadfence();
+  if (lane == 31)
+    atomicAnd(&node[31].second, ~1u);
+}
+
+// LITMUS: forbidden
+// The same node with each lane's pair written back whole (a struct copy, which stores both words):
+// a lane's own pair is not the lock word, though every block's lane 31 addresses it alike.
+__global__ void nodeLockCopiedWhole(NodePair *nodes, int *out) {
+  unsigned lane = threadIdx.x % 32;
+  NodePair *node = nodes;
+  while (!tryLockNode(node)) {
+  }
+  NodePair mine = node[lane];
+  out[blockIdx.x * 32 + lane] = mine.first;
+  if (lane < 31) {
+    mine.first += 1;
+    node[lane] = mine;
+  }
+  __syncwarp();
+  __threadfence();
+  if (lane == 31)
+    atomicAnd(&node[31].second, ~1u);
+}
