@@ -584,21 +584,20 @@ int64_t fieldOffset(const Value *Ptr, const DataLayout &DL) {
 
 /// \p V is threadIdx.x plus a constant (through casts and constant adds):
 /// the constant.
-std::optional<int64_t> threadIndexPlus(const Value *V, unsigned Depth, bool Lane) {
+std::optional<int64_t> threadIndexPlus(const Value *V, unsigned Depth) {
   if (Depth > 8)
     return std::nullopt;
   if (const auto *Cast = dyn_cast<CastInst>(V))
-    return threadIndexPlus(Cast->getOperand(0), Depth + 1, Lane);
-  if (const auto *II = dyn_cast<IntrinsicInst>(V);
-      II && (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_tid_x ||
-             (Lane && II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_laneid)))
+    return threadIndexPlus(Cast->getOperand(0), Depth + 1);
+  if (const auto *II = dyn_cast<IntrinsicInst>(V); II && (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_tid_x ||
+                                                          II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_laneid))
     return 0;
   if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
     // The lane (threadIdx.x & 31, threadIdx.x % 32) keeps a warp's lanes apart as the index does.
     if (const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
-        Lane && C && ((BO->getOpcode() == Instruction::And && C->getZExtValue() == WarpLanes - 1) ||
+        C && ((BO->getOpcode() == Instruction::And && C->getZExtValue() == WarpLanes - 1) ||
               (BO->getOpcode() == Instruction::URem && C->getZExtValue() == WarpLanes)))
-      if (std::optional<int64_t> K = threadIndexPlus(BO->getOperand(0), Depth + 1, Lane); K && *K == 0)
+      if (std::optional<int64_t> K = threadIndexPlus(BO->getOperand(0), Depth + 1); K && *K == 0)
         return 0;
     const bool Add = BO->getOpcode() == Instruction::Add ||
                      (BO->getOpcode() == Instruction::Or && cast<PossiblyDisjointInst>(BO)->isDisjoint());
@@ -612,7 +611,7 @@ std::optional<int64_t> threadIndexPlus(const Value *V, unsigned Depth, bool Lane
     }
     if (!C || C->getBitWidth() > 64)
       return std::nullopt;
-    std::optional<int64_t> Base = threadIndexPlus(Other, Depth + 1, Lane);
+    std::optional<int64_t> Base = threadIndexPlus(Other, Depth + 1);
     if (!Base)
       return std::nullopt;
     return Add ? *Base + C->getSExtValue() : *Base - C->getSExtValue();

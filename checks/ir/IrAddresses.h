@@ -121,11 +121,9 @@ int64_t fieldOffset(const llvm::Value *Ptr, const llvm::DataLayout &DL);
 bool isBlockRegister(llvm::Intrinsic::ID ID);
 
 /// \p V is threadIdx.x plus a constant (through casts and constant adds):
-/// the constant. With \p Lane, the lane (threadIdx.x & 31) counts as the
-/// index, as it does for which lane of a warp an address is; a bound on the
-/// threads that run something must leave it out (lane == 31 runs in every
-/// warp, not below thread 32).
-std::optional<int64_t> threadIndexPlus(const llvm::Value *V, unsigned Depth = 0, bool Lane = true);
+/// the constant. The lane (threadIdx.x & 31) counts as the index: which lane
+/// of a warp an address is, or which lanes of every warp a guard admits.
+std::optional<int64_t> threadIndexPlus(const llvm::Value *V, unsigned Depth = 0);
 
 /// The bits of \p V that may differ between the lanes of a warp.
 uint64_t laneBits(const llvm::Value *V, llvm::SmallPtrSetImpl<const llvm::Value *> &Seen, unsigned Depth = 0);

@@ -430,7 +430,7 @@ int threadBelow(const Instruction *I, const FunctionOrder &O) {
         P = CmpInst::getSwappedPredicate(P);
       }
       const auto *C = dyn_cast<ConstantInt>(R);
-      std::optional<int64_t> K = threadIndexPlus(L, 0, /*Lane=*/false);
+      std::optional<int64_t> K = threadIndexPlus(L);
       if (!C || !K || *K != 0 || C->isNegative() || C->getBitWidth() > 64) {
         if (LaneGuard)
           return UnknownThreadGuard;

@@ -147,14 +147,14 @@ std::optional<int64_t> ScopedAccesses::Walker::pinnedBlock(const Expr *Cond, boo
   return std::nullopt;
 }
 
-std::optional<int64_t> ScopedAccesses::Walker::threadIndexPlus(const Expr *E, const Frame *Fr, unsigned Depth, bool Lane) {
+std::optional<int64_t> ScopedAccesses::Walker::threadIndexPlus(const Expr *E, const Frame *Fr, unsigned Depth) {
   if (!E || Depth > 8)
     return std::nullopt;
   E = E->IgnoreParenCasts();
   if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
-    return threadIndexPlus(OV->getSourceExpr(), Fr, Depth + 1, Lane);
+    return threadIndexPlus(OV->getSourceExpr(), Fr, Depth + 1);
   if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
-    return threadIndexPlus(PO->getSyntacticForm(), Fr, Depth + 1, Lane);
+    return threadIndexPlus(PO->getSyntacticForm(), Fr, Depth + 1);
   if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E)) {
     const auto *Base = dyn_cast<DeclRefExpr>(MP->getBaseExpr()->IgnoreParenImpCasts());
     if (const auto *OV = dyn_cast<OpaqueValueExpr>(MP->getBaseExpr()->IgnoreParenImpCasts()))
@@ -166,29 +166,29 @@ std::optional<int64_t> ScopedAccesses::Walker::threadIndexPlus(const Expr *E, co
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
       if (auto Arg = argumentFor(P, Fr))
-        return threadIndexPlus(Arg->first, Arg->second, Depth + 1, Lane);
+        return threadIndexPlus(Arg->first, Arg->second, Depth + 1);
       return std::nullopt;
     }
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->hasLocalStorage()) {
       const Expr *Value = VD->getInit() ? (modified(VD) ? nullptr : VD->getInit()) : singleAssignment(VD);
       if (Value)
-        return threadIndexPlus(Value, frameOf(VD->getParentFunctionOrMethod(), Fr), Depth + 1, Lane);
+        return threadIndexPlus(Value, frameOf(VD->getParentFunctionOrMethod(), Fr), Depth + 1);
     }
     return std::nullopt;
   }
   // The lane (threadIdx.x & 31, threadIdx.x % 32) keeps a warp's lanes apart as the index does.
-  if (const auto *BO = dyn_cast<BinaryOperator>(E); Lane && BO && (BO->getOpcode() == BO_And || BO->getOpcode() == BO_Rem))
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && (BO->getOpcode() == BO_And || BO->getOpcode() == BO_Rem))
     if (std::optional<int64_t> C = constantInt(BO->getRHS(), Ctx);
         C && *C == (BO->getOpcode() == BO_And ? WarpLanes - 1 : WarpLanes))
-      if (std::optional<int64_t> K = threadIndexPlus(BO->getLHS(), Fr, Depth + 1, Lane); K && *K == 0)
+      if (std::optional<int64_t> K = threadIndexPlus(BO->getLHS(), Fr, Depth + 1); K && *K == 0)
         return 0;
   if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
     if (std::optional<int64_t> C = constantInt(BO->getRHS(), Ctx))
-      if (std::optional<int64_t> K = threadIndexPlus(BO->getLHS(), Fr, Depth + 1, Lane))
+      if (std::optional<int64_t> K = threadIndexPlus(BO->getLHS(), Fr, Depth + 1))
         return BO->getOpcode() == BO_Add ? *K + *C : *K - *C;
     if (BO->getOpcode() == BO_Add)
       if (std::optional<int64_t> C = constantInt(BO->getLHS(), Ctx))
-        if (std::optional<int64_t> K = threadIndexPlus(BO->getRHS(), Fr, Depth + 1, Lane))
+        if (std::optional<int64_t> K = threadIndexPlus(BO->getRHS(), Fr, Depth + 1))
           return *K + *C;
   }
   return std::nullopt;
@@ -273,7 +273,7 @@ std::optional<int64_t> ScopedAccesses::Walker::threadBound(const Expr *Cond, boo
     C = constantInt(R, Ctx);
     Op = BinaryOperator::reverseComparisonOp(Op);
   }
-  std::optional<int64_t> K = threadIndexPlus(L, Fr, 0, /*Lane=*/false);
+  std::optional<int64_t> K = threadIndexPlus(L, Fr);
   if (!C || !K || *K != 0 || *C < 0)
     return std::nullopt;
   if (!WhenTrue)

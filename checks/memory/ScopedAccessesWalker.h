@@ -214,7 +214,7 @@ private:
   /// The bound \p Cond coming out \p WhenTrue puts on threadIdx.x (tid < 32: 32).
   std::optional<int64_t> threadBound(const clang::Expr *Cond, bool WhenTrue, const Frame *Fr);
   /// \p E is threadIdx.x plus a constant, through locals and arguments: the constant.
-  std::optional<int64_t> threadIndexPlus(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0, bool Lane = true);
+  std::optional<int64_t> threadIndexPlus(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
   /// The bits of \p E that may differ between the lanes of a warp: those that depend on the low
   /// bits of threadIdx.x, through shifts, masks and arithmetic; every bit for memory, calls,
   /// threadIdx.y. None: every lane computes it alike (the warp's index, threadIdx.x / 32).

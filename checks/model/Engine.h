@@ -231,7 +231,9 @@ struct MemOp {
   /// warp's own part of the object: s + warp * 64), as an id: lane offsets
   /// compare only between accesses with equal LaneBase.
   int LaneBase = -1;
-  /// Only threads whose threadIdx.x is below this run it (if (tid < 32));
+  /// Only threads whose threadIdx.x is below this run it (if (tid < 32)), or,
+  /// for a guard on the lane (if (lane < 16)), only those lanes of every warp:
+  /// the warp rules read it one warp at a time, where the two agree;
   /// -1: no such bound is shown; UnknownThreadGuard: a condition on the
   /// thread's index the front end cannot bound decides it (if ((tid & n) == n)),
   /// so which lanes run it is not known.
