@@ -277,6 +277,17 @@ std::optional<HelperLoop> helperLoop(const ScopedAccess &A, const ASTContext &Ct
     std::optional<Compared> C = Cond ? comparedIn(Cond, Ctx) : std::nullopt;
     if (C && C->X->IgnoreParenCasts() == Call && exitsOf(LoopBody) == 0)
       return HelperLoop{Owner, Body, *C, &Ctx};
+    // do got = tryLock(l); while (!got);: a do-while whose body only sets
+    // the variable its condition tests from the call.
+    const auto *Only = dyn_cast_or_null<CompoundStmt>(LoopBody);
+    const Stmt *Set = Only && Only->size() == 1 ? Only->body_front() : LoopBody;
+    const auto *BO = dyn_cast_or_null<BinaryOperator>(Set);
+    const auto *Var = C ? dyn_cast<DeclRefExpr>(C->X->IgnoreParenImpCasts()) : nullptr;
+    const auto *Into = BO && BO->getOpcode() == BO_Assign ? dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts())
+                                                         : nullptr;
+    if (isa<DoStmt>(Owner) && Var && Into && Into->getDecl() == Var->getDecl() &&
+        BO->getRHS()->IgnoreParenCasts() == Call)
+      return HelperLoop{Owner, Body, *C, &Ctx};
   }
   return std::nullopt;
 }

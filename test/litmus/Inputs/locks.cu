@@ -1232,3 +1232,58 @@ __global__ void nodeLockCopiedWhole(NodePair *nodes, int *out) {
   if (lane == 31)
     atomicAnd(&node[31].second, ~1u);
 }
+
+// LITMUS: forbidden
+// The take's result kept in a variable that a do-while's condition tests.
+__device__ bool tryLockKept(unsigned *lock) {
+  unsigned old = 0;
+  if (threadIdx.x % 32 == 0)
+    old = atomicOr(lock, 1u);
+  old = __shfl_sync(0xffffffffu, old, 0);
+  bool locked = !(old & 1u);
+  if (locked)
+    __threadfence();
+  return locked;
+}
+
+__global__ void lockKeptDoWhile(unsigned *lock, int *data, int *out) {
+  bool got;
+  do
+    got = tryLockKept(lock);
+  while (!got);
+  if (threadIdx.x % 32 == 0) {
+    out[blockIdx.x] = data[0];
+    data[0] = blockIdx.x;
+  }
+  __syncwarp();
+  __threadfence();
+  if (threadIdx.x % 32 == 0)
+    atomicAnd(lock, ~1u);
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+__device__ bool tryLockKeptNarrow(unsigned *lock) {
+  unsigned old = 0;
+  if (threadIdx.x % 32 == 0)
+    old = atomicOr(lock, 1u);
+  old = __shfl_sync(0xffffffffu, old, 0);
+  bool locked = !(old & 1u);
+  if (locked)
+    __threadfence_block();
+  return locked;
+}
+
+__global__ void lockKeptDoWhileNarrow(unsigned *lock, int *data, int *out) {
+  bool got;
+  do {
+    got = tryLockKeptNarrow(lock);
+  } while (!got);
+  if (threadIdx.x % 32 == 0) {
+    out[blockIdx.x] = data[0];
+    data[0] = blockIdx.x;
+  }
+  __syncwarp();
+  __threadfence();
+  if (threadIdx.x % 32 == 0)
+    atomicAnd(lock, ~1u);
+}
