@@ -45,7 +45,7 @@ public:
     // the variable it tested: returnsTested).
     const Stmt *Loop = spinLoopOf(*X, R.Accesses->context());
     ArrayRef<std::pair<const Stmt *, unsigned>> Arms = Y ? ArrayRef(Y->Arms) : ArrayRef(CY->Arms);
-    return Loop && !isa<WhileStmt, ForStmt, DoStmt>(X->TestGuard) && !is_contained(make_first_range(Arms), Loop);
+    return Loop && !isa_and_nonnull<WhileStmt, ForStmt, DoStmt>(X->TestGuard) && !is_contained(make_first_range(Arms), Loop);
   }
 
   bool inCommonLoop(unsigned A, unsigned B) const override {
