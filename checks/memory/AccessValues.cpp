@@ -126,6 +126,20 @@ std::optional<int64_t> ScopedAccesses::Walker::valueIn(const Expr *E, const Fram
   E = E->IgnoreParenImpCasts();
   if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(E))
     return valueIn(Default->getExpr(), Fr, Depth + 1);
+  // A choice the calls that led here decide (o == acquire ? relaxed : o),
+  // and a function of such values that returns one expression, constexpr or
+  // not (a library's releaseOrderOf(order)): inlining folds both.
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    std::optional<bool> Cond = knownCondition(CO->getCond(), Fr);
+    return Cond ? valueIn(*Cond ? CO->getTrueExpr() : CO->getFalseExpr(), Fr, Depth + 1) : std::nullopt;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    if (isa<CXXMemberCallExpr, CXXOperatorCallExpr>(CE) || !CE->getType()->isIntegralOrEnumerationType())
+      return std::nullopt;
+    if (auto Ret = returned(CE, Fr))
+      return valueIn(Ret->first, Ret->second, Depth + 1);
+    return std::nullopt;
+  }
   const auto *DRE = dyn_cast<DeclRefExpr>(E);
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!VD || !VD->hasLocalStorage() || VD->getType()->isReferenceType() || modified(VD))

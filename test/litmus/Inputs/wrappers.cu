@@ -201,3 +201,100 @@ __global__ void rotatingBarrierRelaxedArrival(int *a, int *out) {
   out[blockIdx.x] = a[(blockIdx.x + 1) % gridDim.x];
   barrierH.sync(gridDim.x);
 }
+
+// A communication library's barrier takes one order and maps it to each half: its arrival's
+// fence gets the release half (acquire -> relaxed, acq_rel -> release), its wait's load the
+// acquire half (release -> relaxed, acq_rel -> acquire), through functions of the order that
+// are not constexpr (nccl's releaseOrderOf and acquireOrderOf). Inlining folds them; the AST
+// front end must evaluate them with the caller's order.
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Relaxed given: the arrival's fence is relaxed (no fence) and the wait's load relaxed.
+__device__ __forceinline__ cuda::memory_order releaseHalfI(cuda::memory_order o) {
+  return o == cuda::memory_order_acquire ? cuda::memory_order_relaxed
+         : o == cuda::memory_order_acq_rel ? cuda::memory_order_release
+                                           : o;
+}
+__device__ __forceinline__ cuda::memory_order acquireHalfI(cuda::memory_order o) {
+  return o == cuda::memory_order_release ? cuda::memory_order_relaxed
+         : o == cuda::memory_order_acq_rel ? cuda::memory_order_acquire
+                                           : o;
+}
+__device__ __forceinline__ void arriveI(int *flag, cuda::memory_order o) {
+  cuda::atomic_thread_fence(releaseHalfI(o), cuda::thread_scope_device);
+  cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, cuda::memory_order_relaxed);
+}
+__device__ __forceinline__ void waitI(int *flag, cuda::memory_order o) {
+  while (cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(acquireHalfI(o)) == 0) {
+  }
+}
+__global__ void mappedOrdersRelaxed(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    arriveI(flag, cuda::memory_order_relaxed);
+  } else {
+    waitI(flag, cuda::memory_order_relaxed);
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// acq_rel given: a release fence before the arrival's store, an acquire load in the wait.
+__device__ __forceinline__ cuda::memory_order releaseHalfJ(cuda::memory_order o) {
+  return o == cuda::memory_order_acquire ? cuda::memory_order_relaxed
+         : o == cuda::memory_order_acq_rel ? cuda::memory_order_release
+                                           : o;
+}
+__device__ __forceinline__ cuda::memory_order acquireHalfJ(cuda::memory_order o) {
+  return o == cuda::memory_order_release ? cuda::memory_order_relaxed
+         : o == cuda::memory_order_acq_rel ? cuda::memory_order_acquire
+                                           : o;
+}
+__device__ __forceinline__ void arriveJ(int *flag, cuda::memory_order o) {
+  cuda::atomic_thread_fence(releaseHalfJ(o), cuda::thread_scope_device);
+  cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, cuda::memory_order_relaxed);
+}
+__device__ __forceinline__ void waitJ(int *flag, cuda::memory_order o) {
+  while (cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(acquireHalfJ(o)) == 0) {
+  }
+}
+__global__ void mappedOrdersAcqRel(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    arriveJ(flag, cuda::memory_order_acq_rel);
+  } else {
+    waitJ(flag, cuda::memory_order_acq_rel);
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// release given to both sides: the arrival releases, but the wait's load gets the acquire half
+// of release, relaxed, and nothing orders the data's read after it.
+__device__ __forceinline__ cuda::memory_order releaseHalfK(cuda::memory_order o) {
+  return o == cuda::memory_order_acquire ? cuda::memory_order_relaxed
+         : o == cuda::memory_order_acq_rel ? cuda::memory_order_release
+                                           : o;
+}
+__device__ __forceinline__ cuda::memory_order acquireHalfK(cuda::memory_order o) {
+  return o == cuda::memory_order_release ? cuda::memory_order_relaxed
+         : o == cuda::memory_order_acq_rel ? cuda::memory_order_acquire
+                                           : o;
+}
+__device__ __forceinline__ void arriveK(int *flag, cuda::memory_order o) {
+  cuda::atomic_thread_fence(releaseHalfK(o), cuda::thread_scope_device);
+  cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, cuda::memory_order_relaxed);
+}
+__device__ __forceinline__ void waitK(int *flag, cuda::memory_order o) {
+  while (cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(acquireHalfK(o)) == 0) {
+  }
+}
+__global__ void mappedOrdersReleaseOnly(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    arriveK(flag, cuda::memory_order_release);
+  } else {
+    waitK(flag, cuda::memory_order_release);
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
