@@ -337,11 +337,14 @@ void ScopedAccesses::Walker::inlineAsm(const GCCAsmStmt *Asm, const Frame *Fr) {
     if (!Kind || (!isAccessKind(*Kind) && *Kind != OpKind::Fence && *Kind != OpKind::BlockBarrier))
       continue;
     A.What = *Kind;
-    // Plain ld and st do not synchronize.
-    if (!P.ScopeQual || !isStrong(P.Sem))
+    // A weak ld or st (ld.global.nc, multimem.st) synchronizes nothing, and
+    // is an access like a plain one, data to the rules, as the IR has it.
+    const bool Weak = !P.ScopeQual || !isStrong(P.Sem);
+    if (Weak && (!isAccessKind(*Kind) || P.Sem != Order::Plain))
       continue;
-    A.S = *P.ScopeQual;
-    A.Ord = P.Sem;
+    if (!Weak)
+      A.S = *P.ScopeQual;
+    A.Ord = Weak ? Order::Plain : P.Sem;
     A.How = ScopedAccess::InlinePtx;
     A.Space = P.Space;
     A.Name = P.Mnemonic;

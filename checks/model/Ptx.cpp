@@ -111,6 +111,23 @@ void decode(PtxInstr &In) {
   } else if (Op == "red") {
     In.What = PtxInstr::Reduction;
     decodeAccess(In);
+  } else if (Op == "multimem" && !In.Qualifiers.empty()) {
+    // multimem.ld_reduce, .st, .red: one access of every device's copy of a
+    // multicast object (sm_90). ld_reduce and st are weak unless a
+    // semantics is written (.relaxed/.acquire, .relaxed/.release); red is
+    // relaxed at .gpu scope unless told otherwise, as red is.
+    StringRef Form = In.Qualifiers.front();
+    if (Form == "ld_reduce")
+      In.What = PtxInstr::Load;
+    else if (Form == "st")
+      In.What = PtxInstr::Store;
+    else if (Form == "red")
+      In.What = PtxInstr::Reduction;
+    else
+      return;
+    decodeAccess(In);
+    if (In.What != PtxInstr::Reduction && In.Sem != Order::Plain && !In.ScopeQual)
+      In.ScopeQual = Scope::Device;
   } else if (Op == "fence" || Op == "membar") {
     if (!In.Qualifiers.empty() && In.Qualifiers.front() == "proxy") {
       In.What = PtxInstr::ProxyFence;

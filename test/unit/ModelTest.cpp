@@ -375,6 +375,40 @@ TEST(Ptx, AtomDefaultsToRelaxedGpu) {
   EXPECT_EQ(Is[0].ScopeQual, Scope::System);
 }
 
+TEST(Ptx, MultimemAccesses) {
+  // The multicast forms access every device's copy: a load, a store and a
+  // reduction, weak unless a semantics is written; red is relaxed .gpu.
+  auto Is = parsePtx("multimem.ld_reduce.global.add.f32 %0, [%1];"
+                     "multimem.ld_reduce.acquire.sys.global.add.u32 %0, [%1];"
+                     "multimem.st.global.v4.f32 [%0], {%1,%2,%3,%4};"
+                     "multimem.st.release.gpu.global.b32 [%0], %1;"
+                     "multimem.red.release.sys.global.add.u32 [%0], 1;"
+                     "multimem.red.global.add.u32 [%0], %1;");
+  ASSERT_EQ(Is.size(), 6u);
+  EXPECT_EQ(Is[0].What, PtxInstr::Load);
+  EXPECT_EQ(Is[0].Sem, Order::Plain);
+  EXPECT_FALSE(Is[0].ScopeQual);
+  EXPECT_EQ(Is[0].addressOperandNumber(), 1u);
+  EXPECT_EQ(Is[1].Sem, Order::Acquire);
+  EXPECT_EQ(Is[1].ScopeQual, Scope::System);
+  EXPECT_EQ(Is[2].What, PtxInstr::Store);
+  EXPECT_EQ(Is[2].Sem, Order::Plain);
+  EXPECT_EQ(Is[2].addressOperandNumber(), 0u);
+  EXPECT_EQ(Is[3].Sem, Order::Release);
+  EXPECT_EQ(Is[3].ScopeQual, Scope::Device);
+  EXPECT_EQ(Is[4].What, PtxInstr::Reduction);
+  EXPECT_EQ(Is[4].Sem, Order::Release);
+  EXPECT_EQ(Is[4].ScopeQual, Scope::System);
+  EXPECT_EQ(Is[4].addressOperandNumber(), 0u);
+  EXPECT_EQ(Is[5].Sem, Order::Relaxed);
+  EXPECT_EQ(Is[5].ScopeQual, Scope::Device);
+  EXPECT_EQ(Is[5].valueOperandNumber(), 1u);
+  // Not an access: no kind.
+  Is = parsePtx("multimem.cp.async.bulk.global.shared::cta [%0], [%1], %2;");
+  ASSERT_EQ(Is.size(), 1u);
+  EXPECT_EQ(Is[0].What, PtxInstr::Other);
+}
+
 TEST(Ptx, VolatileIsRelaxedSystem) {
   auto Is = parsePtx("ld.volatile.global.u32 %0, [%1];");
   EXPECT_EQ(Is[0].Sem, Order::Volatile);
