@@ -308,6 +308,20 @@ bool isGridIndexX(const Value *V) {
           (readsRegister(B, Intrinsic::nvvm_read_ptx_sreg_tid_x) && isBlockOffsetX(A)));
 }
 
+/// An integer comparison of an index with a constant, in the model's words;
+/// an index is never negative, so signed and unsigned comparisons agree.
+std::optional<IndexCompare> indexCompareOf(CmpInst::Predicate P) {
+  switch (P) {
+  case CmpInst::ICMP_EQ: return IndexCompare::EQ;
+  case CmpInst::ICMP_NE: return IndexCompare::NE;
+  case CmpInst::ICMP_ULT: case CmpInst::ICMP_SLT: return IndexCompare::LT;
+  case CmpInst::ICMP_ULE: case CmpInst::ICMP_SLE: return IndexCompare::LE;
+  case CmpInst::ICMP_UGT: case CmpInst::ICMP_SGT: return IndexCompare::GT;
+  case CmpInst::ICMP_UGE: case CmpInst::ICMP_SGE: return IndexCompare::GE;
+  default: return std::nullopt;
+  }
+}
+
 /// The one block whose threads see \p Cond come out \p WhenTrue, as the AST
 /// front end reads if (blockIdx.x == C) and its negations.
 /// blockIdx.x is one of the operands of \p V, an or (of ors).
@@ -367,18 +381,8 @@ std::optional<int64_t> pinnedBlock(const Value *Cond, bool WhenTrue, unsigned De
   bool GridIndex = !isBlockIndexX(L) && isGridIndexX(L);
   if (!isBlockIndexX(L) && !GridIndex)
     return std::nullopt;
-  std::optional<IndexCompare> Op;
-  switch (P) {
-  case CmpInst::ICMP_EQ: Op = IndexCompare::EQ; break;
-  case CmpInst::ICMP_NE: Op = IndexCompare::NE; break;
-  // blockIdx.x is never negative: signed and unsigned comparisons agree.
-  case CmpInst::ICMP_ULT: case CmpInst::ICMP_SLT: Op = IndexCompare::LT; break;
-  case CmpInst::ICMP_ULE: case CmpInst::ICMP_SLE: Op = IndexCompare::LE; break;
-  case CmpInst::ICMP_UGT: case CmpInst::ICMP_SGT: Op = IndexCompare::GT; break;
-  case CmpInst::ICMP_UGE: case CmpInst::ICMP_SGE: Op = IndexCompare::GE; break;
-  default: return std::nullopt;
-  }
-  if (C->isNegative() || C->getBitWidth() > 64)
+  std::optional<IndexCompare> Op = indexCompareOf(P);
+  if (!Op || C->isNegative() || C->getBitWidth() > 64)
     return std::nullopt;
   return GridIndex ? gridIndexPinnedBy(*Op, C->getSExtValue(), WhenTrue) : blockPinnedBy(*Op, C->getSExtValue(), WhenTrue);
 }
@@ -422,8 +426,9 @@ int threadBelow(const Instruction *I, const FunctionOrder &O) {
           return UnknownThreadGuard;
         continue;
       }
-      // tid < C on the true edge, tid >= C's negation on the false edge; C > tid alike.
-      CmpInst::Predicate P = Succ == 0 ? Cmp->getPredicate() : Cmp->getInversePredicate();
+      // tid < C on the true edge, tid >= C on the false edge; C > tid alike
+      // (model: threadsBelow, as the AST front end reads it).
+      CmpInst::Predicate P = Cmp->getPredicate();
       const Value *L = Cmp->getOperand(0), *R = Cmp->getOperand(1);
       if (isa<ConstantInt>(L)) {
         std::swap(L, R);
@@ -436,15 +441,11 @@ int threadBelow(const Instruction *I, const FunctionOrder &O) {
           return UnknownThreadGuard;
         continue;
       }
-      int64_t Bound = -1;
-      if (P == CmpInst::ICMP_ULT || P == CmpInst::ICMP_SLT)
-        Bound = C->getSExtValue();
-      else if (P == CmpInst::ICMP_ULE || P == CmpInst::ICMP_SLE)
-        Bound = C->getSExtValue() + 1;
-      else if (P == CmpInst::ICMP_EQ)
-        Bound = C->getSExtValue() + 1;
-      else
+      std::optional<IndexCompare> Op = indexCompareOf(P);
+      std::optional<int64_t> Bounded = Op ? threadsBelow(*Op, C->getSExtValue(), Succ == 0) : std::nullopt;
+      if (!Bounded)
         return UnknownThreadGuard; // tid >= C, tid != C: not a bound from above
+      int64_t Bound = *Bounded;
       if (Bound >= 0 && Bound < (1 << 20) && (Below < 0 || Bound < Below))
         Below = static_cast<int>(Bound);
     }

@@ -262,8 +262,29 @@ uint64_t ScopedAccesses::Walker::laneBits(const Expr *E, const Frame *Fr, unsign
 }
 
 std::optional<int64_t> ScopedAccesses::Walker::threadBound(const Expr *Cond, bool WhenTrue, const Frame *Fr) {
-  const auto *BO = dyn_cast_or_null<BinaryOperator>(Cond ? Cond->IgnoreParenImpCasts() : nullptr);
-  if (!BO || !BO->isComparisonOp())
+  Cond = Cond ? Cond->IgnoreParenImpCasts() : nullptr;
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot)
+    return threadBound(UO->getSubExpr(), !WhenTrue, Fr);
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(Cond);
+  if (!BO)
+    return std::nullopt;
+  if (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr) {
+    // Both sides of && hold when it does, both of || fail when it does: the
+    // branches -O2 leaves, each a guard, the least bound the arm's. A side
+    // that reads no thread index (blockIdx.x == 0) bounds nothing; one that
+    // reads it with no bound leaves the whole without one.
+    if ((BO->getOpcode() == BO_LAnd) != WhenTrue)
+      return std::nullopt;
+    std::optional<int64_t> Least;
+    for (const Expr *Side : {BO->getLHS(), BO->getRHS()}) {
+      if (std::optional<int64_t> B = threadBound(Side, WhenTrue, Fr))
+        Least = Least ? std::min(*Least, *B) : *B;
+      else if (laneBits(Side, Fr) != 0)
+        return std::nullopt;
+    }
+    return Least;
+  }
+  if (!BO->isComparisonOp())
     return std::nullopt;
   BinaryOperatorKind Op = BO->getOpcode();
   const Expr *L = BO->getLHS(), *R = BO->getRHS();
@@ -274,16 +295,15 @@ std::optional<int64_t> ScopedAccesses::Walker::threadBound(const Expr *Cond, boo
     Op = BinaryOperator::reverseComparisonOp(Op);
   }
   std::optional<int64_t> K = threadIndexPlus(L, Fr);
-  if (!C || !K || *K != 0 || *C < 0)
+  if (!C || !K || *K != 0)
     return std::nullopt;
-  if (!WhenTrue)
-    Op = BinaryOperator::negateComparisonOp(Op);
-  switch (Op) {
-  case BO_LT: return *C;
-  case BO_LE:
-  case BO_EQ: return *C + 1;
-  default: return std::nullopt;
-  }
+  IndexCompare Compare = Op == BO_EQ   ? IndexCompare::EQ
+                         : Op == BO_NE ? IndexCompare::NE
+                         : Op == BO_LT ? IndexCompare::LT
+                         : Op == BO_LE ? IndexCompare::LE
+                         : Op == BO_GT ? IndexCompare::GT
+                                       : IndexCompare::GE;
+  return threadsBelow(Compare, *C, WhenTrue);
 }
 
 void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
@@ -439,8 +459,11 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     const bool OverGrid = computesGridSize(Cond, Fr);
     GridLoops += OverGrid;
     // A loop whose condition differs between lanes runs its body in lanes not known.
+    // A condition tested first runs in every thread that reaches the loop
+    // (a spin's read: the IR's loop header, which the loop's exit does not guard).
     const int64_t SavedBelow = ThreadBelow;
-    if (Cond && laneBits(Cond, Fr) != 0)
+    const bool LaneCond = Cond && laneBits(Cond, Fr) != 0;
+    if (LaneCond && !CondFirst)
       ThreadBelow = UnknownThreadGuard;
     llvm::scope_exit Done([&] {
       Arms.pop_back();
@@ -451,6 +474,8 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     if (CondFirst) {
       walk(CondVar, Fr);
       walkWith(Cond, Fr, ValueUse{true, nullptr, ValueTest::None, LoopS});
+      if (LaneCond)
+        ThreadBelow = UnknownThreadGuard;
     }
     size_t Last = VarFlows.size();
     walk(Body, Fr);

@@ -242,6 +242,24 @@ std::optional<int64_t> blockPinnedBy(IndexCompare Op, int64_t C, bool WhenTrue) 
   return std::nullopt;
 }
 
+std::optional<int64_t> threadsBelow(IndexCompare Op, int64_t C, bool WhenTrue) {
+  if (C < 0)
+    return std::nullopt;
+  if (!WhenTrue) // the comparison that holds when this one fails
+    Op = Op == IndexCompare::EQ   ? IndexCompare::NE
+         : Op == IndexCompare::NE ? IndexCompare::EQ
+         : Op == IndexCompare::LT ? IndexCompare::GE
+         : Op == IndexCompare::LE ? IndexCompare::GT
+         : Op == IndexCompare::GT ? IndexCompare::LE
+                                  : IndexCompare::LT;
+  switch (Op) {
+  case IndexCompare::LT: return C;
+  case IndexCompare::LE:
+  case IndexCompare::EQ: return C + 1;
+  default: return std::nullopt;
+  }
+}
+
 bool isWarpShuffleName(StringRef Name) {
   if (Name.starts_with("llvm.nvvm.shfl."))
     return true;

@@ -109,6 +109,13 @@ IndexCompare swapped(IndexCompare Op);
 /// the index, if (blockIdx.x), is != 0. Both front ends pin an operation's
 /// block with it, through !, && and || (and, after -O2, (a | b) == 0).
 std::optional<int64_t> blockPinnedBy(IndexCompare Op, int64_t C, bool WhenTrue);
+/// The bound a comparison of threadIdx.x with a constant puts on the threads
+/// for which it comes out \p WhenTrue: only those below it (< C: C; <= C and
+/// == C: C + 1; a failed >= C: C). None where the threads it leaves are not
+/// the first ones (>= C, != C when they hold). Both front ends read a branch's
+/// guard with it, one comparison at a time: a conjunction's (tid < 32 &&
+/// lane == 0) are the branches -O2 leaves, and its bound is the least.
+std::optional<int64_t> threadsBelow(IndexCompare Op, int64_t C, bool WhenTrue);
 /// The same for the thread's index in a one-dimensional grid, threadIdx.x +
 /// blockIdx.x * blockDim.x (any order): only 0 names one block (tid == 0 is
 /// thread 0 of block 0, since no term is negative and blockDim.x is at least

@@ -592,6 +592,23 @@ TEST(Model, WhichBlockAComparisonPins) {
   EXPECT_FALSE(blockPinnedBy(IndexCompare::EQ, -1, true));
 }
 
+TEST(Model, WhichThreadsAComparisonBounds) {
+  // tid < 32 and tid <= 31 leave threads 0..31; tid == 0 leaves thread 0.
+  EXPECT_EQ(threadsBelow(IndexCompare::LT, 32, true), 32);
+  EXPECT_EQ(threadsBelow(IndexCompare::LE, 31, true), 32);
+  EXPECT_EQ(threadsBelow(IndexCompare::EQ, 0, true), 1);
+  // Failed: tid >= 32 fails below 32, tid > 31 too, tid != 0 in thread 0.
+  EXPECT_EQ(threadsBelow(IndexCompare::GE, 32, false), 32);
+  EXPECT_EQ(threadsBelow(IndexCompare::GT, 31, false), 32);
+  EXPECT_EQ(threadsBelow(IndexCompare::NE, 0, false), 1);
+  // What leaves the later threads is no bound from above.
+  EXPECT_FALSE(threadsBelow(IndexCompare::GE, 32, true));
+  EXPECT_FALSE(threadsBelow(IndexCompare::NE, 0, true));
+  EXPECT_FALSE(threadsBelow(IndexCompare::EQ, 0, false));
+  EXPECT_FALSE(threadsBelow(IndexCompare::LT, 32, false));
+  EXPECT_FALSE(threadsBelow(IndexCompare::LT, -1, true));
+}
+
 TEST(Model, WarpShuffles) {
   for (const char *Name : {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__shfl_down",
                            "llvm.nvvm.shfl.sync.idx.i32", "llvm.nvvm.shfl.sync.bfly.f32p"})
