@@ -336,7 +336,13 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
                                                                            : FlagForm::Ordered;
     // A partner instance may run on another GPU: advise a fence that includes it.
     std::string Consider = messageAdvice(Publish, Form, FlagOp.What, F.Partner ? Scope::System : F.Needed);
-    if (F.What == Finding::NoRelease && F.Via >= 0)
+    if (F.ByOthers)
+      R << ore::NV("Flag", Flag) << " is " << (Publish ? "published" : "received") << " here ("
+        << ore::NV("Access", At.Spelling) << ", " << orderName(At.Ord) << ") by fewer threads than "
+        << (Publish ? "write " : "read ") << ore::NV("Data", Data) << " at " << ore::NV("OtherLocation", Loc(F.Data))
+        << (Publish ? " before it" : " after it") << ", with no barrier between them; " << byOthersReason(Publish)
+        << "; consider " << byOthersAdvice(Publish);
+    else if (F.What == Finding::NoRelease && F.Via >= 0)
       R << ore::NV("Flag", Flag) << " is published here (" << ore::NV("Access", At.Spelling) << ", "
         << orderName(At.Ord) << ") after " << ore::NV("Via", describeObject(Rec.irOp(F.Via).Object))
         << " was received at " << ore::NV("ViaLocation", Loc(F.Via)) << ", which carries " << ore::NV("Data", Data)

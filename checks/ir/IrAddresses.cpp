@@ -34,7 +34,6 @@ bool isBlockRegister(Intrinsic::ID ID) {
   }
 }
 
-
 /// What \p BO computes, in the model's words. A remainder that -O2 expanded
 /// because its quotient is used too (DivRemPairs: x % n as x - (x / n) * n)
 /// is a remainder, as the source wrote it.
@@ -98,8 +97,12 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
   if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
     switch (II->getIntrinsicID()) {
     case Intrinsic::nvvm_read_ptx_sreg_ctaid_x: Deps.Block = Deps.Varies = true; break;
-    case Intrinsic::nvvm_read_ptx_sreg_tid_x: Deps.Thread = Deps.Varies = true; break;
+    case Intrinsic::nvvm_read_ptx_sreg_tid_x: Deps.Thread = Deps.Varies = Deps.ThreadVaries = true; break;
     case Intrinsic::nvvm_read_ptx_sreg_nctaid_x: Deps.Grid = true; break;
+    case Intrinsic::nvvm_read_ptx_sreg_tid_y: // y and z keep nothing apart the rules read, and vary
+    case Intrinsic::nvvm_read_ptx_sreg_tid_z: Deps.Varies = Deps.ThreadVaries = true; break;
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_z: Deps.Varies = true; break;
     default: break;
     }
   }
@@ -581,7 +584,6 @@ int64_t fieldOffset(const Value *Ptr, const DataLayout &DL) {
   return -1;
 }
 
-
 /// \p V is threadIdx.x plus a constant (through casts and constant adds):
 /// the constant.
 std::optional<int64_t> threadIndexPlus(const Value *V, unsigned Depth) {
@@ -723,7 +725,6 @@ std::optional<LaneAddress> laneOffsetOf(const Value *Address, const DataLayout &
   return LaneAddress{static_cast<int>(Bytes / Stride), Base};
 }
 
-
 /// The offset of the array field of \p T that holds byte \p Offset, if one
 /// does (a structure's fields followed down to the first array).
 static std::optional<int64_t> arrayFieldStart(const DataLayout &DL, Type *T, int64_t Offset) {
@@ -745,7 +746,6 @@ static std::optional<int64_t> arrayFieldStart(const DataLayout &DL, Type *T, int
   }
   return std::nullopt;
 }
-
 
 KeptAt arrayAsOne(KeptAt At, const DataLayout &DL) {
   Type *HolderType = nullptr;

@@ -585,6 +585,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
         R.Element = ElementId.try_emplace(Text, ElementId.size()).first->second;
         R.FixedAddress = fixedAddress(Op.Address);
         R.ThreadPrivate = Deps.Block && Deps.Thread;
+        R.ThreadApart = Deps.ThreadVaries;
         bool WarpApart = false;
         if (std::string Segment = blockSegment(Op.Address, WarpApart); !Segment.empty()) {
           R.Segment = SegmentId.try_emplace(Segment, SegmentId.size()).first->second;

@@ -204,6 +204,7 @@ void AstRecords::build() {
     Op.WritesNothing = A.What == OpKind::RMW && writesNothing(A.Name, A.Operand);
     Op.ThreadPrivate = A.Object && A.Object->BlockDependent && A.Object->ThreadDependent;
     Op.FixedAddress = A.Object && A.Object->sameForEveryThread();
+    Op.ThreadApart = A.Object && A.Object->ThreadVaries;
     Ops.push_back(Op);
     AccessOf.push_back(&A);
     CallOf.push_back(nullptr);

@@ -68,6 +68,7 @@ void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Fra
   R.ThreadDependent |= Deps.Thread;
   R.ReadDependent |= Deps.Read;
   R.IndexVaries |= Deps.Varies;
+  R.ThreadVaries |= Deps.ThreadVaries;
   // One subscript of the thread's index (or lane) plus a constant, and others every lane of a warp
   // computes alike: lanes apart by the constant's difference.
   ++R.Subscripts;
@@ -155,6 +156,7 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
     if (isBlockIndexName(identifierOf(D)) || isThreadIndexName(identifierOf(D))) {
       (isBlockIndexName(identifierOf(D)) ? Deps.Block : Deps.Thread) = true;
       Deps.Varies = true;
+      Deps.ThreadVaries |= isThreadIndexName(identifierOf(D));
       return identifierOf(D).str();
     }
     if (const auto *P = dyn_cast<ParmVarDecl>(D))
@@ -171,7 +173,7 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
         IndexDeps Sub;
         std::string Text = canon(Start, frameOf(VD->getParentFunctionOrMethod(), Fr), Sub, Depth + 1);
         if (Sub.Block && Sub.Thread) {
-          Deps.Block = Deps.Thread = Deps.Varies = true;
+          Deps.Block = Deps.Thread = Deps.Varies = Deps.ThreadVaries = true;
           return "stride(" + Text + ")";
         }
       }
@@ -214,6 +216,7 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
     Deps.Block |= Sub.Block && Apart;
     Deps.Thread |= Sub.Thread && Apart;
     Deps.Varies |= Sub.Varies;
+    Deps.ThreadVaries |= Sub.ThreadVaries;
     Deps.Grid |= Sub.Grid && Apart;
     return Text;
   };
@@ -274,6 +277,7 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
       (isBlockIndexName(Name) ? Deps.Block : isThreadIndexName(Name) ? Deps.Thread : Deps.Grid) |=
           separatesBlocks(Name.back());
       Deps.Varies |= !isGridSizeName(Name);
+      Deps.ThreadVaries |= isThreadIndexName(Name);
       return Name.str();
     }
     if (auto Ret = returned(CE, Fr))

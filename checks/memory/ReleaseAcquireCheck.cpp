@@ -144,7 +144,15 @@ void ReleaseAcquireCheck::report(const Finding &F) {
   std::string Consider = messageAdvice(Publish, Form, Flag.What, F.Partner ? Scope::System : F.Needed);
 
   const ScopedAccess *Via = Records->access(F.Via);
-  if (Publish && Via) {
+  if (F.ByOthers) {
+    // One thread's flag for its block's or warp's threads: the order is
+    // there, for that thread alone.
+    diag(Flag.Loc, Publish ? "%0 is published here by fewer threads than write %1 before it, with no barrier "
+                             "between them; %2; consider %3"
+                           : "%0 is received here by fewer threads than read %1 after it, with no barrier "
+                             "between them; %2; consider %3")
+        << FlagName << DataName << byOthersReason(Publish) << byOthersAdvice(Publish);
+  } else if (Publish && Via) {
     // A relay: the data reached this thread through another flag.
     std::string ViaName = ScopedAccesses::describe(*Via->Object);
     auto D = diag(Flag.Loc, "%0 is published here with a %1 after %2 was received, which carries %3, with no "

@@ -82,6 +82,8 @@ struct ObjectRef {
   /// lane, threadIdx.x % 32, keeps no two warps apart, and still differs
   /// between a warp's threads): IndexDeps::Varies.
   bool IndexVaries = false;
+  /// ... the thread's index in its block among them: IndexDeps::ThreadVaries.
+  bool ThreadVaries = false;
   /// How many subscripts the address takes, and, for one that is threadIdx.x
   /// plus a constant (s[tid + 16]), that constant (MemOp::LaneOffset).
   unsigned Subscripts = 0;

@@ -319,6 +319,8 @@ static void dumpOps(ArrayRef<MemOp> Ops) {
       OS << " private";
     if (O.FixedAddress)
       OS << " fixed";
+    if (O.ThreadApart)
+      OS << " apart";
     if (O.PerBlock)
       OS << " perblock";
     OS << "\n";

@@ -245,6 +245,10 @@ struct MemOp {
   /// threads share: p->count), so different Elements of one Object with
   /// this set are different locations for every thread.
   bool FixedAddress = false;
+  /// The threads of one block compute different addresses: the index reads
+  /// the thread's index in its block through any step (data[threadIdx.x],
+  /// s[lane]; IndexDeps::ThreadVaries).
+  bool ThreadApart = false;
   /// For a write: the value it leaves, where the front end knows it and it
   /// does not depend on what was there: a store's or an exchange's constant,
   /// a compare-and-swap's new value (the only value it ever writes).
@@ -356,6 +360,12 @@ struct Finding {
   /// writes): without the order, one side's write can be ordered before the
   /// other's, so the value left is not the last writer's.
   bool WriteWrite = false;
+  /// The data is accessed by threads that do not run the flag's access (one
+  /// thread, chosen by its index, publishes or receives for its block or
+  /// warp), and no barrier between makes the one thread's order theirs: a
+  /// release orders only its own thread's writes (and what that thread has
+  /// observed), an acquire only its own thread's reads.
+  bool ByOthers = false;
 };
 
 /// \p Ops with the words of an object that its atomics use apart from its

@@ -94,6 +94,25 @@ public:
   template <typename Fn> bool anySyncBetween(unsigned From, unsigned To, Fn Pred) const {
     return anyBetween(Syncs, From, To, Pred);
   }
+  /// Data access \p D is run by threads that flag access \p F is not: \p F
+  /// only by the threads below a bound (if (threadIdx.x == 0)), \p D by more,
+  /// at addresses the block's threads compute apart (data[threadIdx.x]: the
+  /// others' locations, which \p F's thread does not touch), and no barrier
+  /// stands between them (in either order) that would make
+  /// the other threads' accesses the one thread's: __syncthreads(),
+  /// __syncwarp(), a grid sync, or a call not shown that may hold one.
+  bool byOthers(unsigned D, unsigned F) const {
+    const MemOp &Data = op(D), &Flag = op(F);
+    if (!Data.ThreadApart || Flag.ThreadBelow < 1 || Data.ThreadBelow == UnknownThreadGuard ||
+        (Data.ThreadBelow >= 0 && Data.ThreadBelow <= Flag.ThreadBelow))
+      return false;
+    auto Barrier = [&](unsigned I) {
+      const MemOp &B = op(I);
+      return (B.What == OpKind::BlockBarrier && B.Object < 0) || B.What == OpKind::WarpBarrier ||
+             B.What == OpKind::GridBarrier || (B.What == OpKind::Call && B.Opaque);
+    };
+    return Ops[D].Seq < Ops[F].Seq ? !anySyncBetween(D, F, Barrier) : !anySyncBetween(F, D, Barrier);
+  }
   /// The same for the accesses with acquire semantics (acquire loads and
   /// read-modify-writes).
   template <typename Fn> bool anyAcquireBetween(unsigned From, unsigned To, Fn Pred) const {

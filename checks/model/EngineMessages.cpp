@@ -28,7 +28,7 @@
 // the first one's data on, and needs a release to do so (ISA2).
 //
 //===----------------------------------------------------------------------===//
-#include "EngineImpl.h"
+#include "EngineFlags.h"
 #include "llvm/ADT/MapVector.h"
 
 using namespace llvm;
@@ -37,43 +37,6 @@ namespace cuda_scope {
 namespace engine {
 
 namespace {
-
-/// An access that may carry data: plain, or volatile (relaxed, which orders nothing).
-bool isData(const MemOp &Op) { return Op.isAccess() && (Op.Ord == Order::Plain || Op.Ord == Order::Volatile); }
-
-/// A read that receives: its value decides a branch. A counting update
-/// (atomicAdd) that is only checked against a bound (idx < capacity) claims a
-/// slot or a work item, and says nothing of what other threads did before
-/// theirs: with evidence, it must be tested for a value (== gridDim.x - 1).
-bool isReceive(const State &St, const MemOp &Op) {
-  if (!Op.Tested)
-    return false;
-  return St.Opts.Net == Strictness::Wide || Op.Test != ValueTest::Bound || !Op.Counts;
-}
-
-struct Flag {
-  int Object = -1;
-  SmallVector<unsigned, 4> Publishes, Receives;
-  /// Every read of the flag, tested or not (for acquire patterns).
-  SmallVector<unsigned, 4> Reads;
-  /// Publishes that only reset the flag after receiving it.
-  SmallVector<unsigned, 2> Resets;
-  Scope Needed = Scope::Device;
-};
-
-/// The messages of one kernel (or, across kernels, of the unit).
-struct MessageGroup {
-  std::vector<Flag> Flags;
-  /// Writes and reads of data objects.
-  SmallVector<unsigned, 8> DataStores, DataLoads;
-  /// The writes of objects that are only written (with plain or volatile
-  /// stores): on the receiving side they take a read's place.
-  SmallVector<unsigned, 8> OnlyWrites;
-  /// What a receive may be followed by: DataLoads, then OnlyWrites.
-  SmallVector<unsigned, 8> DataUses;
-  DenseMap<int, SmallVector<unsigned, 4>> StoresOf;
-  SmallVector<unsigned, 8> Fences, Barriers;
-};
 
 class Messages {
 public:
@@ -554,29 +517,34 @@ void Messages::noteFences(const Flag &F, DenseMap<unsigned, bool> &MessageFences
 
 void Messages::publishes(const Flag &F, std::vector<Finding> &Out) {
   for (unsigned P : F.Publishes) {
-    // A release of narrow scope is the scope rules' finding: the order is there.
-    if (hasRelease(St.op(P).Ord) || is_contained(F.Resets, P))
+    if (is_contained(F.Resets, P))
       continue;
+    // A release of narrow scope is the scope rules' finding: the order is
+    // there, for the data its own thread wrote.
+    const bool Releases = hasRelease(St.op(P).Ord);
     bool Reported = false;
     for (unsigned D : G.DataStores) {
       if (St.op(D).Object == F.Object || !St.before(D, P) || !mayCarry(F, St.op(D).Object))
         continue;
       int Fence = -1;
-      if (fenced(D, P, /*Release=*/true, F.Needed, Fence) || releasePattern(F, D, P) ||
-          barrierBeforeReceives(F, D) || keptInBlock(D) || !someoneReads(F, St.op(D).Object, P) ||
-          (St.Opts.Net == Strictness::Evidence && publishCovered(F, D)))
+      const bool Ordered = Releases || fenced(D, P, /*Release=*/true, F.Needed, Fence) || releasePattern(F, D, P);
+      const bool Others = Ordered && St.byOthers(D, P);
+      if ((Ordered && !Others) || barrierBeforeReceives(F, D) || keptInBlock(D) ||
+          !someoneReads(F, St.op(D).Object, P) || (St.Opts.Net == Strictness::Evidence && publishCovered(F, D)))
         continue;
+      Fence = Others ? -1 : Fence;
       Finding Fd = finding(Fence >= 0 ? Finding::NarrowFence : Finding::NoRelease, Fence >= 0 ? unsigned(Fence) : P,
                            otherThan(F, F.Receives, P), F.Needed, F.Needed == Scope::System);
       Fd.Flag = P;
       Fd.Data = D;
       Fd.Fence = Fence;
       Fd.WriteWrite = is_contained(G.OnlyWrites, D);
+      Fd.ByOthers = Others;
       Out.push_back(Fd);
       Reported = true;
       break;
     }
-    if (Reported)
+    if (Reported || Releases)
       continue;
     // A relay: this thread received another flag, which carries data some
     // receiver of this one reads; publishing this one passes the data on.
@@ -615,23 +583,26 @@ void Messages::publishes(const Flag &F, std::vector<Finding> &Out) {
 
 void Messages::receives(const Flag &F, std::vector<Finding> &Out) {
   for (unsigned Rc : F.Receives) {
-    if (hasAcquire(St.op(Rc).Ord))
-      continue;
+    const bool Acquires = hasAcquire(St.op(Rc).Ord);
     for (unsigned L : G.DataUses) {
       const MemOp &Load = St.op(L);
       if (Load.Object == F.Object || !St.afterTest(Rc, L) || readsOwnWrite(L) || !mayCarry(F, Load.Object))
         continue;
       int Fence = -1;
-      if (fenced(Rc, L, /*Release=*/false, F.Needed, Fence) || acquirePattern(F, Rc, L) ||
-          acquiredElsewhere(F, Rc, L) || barrierAfterWrites(F, L) || !someoneWrote(F, L, Rc) ||
+      const bool Ordered = Acquires || fenced(Rc, L, /*Release=*/false, F.Needed, Fence) ||
+                           acquirePattern(F, Rc, L) || acquiredElsewhere(F, Rc, L);
+      const bool Others = Ordered && St.byOthers(L, Rc);
+      if ((Ordered && !Others) || barrierAfterWrites(F, L) || !someoneWrote(F, L, Rc) ||
           (St.Opts.Net == Strictness::Evidence && receiveCovered(F, Rc, L)))
         continue;
+      Fence = Others ? -1 : Fence;
       Finding Fd = finding(Fence >= 0 ? Finding::NarrowFence : Finding::NoAcquire, Fence >= 0 ? unsigned(Fence) : Rc,
                            otherThan(F, F.Publishes, Rc), F.Needed, F.Needed == Scope::System);
       Fd.Flag = Rc;
       Fd.Data = L;
       Fd.Fence = Fence;
       Fd.Receiving = true;
+      Fd.ByOthers = Others;
       Fd.WriteWrite = Load.What == OpKind::Store;
       Out.push_back(Fd);
       break;
@@ -644,136 +615,7 @@ void Messages::receives(const Flag &F, std::vector<Finding> &Out) {
 void messageRules(State &St, std::vector<Finding> &Out, DenseMap<unsigned, bool> &MessageFences) {
   const bool Across = St.Opts.AcrossKernels;
   // Accesses to grid memory, per kernel (or all together) and object.
-  MapVector<int, MapVector<int, SmallVector<unsigned, 8>>> ByContext;
-  for (unsigned I = 0; I < St.Ops.size(); ++I) {
-    const MemOp &Op = St.op(I);
-    if (Op.RunBy != Runner::Host && Op.isAccess() && Op.Object >= 0 && gridMemory(Op.Home))
-      ByContext[Across ? -1 : Op.Context][Op.Object].push_back(I);
-  }
-  std::vector<MessageGroup> Groups;
-  DenseMap<int, unsigned> GroupOf;
-  for (auto &[Context, Objects] : ByContext) {
-    MessageGroup G;
-    for (auto &Entry : Objects) {
-      const int Object = Entry.first;
-      const SmallVector<unsigned, 8> &List = Entry.second;
-      // A counter: only reductions (counting updates whose old value no
-      // thread uses) and plain accesses, and no read that waits on it or
-      // tests it for a value. Its value decides nothing another thread
-      // reads, so it is no flag; what the reductions write is data, read by
-      // its plain reads (a histogram every block adds to, read by the last).
-      auto Reduction = [&](unsigned I) {
-        const MemOp &Op = St.op(I);
-        return Op.What == OpKind::RMW && Op.Counts && Op.ValueUnused;
-      };
-      const bool Counter =
-          any_of(List, Reduction) && all_of(List, [&](unsigned I) {
-            const MemOp &Op = St.op(I);
-            return (isData(Op) || Reduction(I)) && !(Op.reads() && (Op.Spins || Op.Test == ValueTest::Equality));
-          });
-      auto DataWrite = [&](unsigned I) {
-        return (isData(St.op(I)) && St.op(I).What == OpKind::Store) || (Counter && Reduction(I));
-      };
-      bool Written = any_of(List, DataWrite);
-      bool Read = any_of(List, [&](unsigned I) { return isData(St.op(I)) && St.op(I).What == OpKind::Load; });
-      // Elements every thread owns (each access at the same index, which keeps
-      // every thread apart) carry nothing between threads: neither data nor flag.
-      const MemOp &Head = St.op(List.front());
-      bool Owned = all_of(List, [&](unsigned I) {
-        return St.op(I).ThreadPrivate && St.op(I).Element >= 0 && St.op(I).Element == Head.Element;
-      });
-      if (Owned)
-        continue;
-      // A partner's datum that it reads after the kernel (EngineMirrors.cpp)
-      // is read there: what this instance writes of it travels.
-      if (Written && (Read || St.ReadAfterKernel.count(Object))) {
-        for (unsigned I : List) {
-          if (DataWrite(I)) {
-            G.DataStores.push_back(I);
-            G.StoresOf[Object].push_back(I);
-          } else if (isData(St.op(I)) && St.op(I).What == OpKind::Load) {
-            G.DataLoads.push_back(I);
-          }
-        }
-      }
-      // Only written, by plain or volatile stores and nothing else, each at
-      // an address every thread computes alike (the one location both sides
-      // write: *last, p->result): data if a receive comes before some write
-      // of it (the rules ask for that). Elements chosen per thread or by a
-      // value read (a slot claimed from a counter) show no shared location.
-      if (Written && all_of(List, [&](unsigned I) {
-            return isData(St.op(I)) && St.op(I).What == OpKind::Store && St.op(I).FixedAddress;
-          }))
-        for (unsigned I : List) {
-          G.DataStores.push_back(I);
-          G.OnlyWrites.push_back(I);
-          G.StoresOf[Object].push_back(I);
-        }
-      // A flag: published, received, and shared on purpose by some access.
-      if (Counter || none_of(List, [&](unsigned I) { return St.op(I).Ord != Order::Plain; }))
-        continue;
-      Flag F;
-      F.Object = Object;
-      for (unsigned I : List) {
-        if (St.op(I).writes())
-          F.Publishes.push_back(I);
-        if (St.op(I).reads()) {
-          F.Reads.push_back(I);
-          if (isReceive(St, St.op(I)))
-            F.Receives.push_back(I);
-        }
-      }
-      // A read of the thread's own element of a flag that each thread writes
-      // only at its own element (ready[k] = 1 for the cell it owns) hears from
-      // no other thread: it tests what this thread wrote, or the launch's
-      // initial value.
-      erase_if(F.Receives, [&](unsigned R) {
-        const MemOp &Own = St.op(R);
-        return Own.ThreadPrivate && Own.Element >= 0 && all_of(F.Publishes, [&](unsigned P) {
-                 return St.op(P).ThreadPrivate && St.op(P).Element == Own.Element;
-               });
-      });
-      if (F.Publishes.empty() || F.Receives.empty())
-        continue;
-      // A flag in one warp's own part of the object ((blockIdx.x * warps +
-      // warp) * size) has only that warp's lanes on either side: warp-
-      // synchronous code, which __syncwarp orders, not a message between
-      // blocks or warps that a release and an acquire would order.
-      const MemOp &Front = St.op(List.front());
-      if (all_of(List, [&](unsigned I) {
-            return St.op(I).WarpSegment && St.op(I).Segment >= 0 && St.op(I).Segment == Front.Segment;
-          }))
-        continue;
-      // Who may be on the other side: the block only, when every access uses
-      // one block-indexed element or one block of one grid runs them all;
-      // host threads too, when they access the flag.
-      const MemOp &First = St.op(List.front());
-      bool PerBlock = all_of(List, [&](unsigned I) {
-        return St.op(I).Segment >= 0 && St.op(I).Segment == First.Segment;
-      });
-      bool OneBlock = oneBlockRuns(St.Ops, List);
-      F.Needed = St.accessedByHost(Object) ? Scope::System : PerBlock || OneBlock ? Scope::Block : Scope::Device;
-      G.Flags.push_back(std::move(F));
-    }
-    if (G.Flags.empty())
-      continue;
-    G.DataUses.append(G.DataLoads.begin(), G.DataLoads.end());
-    G.DataUses.append(G.OnlyWrites.begin(), G.OnlyWrites.end());
-    GroupOf[Context] = Groups.size();
-    Groups.push_back(std::move(G));
-  }
-  for (unsigned I = 0; I < St.Ops.size(); ++I) {
-    const MemOp &Op = St.op(I);
-    if (Op.RunBy == Runner::Host)
-      continue;
-    auto It = GroupOf.find(Across ? -1 : Op.Context);
-    if (It == GroupOf.end())
-      continue;
-    if (Op.What == OpKind::Fence)
-      Groups[It->second].Fences.push_back(I);
-    else if ((Op.What == OpKind::BlockBarrier && Op.Object < 0) || Op.What == OpKind::GridBarrier)
-      Groups[It->second].Barriers.push_back(I);
-  }
+  std::vector<MessageGroup> Groups = messageGroups(St);
 
   for (MessageGroup &G : Groups) {
     Messages M(St, G);

@@ -418,6 +418,7 @@ IndexDeps combineIndex(Arith A, const IndexDeps &L, const IndexDeps &R, std::opt
   }
   Out.Read = L.Read || R.Read; // slot & (size - 1) keeps nothing apart, and still varies with the slot
   Out.Varies = L.Varies || R.Varies; // so does the lane, tid & 31
+  Out.ThreadVaries = L.ThreadVaries || R.ThreadVaries;
   // The thread's warp keeps a block's warps apart.
   bool WarpStep = RHS && ((A == Arith::Shr && isWarpShift(*RHS)) || (A == Arith::Div && isWarpDivisor(*RHS)));
   if (!keepsIndicesApart(A) && WarpStep && (L.Thread || L.Warp))

@@ -173,8 +173,12 @@ struct IndexDeps {
   /// nothing apart too (threadIdx.x % 32, the lane): threads may compute
   /// different values, so the address is not the same for every thread.
   bool Varies = false;
+  /// Of those, the thread's index in its block (threadIdx.x, the lane, the
+  /// warp): the threads of one block may compute different values.
+  bool ThreadVaries = false;
   IndexDeps &operator|=(const IndexDeps &O) {
     Varies |= O.Varies;
+    ThreadVaries |= O.ThreadVaries;
     Block |= O.Block;
     Thread |= O.Thread;
     Grid |= O.Grid;

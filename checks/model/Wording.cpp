@@ -25,6 +25,18 @@ std::string messageAdvice(bool Publish, FlagForm Form, OpKind What, Scope Needed
   return (Publish ? "a " : "an ") + Order + " " + opKindName(What).str() + ", or " + Fence;
 }
 
+std::string byOthersReason(bool Publish) {
+  return Publish ? "a release orders only its own thread's writes (and what that thread has seen), so a reader "
+                   "that sees the flag may still read the other threads' old data, or read it before they write it"
+                 : "an acquire orders only its own thread's reads, so the other threads may read the data before "
+                   "the flag is set";
+}
+
+std::string byOthersAdvice(bool Publish) {
+  return Publish ? "'__syncthreads()' (or '__syncwarp()' among one warp's lanes) between their writes and the publish"
+                 : "'__syncthreads()' (or '__syncwarp()' among one warp's lanes) between the wait and their reads";
+}
+
 std::string widerFenceAdvice(Scope Needed, bool BuiltinFence) {
   return BuiltinFence ? fenceFor(Needed) : libcuName(Needed).str();
 }

@@ -37,6 +37,12 @@ std::string fenceFor(Scope Needed);
 /// takes no order gets the fence alone.
 std::string messageAdvice(bool Publish, FlagForm Form, OpKind What, Scope Needed);
 
+/// A flag that one thread publishes (or receives) for the other threads of
+/// its block or warp (Finding::ByOthers): what the one thread's order does
+/// not cover, and the barrier that would, worded alike by both front ends.
+std::string byOthersReason(bool Publish);
+std::string byOthersAdvice(bool Publish);
+
 /// What a fence too narrow for a message should be: the builtin of the
 /// needed scope for a builtin fence, else the scope's libcu++ name.
 std::string widerFenceAdvice(Scope Needed, bool BuiltinFence);

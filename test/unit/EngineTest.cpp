@@ -267,6 +267,53 @@ TEST(Engine, CumulativityBarrierThenOneThreadsFence) {
   EXPECT_TRUE(P.run().empty());
 }
 
+TEST(Engine, OneThreadsReleaseIsNotTheOtherThreads) {
+  // Every thread writes its own element (data[threadIdx.x]) and fences; only
+  // thread 0 (tid < 1) releases the flag, with no barrier between: the other
+  // threads' writes are not thread 0's to release. The receiving side alike:
+  // thread 0 acquires, every thread reads its element, with no barrier.
+  auto Run = [](bool BarrierAfterWrites, bool BarrierAfterWait) {
+    Program P;
+    MemOp Write = plainStore(Data);
+    Write.ThreadApart = true;
+    P.add(Write, 1);
+    P.add(fence(Scope::Device), 1);
+    MemOp Bar;
+    Bar.What = OpKind::BlockBarrier;
+    Bar.Ord = Order::AcqRel;
+    Bar.S = Scope::Block;
+    if (BarrierAfterWrites)
+      P.add(Bar, 1);
+    MemOp Publish = store(Flag, Order::Release);
+    Publish.ThreadBelow = 1;
+    P.add(Publish, 1);
+    MemOp Wait = load(Flag, Order::Acquire);
+    Wait.ThreadBelow = 1;
+    P.add(Wait, 2);
+    if (BarrierAfterWait)
+      P.add(Bar, 2);
+    MemOp Read = plainLoad(Data);
+    Read.ThreadApart = true;
+    P.add(Read, 2);
+    return P.run();
+  };
+  std::vector<Finding> Fs = Run(false, false);
+  ASSERT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::NoRelease, Finding::NoAcquire}));
+  EXPECT_TRUE(Fs[0].ByOthers && Fs[1].ByOthers);
+  EXPECT_EQ(Fs[0].Data, 0);
+  EXPECT_TRUE(Run(true, true).empty());
+  // One address every thread writes (partial[blockIdx.x]): thread 0 writes it too.
+  Program Same;
+  Same.add(plainStore(Data), 1);
+  Same.add(fence(Scope::Device), 1);
+  MemOp Publish = store(Flag, Order::Release);
+  Publish.ThreadBelow = 1;
+  Same.add(Publish, 1);
+  Same.add(load(Flag, Order::Acquire), 2);
+  Same.add(plainLoad(Data), 2);
+  EXPECT_TRUE(Same.run().empty());
+}
+
 TEST(Engine, ReadingBackOwnWriteIsNoReceive) {
   Program P;
   P.add(plainStore(Data));

@@ -258,12 +258,31 @@ __global__ void binsVoteNoAcquire(const int *in, unsigned *bins, unsigned *count
     out[threadIdx.x] = bins[threadIdx.x];
 }
 
-// LITMUS: forbidden
-// The same with the fence after the vote.
+// LITMUS: allowed cuda-scope-release-acquire
+// The same with the fence after the vote: the last block acquires, but each block's ticket is
+// drawn by thread 0 with no barrier after the other threads' increments. Thread 0's fence and
+// ticket release only its own; another warp's increment may not even have run yet.
 __global__ void binsVoteFenced(const int *in, unsigned *bins, unsigned *count, unsigned *out) {
   bool last = false;
   atomicAdd(&bins[in[blockIdx.x * blockDim.x + threadIdx.x] & 15], 1u);
   __threadfence();
+  if (threadIdx.x == 0)
+    last = atomicInc(count, gridDim.x - 1) == gridDim.x - 1;
+  if (__syncthreads_or(last)) {
+    __threadfence();
+    if (threadIdx.x < 16)
+      out[threadIdx.x] = bins[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// The same with __syncthreads() before thread 0 draws the ticket: every thread's increment is
+// before the barrier, the ticket after it.
+__global__ void binsVoteSynced(const int *in, unsigned *bins, unsigned *count, unsigned *out) {
+  bool last = false;
+  atomicAdd(&bins[in[blockIdx.x * blockDim.x + threadIdx.x] & 15], 1u);
+  __threadfence();
+  __syncthreads();
   if (threadIdx.x == 0)
     last = atomicInc(count, gridDim.x - 1) == gridDim.x - 1;
   if (__syncthreads_or(last)) {

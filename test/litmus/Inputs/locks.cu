@@ -165,8 +165,11 @@ __global__ void warpLockNoFence(unsigned *lock, unsigned *node, unsigned *out) {
     atomicAnd(lock, 0x7fffffffu);
 }
 
-// LITMUS: forbidden
-// The same with a fence after taking the lock and before releasing it.
+// LITMUS: allowed cuda-scope-release-acquire
+// The same with a fence after taking the lock and before releasing it, in every lane: lane 1's
+// fence and unlock release only lane 1's own write of the node. The other lanes' writes reach the
+// next holder only through a __syncwarp() before the unlock (PTX: each lane's fence.sc is ordered
+// against lane 1's only by the Fence-SC order, which need not put theirs first).
 __global__ void warpLockFenced(unsigned *lock, unsigned *node, unsigned *out) {
   unsigned lane = threadIdx.x % 32;
   bool locked = true;
@@ -179,6 +182,26 @@ __global__ void warpLockFenced(unsigned *lock, unsigned *node, unsigned *out) {
   unsigned v = node[lane];
   node[lane] = v + 1;
   out[blockIdx.x * 32 + lane] = v;
+  __threadfence();
+  if (lane == 1)
+    atomicAnd(lock, 0x7fffffffu);
+}
+
+// LITMUS: forbidden
+// The same with __syncwarp() between the lanes' writes and lane 1's unlock.
+__global__ void warpLockFencedSynced(unsigned *lock, unsigned *node, unsigned *out) {
+  unsigned lane = threadIdx.x % 32;
+  bool locked = true;
+  while (locked) {
+    if (lane == 1)
+      locked = (atomicOr(lock, 0x80000000u) & 0x80000000u) != 0;
+    locked = __shfl_sync(0xffffffffu, locked, 1);
+  }
+  __threadfence();
+  unsigned v = node[lane];
+  node[lane] = v + 1;
+  out[blockIdx.x * 32 + lane] = v;
+  __syncwarp();
   __threadfence();
   if (lane == 1)
     atomicAnd(lock, 0x7fffffffu);

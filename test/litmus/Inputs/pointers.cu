@@ -62,9 +62,10 @@ __global__ void deviceCommRelaxed(int *out) {
   }
 }
 
-// LITMUS: forbidden
+// LITMUS: allowed cuda-scope-release-acquire
 // A pool passed by value: each warp locks a node with a device-scope atomicOr, fenced on both
-// sides, and updates it under the lock.
+// sides, and updates it under the lock; with no __syncwarp() before lane 1's unlock, its release
+// orders only lane 1's own write of the node.
 __global__ void poolLockFenced(Pool pool, unsigned *out) {
   unsigned lane = threadIdx.x % 32, node = blockIdx.x % 4;
   bool locked = true;
@@ -77,6 +78,26 @@ __global__ void poolLockFenced(Pool pool, unsigned *out) {
   unsigned v = pool.nodes[node * 32 + lane];
   pool.nodes[node * 32 + lane] = v + 1;
   out[blockIdx.x * 32 + lane] = v;
+  __threadfence();
+  if (lane == 1)
+    atomicAnd(pool.locks + node, 0x7fffffffu);
+}
+
+// LITMUS: forbidden
+// The same with __syncwarp() before the unlock: every lane's write is lane 1's to release.
+__global__ void poolLockFencedSynced(Pool pool, unsigned *out) {
+  unsigned lane = threadIdx.x % 32, node = blockIdx.x % 4;
+  bool locked = true;
+  while (locked) {
+    if (lane == 1)
+      locked = (atomicOr(pool.locks + node, 0x80000000u) & 0x80000000u) != 0;
+    locked = __shfl_sync(0xffffffffu, locked, 1);
+  }
+  __threadfence();
+  unsigned v = pool.nodes[node * 32 + lane];
+  pool.nodes[node * 32 + lane] = v + 1;
+  out[blockIdx.x * 32 + lane] = v;
+  __syncwarp();
   __threadfence();
   if (lane == 1)
     atomicAnd(pool.locks + node, 0x7fffffffu);
@@ -97,6 +118,7 @@ __global__ void poolLockBlockScope(Pool pool, unsigned *out) {
   unsigned v = pool.nodes[node * 32 + lane];
   pool.nodes[node * 32 + lane] = v + 1;
   out[blockIdx.x * 32 + lane] = v;
+  __syncwarp();
   __threadfence();
   if (lane == 1)
     atomicAnd(pool.locks + node, 0x7fffffffu);
