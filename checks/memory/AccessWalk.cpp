@@ -103,6 +103,19 @@ bool ScopedAccesses::Walker::isGridIndexX(const Expr *E, unsigned Depth) {
   return Parts(Add->getLHS(), Add->getRHS()) || Parts(Add->getRHS(), Add->getLHS());
 }
 
+/// A comparison of an index with a constant, in the model's words.
+static std::optional<IndexCompare> indexCompareOf(BinaryOperatorKind K) {
+  switch (K) {
+  case BO_EQ: return IndexCompare::EQ;
+  case BO_NE: return IndexCompare::NE;
+  case BO_LT: return IndexCompare::LT;
+  case BO_LE: return IndexCompare::LE;
+  case BO_GT: return IndexCompare::GT;
+  case BO_GE: return IndexCompare::GE;
+  default: return std::nullopt;
+  }
+}
+
 std::optional<int64_t> ScopedAccesses::Walker::pinnedBlock(const Expr *Cond, bool WhenTrue) {
   if (!Cond)
     return std::nullopt;
@@ -122,16 +135,9 @@ std::optional<int64_t> ScopedAccesses::Walker::pinnedBlock(const Expr *Cond, boo
       return C;
     return pinnedBlock(BO->getRHS(), WhenTrue);
   }
-  std::optional<IndexCompare> Op;
-  switch (BO->getOpcode()) {
-  case BO_EQ: Op = IndexCompare::EQ; break;
-  case BO_NE: Op = IndexCompare::NE; break;
-  case BO_LT: Op = IndexCompare::LT; break;
-  case BO_LE: Op = IndexCompare::LE; break;
-  case BO_GT: Op = IndexCompare::GT; break;
-  case BO_GE: Op = IndexCompare::GE; break;
-  default: return std::nullopt;
-  }
+  std::optional<IndexCompare> Op = indexCompareOf(BO->getOpcode());
+  if (!Op)
+    return std::nullopt;
   const Expr *L = BO->getLHS(), *R = BO->getRHS();
   if (constantInt(L, Ctx)) {
     std::swap(L, R);
@@ -269,10 +275,9 @@ std::optional<int64_t> ScopedAccesses::Walker::threadBound(const Expr *Cond, boo
   if (!BO)
     return std::nullopt;
   if (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr) {
-    // Both sides of && hold when it does, both of || fail when it does: the
-    // branches -O2 leaves, each a guard, the least bound the arm's. A side
-    // that reads no thread index (blockIdx.x == 0) bounds nothing; one that
-    // reads it with no bound leaves the whole without one.
+    // Both sides of && hold when it does, both of || fail when it does: the branches -O2 leaves,
+    // the least bound the arm's. A side that reads no thread index (blockIdx.x == 0) bounds
+    // nothing; one that reads it with no bound leaves the whole without one.
     if ((BO->getOpcode() == BO_LAnd) != WhenTrue)
       return std::nullopt;
     std::optional<int64_t> Least;
@@ -297,13 +302,8 @@ std::optional<int64_t> ScopedAccesses::Walker::threadBound(const Expr *Cond, boo
   std::optional<int64_t> K = threadIndexPlus(L, Fr);
   if (!C || !K || *K != 0)
     return std::nullopt;
-  IndexCompare Compare = Op == BO_EQ   ? IndexCompare::EQ
-                         : Op == BO_NE ? IndexCompare::NE
-                         : Op == BO_LT ? IndexCompare::LT
-                         : Op == BO_LE ? IndexCompare::LE
-                         : Op == BO_GT ? IndexCompare::GT
-                                       : IndexCompare::GE;
-  return threadsBelow(Compare, *C, WhenTrue);
+  std::optional<IndexCompare> Compare = indexCompareOf(Op);
+  return Compare ? threadsBelow(*Compare, *C, WhenTrue) : std::nullopt;
 }
 
 void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
