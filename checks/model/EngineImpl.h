@@ -99,8 +99,9 @@ public:
   /// at addresses the block's threads compute apart (data[threadIdx.x]: the
   /// others' locations, which \p F's thread does not touch), and no barrier
   /// stands between them (in either order) that would make
-  /// the other threads' accesses the one thread's: __syncthreads(),
-  /// __syncwarp(), a grid sync, or a call not shown that may hold one.
+  /// the other threads' accesses the one thread's: __syncthreads(), a
+  /// barrier object's wait (cuda::barrier), __syncwarp(), a grid sync, the
+  /// cluster's wait, or a call not shown that may hold one.
   bool byOthers(unsigned D, unsigned F) const {
     const MemOp &Data = op(D), &Flag = op(F);
     if (!Data.ThreadApart || Flag.ThreadBelow < 1 || Data.ThreadBelow == UnknownThreadGuard ||
@@ -108,8 +109,8 @@ public:
       return false;
     auto Barrier = [&](unsigned I) {
       const MemOp &B = op(I);
-      return (B.What == OpKind::BlockBarrier && B.Object < 0) || B.What == OpKind::WarpBarrier ||
-             B.What == OpKind::GridBarrier || (B.What == OpKind::Call && B.Opaque);
+      return B.What == OpKind::BlockBarrier || B.What == OpKind::WarpBarrier || B.What == OpKind::GridBarrier ||
+             B.What == OpKind::ClusterWait || (B.What == OpKind::Call && B.Opaque);
     };
     return Ops[D].Seq < Ops[F].Seq ? !anySyncBetween(D, F, Barrier) : !anySyncBetween(F, D, Barrier);
   }

@@ -138,3 +138,28 @@ __global__ void electedWaitNoBarrier(int *data, int *flag, int *out) {
     out[blockIdx.x * blockDim.x + threadIdx.x] = data[threadIdx.x];
   }
 }
+
+// LITMUS: forbidden; pass-differs: the pass reads no op from the mbarrier asm that cuda::barrier lowers to, so it sees no barrier and reports the publish
+// A cuda::barrier every thread of the block arrives at and waits on, between the writes and thread
+// 0's release: it orders them as __syncthreads() does.
+#include <cuda/barrier>
+__global__ void electedAfterBarrierObject(int *data, int *flag, int *out) {
+  using Barrier = cuda::barrier<cuda::thread_scope_block>;
+  __shared__ alignas(Barrier) unsigned char storage[sizeof(Barrier)];
+  Barrier &bar = *reinterpret_cast<Barrier *>(storage);
+  if (threadIdx.x == 0)
+    init(&bar, blockDim.x);
+  __syncthreads();
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = threadIdx.x + 1;
+    bar.arrive_and_wait();
+    if (threadIdx.x == 0)
+      Dev(*flag).store(1, cuda::memory_order_release);
+  } else {
+    if (threadIdx.x == 0)
+      while (Dev(*flag).load(cuda::memory_order_acquire) == 0) {
+      }
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = data[threadIdx.x];
+  }
+}
