@@ -243,6 +243,21 @@ void refineFromBuiltin(IROp &Op) {
   }
 }
 
+/// The pointer an integer address was made from: an mbarrier's operand is
+/// the barrier's shared-window address, (uint32_t)__cvta_generic_to_shared(&b),
+/// which -O2 leaves as ptrtoint, possibly truncated, of the pointer.
+const Value *pointerBehindInteger(const Value *V) {
+  for (unsigned Depth = 0; V && Depth < 4 && V->getType()->isIntegerTy(); ++Depth) {
+    if (const auto *Cast = dyn_cast<Operator>(V);
+        Cast && (Cast->getOpcode() == Instruction::Trunc || Cast->getOpcode() == Instruction::ZExt ||
+                 Cast->getOpcode() == Instruction::PtrToInt))
+      V = Cast->getOperand(0);
+    else
+      return nullptr;
+  }
+  return V;
+}
+
 void collectAsm(const CallBase &CB, std::vector<IROp> &Out) {
   const auto *IA = cast<InlineAsm>(CB.getCalledOperand());
   // Map asm operand numbers to call arguments: direct outputs are return
@@ -271,7 +286,11 @@ void collectAsm(const CallBase &CB, std::vector<IROp> &Out) {
       return nullptr;
     };
     if (const Value *Address = ArgOf(P.addressOperandNumber()))
-      setAddress(Op, Address);
+      setAddress(Op, P.What == PtxInstr::MBarrier ? pointerBehindInteger(Address) : Address);
+    // A barrier object's arrive or wait with no object would read as the
+    // block's barrier (__syncthreads()): without its object it is left out.
+    if (P.What == PtxInstr::MBarrier && !Op.Object)
+      continue;
     if (*Kind == OpKind::RMW)
       if (const Value *V = ArgOf(P.valueOperandNumber()))
         Op.Operand = constantOperand(V);

@@ -328,6 +328,42 @@ void ScopedAccesses::Walker::atomicExpr(const AtomicExpr *AE, const Frame *Fr) {
   record(std::move(A), AE, Fr);
 }
 
+/// The pointer an integer address was made from: an mbarrier's operand is
+/// the barrier's shared-window address, (uint32_t)__cvta_generic_to_shared(&b),
+/// written in place, kept in a local first, or passed down as an argument
+/// (\p Fr becomes the frame the pointer is read in).
+static const Expr *pointerBehindInteger(const Expr *E, const ScopedAccesses::Walker::Frame *&Fr) {
+  using Frame = ScopedAccesses::Walker::Frame;
+  for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
+    E = E->IgnoreParenCasts();
+    if (E->getType()->isPointerType())
+      return E;
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      if (!FD || FD->getName() != "__cvta_generic_to_shared" || Call->getNumArgs() != 1)
+        return nullptr;
+      E = Call->getArg(0);
+    } else if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *PVD = dyn_cast<ParmVarDecl>(Ref->getDecl())) {
+        const Frame *Callee = ScopedAccesses::Walker::frameOf(PVD->getDeclContext(), Fr);
+        const auto *Call = Callee ? dyn_cast_or_null<CallExpr>(Callee->Call) : nullptr;
+        if (!Call || PVD->getFunctionScopeIndex() >= Call->getNumArgs())
+          return nullptr;
+        E = Call->getArg(PVD->getFunctionScopeIndex());
+        Fr = Callee->Parent;
+        continue;
+      }
+      const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!VD || !VD->isLocalVarDecl() || !VD->getInit())
+        return nullptr;
+      E = VD->getInit();
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
 void ScopedAccesses::Walker::inlineAsm(const GCCAsmStmt *Asm, const Frame *Fr) {
   for (const PtxInstr &P : parsePtx(Asm->getAsmString())) {
     ScopedAccess A;
@@ -359,9 +395,17 @@ void ScopedAccesses::Walker::inlineAsm(const GCCAsmStmt *Asm, const Frame *Fr) {
         Address = Asm->getOutputExpr(*N);
       else if (*N - Asm->getNumOutputs() < Asm->getNumInputs())
         Address = Asm->getInputExpr(*N - Asm->getNumOutputs());
+      const Frame *AddressFrame = Fr;
+      if (Address && P.What == PtxInstr::MBarrier)
+        Address = pointerBehindInteger(Address, AddressFrame);
       if (Address && Address->getType()->isPointerType())
-        A.Object = pointee(Address, Fr);
+        A.Object = pointee(Address, AddressFrame);
     }
+    // A barrier object's arrive or wait with no object would read as the
+    // block's barrier (__syncthreads()): without its object it is left out,
+    // as the pass leaves it.
+    if (P.What == PtxInstr::MBarrier && !A.Object)
+      continue;
     // The value a load or atomic reads lands in the first output: a variable
     // the code then tests relays it.
     ValueUse Saved = Use;

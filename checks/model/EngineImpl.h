@@ -109,7 +109,10 @@ public:
       return false;
     auto Barrier = [&](unsigned I) {
       const MemOp &B = op(I);
-      return B.What == OpKind::BlockBarrier || B.What == OpKind::WarpBarrier || B.What == OpKind::GridBarrier ||
+      // A barrier object's arrive alone waits for no one: only its wait
+      // (an acquire) makes the others' earlier writes this thread's.
+      bool Waits = B.What == OpKind::BlockBarrier && (B.Object < 0 || hasAcquire(B.Ord));
+      return Waits || B.What == OpKind::WarpBarrier || B.What == OpKind::GridBarrier ||
              B.What == OpKind::ClusterWait || (B.What == OpKind::Call && B.Opaque);
     };
     return Ops[D].Seq < Ops[F].Seq ? !anySyncBetween(D, F, Barrier) : !anySyncBetween(F, D, Barrier);

@@ -154,10 +154,26 @@ void decode(PtxInstr &In) {
       In.ScopeQual = Scope::Block;
       In.Sem = Order::AcqRel;
     }
-  } else if (Op == "mbarrier") {
+  } else if (Op == "mbarrier" && !In.Qualifiers.empty()) {
+    // An arrive (arrive_drop, arrive.expect_tx) is a release and a
+    // test_wait/try_wait that succeeds an acquire, at .cta scope, unless
+    // another semantics or scope is written. init, inval, expect_tx,
+    // complete_tx and pending_count only set the barrier up or count bytes:
+    // they order nothing (Sem stays Plain).
     In.What = PtxInstr::MBarrier;
     decodeAccess(In);
-    In.What = PtxInstr::MBarrier;
+    StringRef Form = In.Qualifiers.front();
+    bool Arrive = Form == "arrive" || Form == "arrive_drop";
+    bool Wait = Form == "test_wait" || Form == "try_wait";
+    if (!Arrive && !Wait) {
+      In.Sem = Order::Plain;
+      In.ScopeQual.reset();
+    } else {
+      if (In.Sem == Order::Plain)
+        In.Sem = Arrive ? Order::Release : Order::Acquire;
+      if (!In.ScopeQual)
+        In.ScopeQual = Scope::Block;
+    }
   } else if ((Op == "cp" || Op == "cp.reduce") && Has("async") && Has("bulk")) {
     if (Has("commit_group") || Has("wait_group")) {
       In.What = PtxInstr::BulkGroup;
@@ -285,6 +301,11 @@ std::optional<OpKind> opKindOf(const PtxInstr &P) {
   case PtxInstr::BlockBarrier: return OpKind::BlockBarrier;
   case PtxInstr::ClusterArrive: return OpKind::ClusterArrive;
   case PtxInstr::ClusterWait: return OpKind::ClusterWait;
+  case PtxInstr::MBarrier:
+    // A barrier object's arrive or wait, as cuda::barrier's are.
+    if (P.Sem == Order::Plain)
+      return std::nullopt;
+    return OpKind::BlockBarrier;
   case PtxInstr::ProxyFence:
     if (llvm::StringRef(P.Proxy).starts_with("async"))
       return OpKind::ProxyFence;

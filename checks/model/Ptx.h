@@ -65,7 +65,8 @@ std::vector<PtxInstr> parsePtx(llvm::StringRef Text);
 llvm::StringRef ptxKindName(PtxInstr::Kind K);
 
 /// What \p P does, in the vocabulary the rules share: ld, st, atom and red,
-/// fences, bar.sync, the cluster barrier, fence.proxy.async, and the async
+/// fences, bar.sync, the cluster barrier, an mbarrier's arrive (a release)
+/// and wait (an acquire) as a barrier object's, fence.proxy.async, and the async
 /// proxy reading shared memory (a bulk copy out of it, wgmma). None for the
 /// rest.
 std::optional<OpKind> opKindOf(const PtxInstr &P);

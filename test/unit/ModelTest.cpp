@@ -436,6 +436,38 @@ TEST(Ptx, FencesAndBarriers) {
   EXPECT_EQ(Is[2].What, PtxInstr::BlockBarrier);
 }
 
+TEST(Ptx, MBarrierArriveAndWait) {
+  // An mbarrier's arrive releases and its test_wait/try_wait acquires, at .cta
+  // scope unless a scope is written; .relaxed orders nothing. The forms that
+  // only set the barrier up or count bytes order nothing and have no kind.
+  auto Is = parsePtx("mbarrier.arrive.shared::cta.b64 %0, [%1], %2;"
+                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;"
+                     "mbarrier.test_wait.shared.b64 p, [%1], %2;"
+                     "mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%0], %1;"
+                     "mbarrier.arrive.relaxed.cta.shared::cta.b64 %0, [%1];"
+                     "mbarrier.arrive_drop.shared.b64 _, [%0];"
+                     "mbarrier.init.shared.b64 [%0], %1;"
+                     "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;");
+  ASSERT_EQ(Is.size(), 8u);
+  EXPECT_EQ(Is[0].What, PtxInstr::MBarrier);
+  EXPECT_EQ(Is[0].Sem, Order::Release);
+  EXPECT_EQ(Is[0].ScopeQual, Scope::Block);
+  EXPECT_EQ(Is[0].Space, MemorySpace::Shared);
+  EXPECT_EQ(Is[0].addressOperandNumber(), 1u);
+  EXPECT_EQ(opKindOf(Is[0]), OpKind::BlockBarrier);
+  EXPECT_EQ(Is[1].Sem, Order::Acquire);
+  EXPECT_EQ(Is[1].ScopeQual, Scope::Block);
+  EXPECT_EQ(opKindOf(Is[1]), OpKind::BlockBarrier);
+  EXPECT_EQ(Is[2].Sem, Order::Acquire);
+  EXPECT_EQ(Is[3].Sem, Order::Release);
+  EXPECT_EQ(Is[3].ScopeQual, Scope::Cluster);
+  EXPECT_EQ(Is[4].Sem, Order::Relaxed);
+  EXPECT_EQ(Is[5].Sem, Order::Release);
+  EXPECT_EQ(Is[6].Sem, Order::Plain);
+  EXPECT_FALSE(opKindOf(Is[6]));
+  EXPECT_FALSE(opKindOf(Is[7]));
+}
+
 TEST(Ptx, AsyncProxy) {
   auto Is = parsePtx("fence.proxy.async.shared::cta;\n"
                      "cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n"

@@ -139,7 +139,7 @@ __global__ void electedWaitNoBarrier(int *data, int *flag, int *out) {
   }
 }
 
-// LITMUS: forbidden; pass-differs: the pass reads no op from the mbarrier asm that cuda::barrier lowers to, so it sees no barrier and reports the publish
+// LITMUS: forbidden
 // A cuda::barrier every thread of the block arrives at and waits on, between the writes and thread
 // 0's release: it orders them as __syncthreads() does.
 #include <cuda/barrier>
@@ -155,6 +155,94 @@ __global__ void electedAfterBarrierObject(int *data, int *flag, int *out) {
     bar.arrive_and_wait();
     if (threadIdx.x == 0)
       Dev(*flag).store(1, cuda::memory_order_release);
+  } else {
+    if (threadIdx.x == 0)
+      while (Dev(*flag).load(cuda::memory_order_acquire) == 0) {
+      }
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The barrier's arrive alone before the publish, its wait after: arriving waits for no one, so
+// thread 0 may publish before the other warps have written.
+__global__ void electedAfterArriveOnly(int *data, int *flag, int *out) {
+  using Barrier = cuda::barrier<cuda::thread_scope_block>;
+  __shared__ alignas(Barrier) unsigned char storage[sizeof(Barrier)];
+  Barrier &bar = *reinterpret_cast<Barrier *>(storage);
+  if (threadIdx.x == 0)
+    init(&bar, blockDim.x);
+  __syncthreads();
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = threadIdx.x + 1;
+    Barrier::arrival_token token = bar.arrive();
+    if (threadIdx.x == 0)
+      Dev(*flag).store(1, cuda::memory_order_release);
+    bar.wait(static_cast<Barrier::arrival_token &&>(token));
+  } else {
+    if (threadIdx.x == 0)
+      while (Dev(*flag).load(cuda::memory_order_acquire) == 0) {
+      }
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = data[threadIdx.x];
+  }
+}
+
+// Hand-written mbarrier PTX, as pipelines that drive the tensor memory accelerator write it: the
+// barrier's shared-window address in an integer, an arrive, then try_wait until the phase flips.
+__device__ unsigned long long mbarArrive(unsigned addr) {
+  unsigned long long token;
+  asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];" : "=l"(token) : "r"(addr) : "memory");
+  return token;
+}
+__device__ void mbarWait(unsigned addr, unsigned long long token) {
+  unsigned done = 0;
+  while (!done)
+    asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.shared::cta.b64 p, [%1], %2;\n\t"
+                 "selp.b32 %0, 1, 0, p;\n\t}"
+                 : "=r"(done)
+                 : "r"(addr), "l"(token)
+                 : "memory");
+}
+
+// LITMUS: forbidden
+// Every thread arrives at the hand-written mbarrier and waits for the phase to complete before
+// thread 0 publishes: as __syncthreads() does, the wait orders the others' writes before it.
+__global__ void electedAfterMbarrierPtx(int *data, int *flag, int *out) {
+  __shared__ unsigned long long mbar;
+  const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(&mbar));
+  if (threadIdx.x == 0)
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(addr), "r"(blockDim.x) : "memory");
+  __syncthreads();
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = threadIdx.x + 1;
+    mbarWait(addr, mbarArrive(addr));
+    if (threadIdx.x == 0)
+      Dev(*flag).store(1, cuda::memory_order_release);
+  } else {
+    if (threadIdx.x == 0)
+      while (Dev(*flag).load(cuda::memory_order_acquire) == 0) {
+      }
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The same arrive with its wait after the publish: thread 0 waits for no one before it.
+__global__ void electedBeforeMbarrierWait(int *data, int *flag, int *out) {
+  __shared__ unsigned long long mbar;
+  const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(&mbar));
+  if (threadIdx.x == 0)
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(addr), "r"(blockDim.x) : "memory");
+  __syncthreads();
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = threadIdx.x + 1;
+    unsigned long long token = mbarArrive(addr);
+    if (threadIdx.x == 0)
+      Dev(*flag).store(1, cuda::memory_order_release);
+    mbarWait(addr, token);
   } else {
     if (threadIdx.x == 0)
       while (Dev(*flag).load(cuda::memory_order_acquire) == 0) {
