@@ -122,8 +122,13 @@ bool isBlockRegister(llvm::Intrinsic::ID ID);
 
 /// \p V is threadIdx.x plus a constant (through casts and constant adds):
 /// the constant. The lane (threadIdx.x & 31) counts as the index: which lane
-/// of a warp an address is, or which lanes of every warp a guard admits.
-std::optional<int64_t> threadIndexPlus(const llvm::Value *V, unsigned Depth = 0);
+/// of a warp an address is, or which lanes of every warp a guard admits; so
+/// does the block's linear index, threadIdx.x + blockDim.x * (threadIdx.y +
+/// blockDim.y * threadIdx.z), which cooperative groups' thread_rank() is.
+/// Where \p Group is given, the rank in aligned groups of other sizes
+/// (index & 15, a 16-thread tile's thread_rank()) is read too, its group
+/// size set (model/rankGroupOf); it stays 0 for the index itself.
+std::optional<int64_t> threadIndexPlus(const llvm::Value *V, unsigned Depth = 0, int64_t *Group = nullptr);
 
 /// The bits of \p V that may differ between the lanes of a warp.
 uint64_t laneBits(const llvm::Value *V, llvm::SmallPtrSetImpl<const llvm::Value *> &Seen, unsigned Depth = 0);

@@ -403,11 +403,13 @@ bool inLoopOverGrid(const Instruction *I, const LoopInfo &LI) {
 }
 
 /// The bound a dominating branch on threadIdx.x puts on the threads that run
-/// \p I (if (threadIdx.x < 32)): -1 for none.
-int threadBelow(const Instruction *I, const FunctionOrder &O) {
+/// \p I (if (threadIdx.x < 32)): -1 for none; \p Group the size of the
+/// groups it counts ranks of, where it reads a tile's rank (ThreadBound).
+int threadBelow(const Instruction *I, const FunctionOrder &O, int &Group) {
   const DominatorTree &DT = O.domTree();
   const DomTreeNode *N = DT.getNode(I->getParent());
-  int Below = -1;
+  std::optional<ThreadBound> Below;
+  Group = 0;
   for (const DomTreeNode *Up = N ? N->getIDom() : nullptr; Up; Up = Up->getIDom()) {
     const auto *Br = dyn_cast<BranchInst>(Up->getBlock()->getTerminator());
     if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
@@ -435,22 +437,26 @@ int threadBelow(const Instruction *I, const FunctionOrder &O) {
         P = CmpInst::getSwappedPredicate(P);
       }
       const auto *C = dyn_cast<ConstantInt>(R);
-      std::optional<int64_t> K = threadIndexPlus(L);
+      int64_t RankGroup = 0;
+      std::optional<int64_t> K = threadIndexPlus(L, 0, &RankGroup);
       if (!C || !K || *K != 0 || C->isNegative() || C->getBitWidth() > 64) {
         if (LaneGuard)
           return UnknownThreadGuard;
         continue;
       }
       std::optional<IndexCompare> Op = indexCompareOf(P);
-      std::optional<int64_t> Bounded = Op ? threadsBelow(*Op, C->getSExtValue(), Succ == 0) : std::nullopt;
+      std::optional<ThreadBound> Bounded =
+          Op ? threadsBelow(*Op, C->getSExtValue(), Succ == 0, RankGroup) : std::nullopt;
       if (!Bounded)
         return UnknownThreadGuard; // tid >= C, tid != C: not a bound from above
-      int64_t Bound = *Bounded;
-      if (Bound >= 0 && Bound < (1 << 20) && (Below < 0 || Bound < Below))
-        Below = static_cast<int>(Bound);
+      if (Bounded->Below >= 0 && Bounded->Below < (1 << 20))
+        Below = Below ? bothBounds(*Below, *Bounded) : *Bounded;
     }
   }
-  return Below;
+  if (!Below)
+    return -1;
+  Group = static_cast<int>(Below->Group);
+  return static_cast<int>(Below->Below);
 }
 
 /// The ticket (one of \p Tickets: counting updates whose draws are distinct,
@@ -630,7 +636,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
           R.LaneOffset = K->Offset;
           R.LaneBase = LaneBaseId.try_emplace(K->Base, LaneBaseId.size()).first->second;
         }
-      R.ThreadBelow = threadBelow(Op.I, orderOf(Fn));
+      R.ThreadBelow = threadBelow(Op.I, orderOf(Fn), R.RankGroup);
       Ops.push_back(R);
     }
   }

@@ -103,19 +103,6 @@ bool ScopedAccesses::Walker::isGridIndexX(const Expr *E, unsigned Depth) {
   return Parts(Add->getLHS(), Add->getRHS()) || Parts(Add->getRHS(), Add->getLHS());
 }
 
-/// A comparison of an index with a constant, in the model's words.
-static std::optional<IndexCompare> indexCompareOf(BinaryOperatorKind K) {
-  switch (K) {
-  case BO_EQ: return IndexCompare::EQ;
-  case BO_NE: return IndexCompare::NE;
-  case BO_LT: return IndexCompare::LT;
-  case BO_LE: return IndexCompare::LE;
-  case BO_GT: return IndexCompare::GT;
-  case BO_GE: return IndexCompare::GE;
-  default: return std::nullopt;
-  }
-}
-
 std::optional<int64_t> ScopedAccesses::Walker::pinnedBlock(const Expr *Cond, bool WhenTrue) {
   if (!Cond)
     return std::nullopt;
@@ -153,159 +140,6 @@ std::optional<int64_t> ScopedAccesses::Walker::pinnedBlock(const Expr *Cond, boo
   return std::nullopt;
 }
 
-std::optional<int64_t> ScopedAccesses::Walker::threadIndexPlus(const Expr *E, const Frame *Fr, unsigned Depth) {
-  if (!E || Depth > 8)
-    return std::nullopt;
-  E = E->IgnoreParenCasts();
-  if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
-    return threadIndexPlus(OV->getSourceExpr(), Fr, Depth + 1);
-  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
-    return threadIndexPlus(PO->getSyntacticForm(), Fr, Depth + 1);
-  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E)) {
-    const auto *Base = dyn_cast<DeclRefExpr>(MP->getBaseExpr()->IgnoreParenImpCasts());
-    if (const auto *OV = dyn_cast<OpaqueValueExpr>(MP->getBaseExpr()->IgnoreParenImpCasts()))
-      Base = dyn_cast_or_null<DeclRefExpr>(OV->getSourceExpr() ? OV->getSourceExpr()->IgnoreParenImpCasts() : nullptr);
-    if (Base && isThreadIndexName(identifierOf(Base->getDecl())) && identifierOf(MP->getPropertyDecl()) == "x")
-      return 0;
-    return std::nullopt;
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
-      if (auto Arg = argumentFor(P, Fr))
-        return threadIndexPlus(Arg->first, Arg->second, Depth + 1);
-      return std::nullopt;
-    }
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->hasLocalStorage()) {
-      const Expr *Value = VD->getInit() ? (modified(VD) ? nullptr : VD->getInit()) : singleAssignment(VD);
-      if (Value)
-        return threadIndexPlus(Value, frameOf(VD->getParentFunctionOrMethod(), Fr), Depth + 1);
-    }
-    return std::nullopt;
-  }
-  // The lane (threadIdx.x & 31, threadIdx.x % 32) keeps a warp's lanes apart as the index does.
-  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && (BO->getOpcode() == BO_And || BO->getOpcode() == BO_Rem))
-    if (std::optional<int64_t> C = constantInt(BO->getRHS(), Ctx);
-        C && *C == (BO->getOpcode() == BO_And ? WarpLanes - 1 : WarpLanes))
-      if (std::optional<int64_t> K = threadIndexPlus(BO->getLHS(), Fr, Depth + 1); K && *K == 0)
-        return 0;
-  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
-    if (std::optional<int64_t> C = constantInt(BO->getRHS(), Ctx))
-      if (std::optional<int64_t> K = threadIndexPlus(BO->getLHS(), Fr, Depth + 1))
-        return BO->getOpcode() == BO_Add ? *K + *C : *K - *C;
-    if (BO->getOpcode() == BO_Add)
-      if (std::optional<int64_t> C = constantInt(BO->getLHS(), Ctx))
-        if (std::optional<int64_t> K = threadIndexPlus(BO->getRHS(), Fr, Depth + 1))
-          return *K + *C;
-  }
-  return std::nullopt;
-}
-
-uint64_t ScopedAccesses::Walker::laneBits(const Expr *E, const Frame *Fr, unsigned Depth) {
-  constexpr uint64_t All = ~uint64_t(0), Lane = WarpLanes - 1;
-  auto Upward = [](uint64_t M) { return M ? ~((M & -M) - 1) : 0; }; // from the lowest dependent bit up
-  if (!E || Depth > 16)
-    return All;
-  E = E->IgnoreParenCasts();
-  if (constantInt(E, Ctx))
-    return 0;
-  if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
-    return laneBits(OV->getSourceExpr(), Fr, Depth + 1);
-  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
-    return laneBits(PO->getSyntacticForm(), Fr, Depth + 1);
-  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E)) {
-    const Expr *B = MP->getBaseExpr()->IgnoreParenImpCasts();
-    if (const auto *OV = dyn_cast<OpaqueValueExpr>(B); OV && OV->getSourceExpr())
-      B = OV->getSourceExpr()->IgnoreParenImpCasts();
-    const auto *Base = dyn_cast<DeclRefExpr>(B);
-    StringRef Name = Base ? identifierOf(Base->getDecl()) : StringRef();
-    if (isThreadIndexName(Name))
-      return identifierOf(MP->getPropertyDecl()) == "x" ? Lane : All;
-    return isBlockIndexName(Name) || isGridSizeName(Name) || Name == "blockDim" ? 0 : All;
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
-      if (auto Arg = argumentFor(P, Fr))
-        return laneBits(Arg->first, Arg->second, Depth + 1);
-      const auto *F = dyn_cast<FunctionDecl>(P->getDeclContext());
-      return F && F->hasAttr<CUDAGlobalAttr>() ? 0 : All; // a kernel's argument: the same for every thread
-    }
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
-      if (VD->hasLocalStorage()) {
-        const Expr *Value = VD->getInit() ? (modified(VD) ? nullptr : VD->getInit()) : singleAssignment(VD);
-        return Value ? laneBits(Value, frameOf(VD->getParentFunctionOrMethod(), Fr), Depth + 1) : All;
-      }
-      return VD->getType().isConstQualified() && VD->getInit() ? laneBits(VD->getInit(), Fr, Depth + 1) : All;
-    }
-    return isa<EnumConstantDecl>(DRE->getDecl()) ? 0 : All;
-  }
-  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-    if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
-      return All;
-    uint64_t L = laneBits(BO->getLHS(), Fr, Depth + 1), R = laneBits(BO->getRHS(), Fr, Depth + 1);
-    std::optional<int64_t> C = constantInt(BO->getRHS(), Ctx);
-    uint64_t K = C && *C >= 0 ? static_cast<uint64_t>(*C) : 0;
-    switch (BO->getOpcode()) {
-    case BO_Shl: return C && K < 64 ? L << K : Upward(L | R);
-    case BO_Shr: return C && K < 64 ? L >> K : (L | R ? All : 0);
-    case BO_Div: return C && K && llvm::isPowerOf2_64(K) ? L >> llvm::Log2_64(K) : (L | R ? All : 0);
-    case BO_Rem: return C && K && llvm::isPowerOf2_64(K) ? L & (K - 1) : (L | R ? All : 0);
-    case BO_And: return C ? L & K : L | R;
-    case BO_Or:
-    case BO_Xor: return L | R;
-    case BO_Mul: return C && K && llvm::isPowerOf2_64(K) ? L << llvm::Log2_64(K) : Upward(L | R);
-    case BO_Add:
-    case BO_Sub: return Upward(L | R);
-    default: return L | R ? 1 : 0; // comparisons and logic: one bit
-    }
-  }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E))
-    return UO->isIncrementDecrementOp() || UO->getOpcode() == UO_Deref ? All
-                                                                       : laneBits(UO->getSubExpr(), Fr, Depth + 1);
-  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
-    return laneBits(CO->getCond(), Fr, Depth + 1) | laneBits(CO->getTrueExpr(), Fr, Depth + 1) |
-           laneBits(CO->getFalseExpr(), Fr, Depth + 1);
-  return All;
-}
-
-std::optional<int64_t> ScopedAccesses::Walker::threadBound(const Expr *Cond, bool WhenTrue, const Frame *Fr) {
-  Cond = Cond ? Cond->IgnoreParenImpCasts() : nullptr;
-  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot)
-    return threadBound(UO->getSubExpr(), !WhenTrue, Fr);
-  const auto *BO = dyn_cast_or_null<BinaryOperator>(Cond);
-  if (!BO)
-    return std::nullopt;
-  if (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr) {
-    // Both sides of && hold when it does, both of || fail when it does: the branches -O2 leaves,
-    // the least bound the arm's. A side that reads no thread index (blockIdx.x == 0) bounds
-    // nothing; one that reads it with no bound leaves the whole without one.
-    if ((BO->getOpcode() == BO_LAnd) != WhenTrue)
-      return std::nullopt;
-    std::optional<int64_t> Least;
-    for (const Expr *Side : {BO->getLHS(), BO->getRHS()}) {
-      if (std::optional<int64_t> B = threadBound(Side, WhenTrue, Fr))
-        Least = Least ? std::min(*Least, *B) : *B;
-      else if (laneBits(Side, Fr) != 0)
-        return std::nullopt;
-    }
-    return Least;
-  }
-  if (!BO->isComparisonOp())
-    return std::nullopt;
-  BinaryOperatorKind Op = BO->getOpcode();
-  const Expr *L = BO->getLHS(), *R = BO->getRHS();
-  std::optional<int64_t> C = constantInt(R, Ctx);
-  if (!C) {
-    std::swap(L, R);
-    C = constantInt(R, Ctx);
-    Op = BinaryOperator::reverseComparisonOp(Op);
-  }
-  std::optional<int64_t> K = threadIndexPlus(L, Fr);
-  if (!C || !K || *K != 0)
-    return std::nullopt;
-  std::optional<IndexCompare> Compare = indexCompareOf(Op);
-  return Compare ? threadsBelow(*Compare, *C, WhenTrue) : std::nullopt;
-}
-
 void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
   if (!S || Budget == 0)
     return;
@@ -338,8 +172,8 @@ void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {
         // if (tid >= 32) return; what follows runs in threads below 32.
         if (ThreadBelow == UnknownThreadGuard)
           ;
-        else if (std::optional<int64_t> B = threadBound(If->getCond(), /*WhenTrue=*/false, Fr))
-          ThreadBelow = ThreadBelow < 0 ? *B : std::min(ThreadBelow, *B);
+        else if (std::optional<ThreadBound> B = threadBound(If->getCond(), /*WhenTrue=*/false, Fr))
+          bound(*B);
         else if (laneBits(If->getCond(), Fr) != 0)
           ThreadBelow = UnknownThreadGuard;
       }
@@ -500,8 +334,8 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     auto Below = [&](bool WhenTrue) {
       if (ThreadBelow == UnknownThreadGuard)
         return;
-      if (std::optional<int64_t> B = threadBound(If->getCond(), WhenTrue, Fr))
-        ThreadBelow = ThreadBelow < 0 ? *B : std::min(ThreadBelow, *B);
+      if (std::optional<ThreadBound> B = threadBound(If->getCond(), WhenTrue, Fr))
+        bound(*B);
       else if (laneBits(If->getCond(), Fr) != 0)
         ThreadBelow = UnknownThreadGuard; // which lanes run the arm is not known
     };
@@ -778,6 +612,7 @@ void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Fram
   A.Arms.assign(Arms.begin(), Arms.end());
   A.GridLoop = GridLoops > 0;
   A.ThreadBelow = ThreadBelow;
+  A.RankGroup = RankGroup;
   A.OnlyBlock = OnlyBlock;
   A.ElectedBy = ElectedBy;
   bool Reads = A.What == OpKind::Load || A.What == OpKind::RMW;

@@ -193,6 +193,7 @@ void AstRecords::build() {
     Op.GoalIsGrid = A.GoalIsGrid;
     Op.GridLoop = A.GridLoop;
     Op.ThreadBelow = A.ThreadBelow > INT32_MAX ? -1 : static_cast<int>(A.ThreadBelow);
+    Op.RankGroup = Op.ThreadBelow < 0 ? 0 : static_cast<int>(A.RankGroup);
     if (A.Object && A.Object->LaneOffset && !A.Object->LaneVoid && *A.Object->LaneOffset > INT32_MIN &&
         *A.Object->LaneOffset < INT32_MAX) {
       Op.HasLaneOffset = true;

@@ -220,6 +220,15 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
     Deps.Grid |= Sub.Grid && Apart;
     return Text;
   };
+  // threadIdx or blockDim passed down as a dim3 (cooperative groups' vec3_to_linear).
+  if (isa<MemberExpr>(E))
+    for (bool Thread : {true, false})
+      if (std::optional<char> C = componentOf(E, Fr, Thread)) {
+        Deps.Thread |= Thread && separatesBlocks(*C);
+        Deps.Varies |= Thread;
+        Deps.ThreadVaries |= Thread;
+        return std::string(Thread ? "threadIdx." : "blockDim.") + *C;
+      }
   if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E))
     return Member(MP->getBaseExpr(), identifierOf(MP->getPropertyDecl()), ".");
   if (const auto *ME = dyn_cast<MemberExpr>(E))

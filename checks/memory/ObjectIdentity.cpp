@@ -227,7 +227,8 @@ ScopedAccesses::Walker::returned(const CallExpr *CE, const Frame *Fr) {
   // the same way every time; with branches, which value it returns depends
   // on them.
   const FunctionDecl *Def = definitionOf(CE->getDirectCallee());
-  if (!Def || inSystemHeader(Def->getLocation()) || (Fr && Fr->Depth >= MaxResolveDepth))
+  if (!Def || (Fr && Fr->Depth >= MaxResolveDepth) ||
+      (inSystemHeader(Def->getLocation()) && !readsLibraryFunctionBody(plainQualifiedName(Def))))
     return std::nullopt;
   for (const Frame *Up = Fr; Up; Up = Up->Parent)
     if (Up->F == Def)

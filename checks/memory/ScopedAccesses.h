@@ -188,6 +188,8 @@ struct ScopedAccess {
   bool GridLoop = false;
   /// Only threads whose threadIdx.x is below this run it (MemOp::ThreadBelow).
   int64_t ThreadBelow = -1;
+  /// ThreadBelow counts ranks of each group of this many threads (MemOp::RankGroup).
+  int64_t RankGroup = 0;
   /// The statement whose outcome the test decides, and what runs on it: the
   /// Seqs from TestFrom (the test, or the end of a do-while it ends) to TestUntil
   /// (the end of the statement, or never where an arm leaves or a loop ends).

@@ -70,6 +70,9 @@ bool onlyCopiedOutsideConstructors(const clang::CXXRecordDecl *RD, const clang::
 /// \p Body assigns \p FD, changes it otherwise (++, a compound assignment) or takes its address.
 bool writesField(const clang::Stmt *Body, const clang::FieldDecl *FD);
 
+/// A comparison of an index with a constant, in the model's words.
+std::optional<IndexCompare> indexCompareOf(clang::BinaryOperatorKind K);
+
 constexpr unsigned MaxDepth = 12;       // calls followed down from a root
 constexpr unsigned MaxResolve = 100;     // steps resolving one expression
 // Calls a resolution may enter below the walk's own (a helper that returns a
@@ -211,10 +214,23 @@ private:
   std::optional<int64_t> pinnedBlock(const clang::Expr *Cond, bool WhenTrue);
   /// threadIdx.x + blockIdx.x * blockDim.x (any order), through locals that hold it.
   bool isGridIndexX(const clang::Expr *E, unsigned Depth = 0);
-  /// The bound \p Cond coming out \p WhenTrue puts on threadIdx.x (tid < 32: 32).
-  std::optional<int64_t> threadBound(const clang::Expr *Cond, bool WhenTrue, const Frame *Fr);
-  /// \p E is threadIdx.x plus a constant, through locals and arguments: the constant.
-  std::optional<int64_t> threadIndexPlus(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
+  /// The bound \p Cond coming out \p WhenTrue puts on threadIdx.x (tid < 32: 32), or on the
+  /// thread's rank in a tile (model/ThreadBound).
+  std::optional<ThreadBound> threadBound(const clang::Expr *Cond, bool WhenTrue, const Frame *Fr);
+  /// \p E is threadIdx.x plus a constant, through locals, arguments and calls that return one
+  /// expression: the constant. The lane and the block's linear index (cooperative groups'
+  /// thread_rank()) count as the index; where \p Group is given, so does a rank in aligned
+  /// groups of another size (a 16-thread tile's thread_rank(), index & 15), its size set.
+  std::optional<int64_t> threadIndexPlus(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0,
+                                         int64_t *Group = nullptr);
+  /// "threadIdx" or "blockDim" where \p E is that variable, here or through the parameter it
+  /// was passed as (cooperative groups' vec3_to_linear(threadIdx, blockDim)); empty otherwise.
+  llvm::StringRef builtinVariableOf(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
+  /// The component ('x', 'y', 'z') of threadIdx (\p Thread) or of blockDim that \p E reads.
+  std::optional<char> componentOf(const clang::Expr *E, const Frame *Fr, bool Thread);
+  /// \p E is blockDim.x times what reads only threadIdx.y/z and blockDim.y, or a sum of such:
+  /// the threads of the rows before the thread's in the block's linear index.
+  bool rowsBeforeThread(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
   /// The bits of \p E that may differ between the lanes of a warp: those that depend on the low
   /// bits of threadIdx.x, through shifts, masks and arithmetic; every bit for memory, calls,
   /// threadIdx.y. None: every lane computes it alike (the warp's index, threadIdx.x / 32).
@@ -369,18 +385,27 @@ private:
   int64_t OnlyBlock = -1;
   /// The bound the conditions around the walk put on threadIdx.x (if (tid < 32)); -1: none.
   int64_t ThreadBelow = -1;
+  /// Where that bound counts ranks of each tile: the tile's size (ThreadBound).
+  int64_t RankGroup = 0;
+  /// Adds a guard's bound to ThreadBelow/RankGroup (model/bothBounds).
+  void bound(const ThreadBound &B) {
+    ThreadBound Now = ThreadBelow < 0 ? B : bothBounds({ThreadBelow, RankGroup}, B);
+    ThreadBelow = Now.Below;
+    RankGroup = Now.Group;
+  }
   /// The ticket whose drawing elects the one block that runs what is walked
   /// now (ScopedAccess::ElectedBy); null: none.
   const clang::Expr *ElectedBy = nullptr;
   /// What the conditions around the walk say of who runs it, to restore after an arm.
   struct Narrowing {
-    int64_t OnlyBlock, ThreadBelow;
+    int64_t OnlyBlock, ThreadBelow, RankGroup;
     const clang::Expr *ElectedBy;
   };
-  Narrowing narrowing() const { return {OnlyBlock, ThreadBelow, ElectedBy}; }
+  Narrowing narrowing() const { return {OnlyBlock, ThreadBelow, RankGroup, ElectedBy}; }
   void restore(const Narrowing &N) {
     OnlyBlock = N.OnlyBlock;
     ThreadBelow = N.ThreadBelow;
+    RankGroup = N.RankGroup;
     ElectedBy = N.ElectedBy;
   }
   /// What runs where \p Cond is \p WhenTrue: the one block a branch on

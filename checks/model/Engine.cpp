@@ -299,6 +299,8 @@ static void dumpOps(ArrayRef<MemOp> Ops) {
       OS << " elected=" << O.ElectedBy;
     if (O.ThreadBelow != -1)
       OS << " below=" << O.ThreadBelow;
+    if (O.RankGroup)
+      OS << " of-each=" << O.RankGroup;
     if (O.Segment >= 0)
       OS << " seg=" << O.Segment;
     if (O.BlockPart >= 0)

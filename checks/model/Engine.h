@@ -238,6 +238,10 @@ struct MemOp {
   /// thread's index the front end cannot bound decides it (if ((tid & n) == n)),
   /// so which lanes run it is not known.
   int ThreadBelow = -1;
+  /// Where the guard reads the thread's rank in aligned groups of this many
+  /// threads (a 16-thread tile's thread_rank() == 15): ThreadBelow then counts
+  /// the ranks of each group that run it, which may be any (ThreadBound).
+  int RankGroup = 0;
   /// The element is the thread's own: its index keeps both the grid's blocks
   /// and a block's threads apart (out[blockIdx.x * blockDim.x + threadIdx.x]).
   bool ThreadPrivate = false;

@@ -95,7 +95,8 @@ public:
     return anyBetween(Syncs, From, To, Pred);
   }
   /// Data access \p D is run by threads that flag access \p F is not: \p F
-  /// only by the threads below a bound (if (threadIdx.x == 0)), \p D by more,
+  /// only by the threads below a bound (if (threadIdx.x == 0)) or by some
+  /// ranks of each tile (tile.thread_rank() == 15), \p D by more,
   /// at addresses the block's threads compute apart (data[threadIdx.x]: the
   /// others' locations, which \p F's thread does not touch), and no barrier
   /// stands between them (in either order) that would make
@@ -104,8 +105,8 @@ public:
   /// cluster's wait, or a call not shown that may hold one.
   bool byOthers(unsigned D, unsigned F) const {
     const MemOp &Data = op(D), &Flag = op(F);
-    if (!Data.ThreadApart || Flag.ThreadBelow < 1 || Data.ThreadBelow == UnknownThreadGuard ||
-        (Data.ThreadBelow >= 0 && Data.ThreadBelow <= Flag.ThreadBelow))
+    if (!Data.ThreadApart ||
+        !runsInFewerThreads(Flag.ThreadBelow, Flag.RankGroup, Data.ThreadBelow, Data.RankGroup))
       return false;
     auto Barrier = [&](unsigned I) {
       const MemOp &B = op(I);

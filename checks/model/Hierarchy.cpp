@@ -172,7 +172,7 @@ std::vector<WarpRace> warpRaces(ArrayRef<MemOp> Ops, const ProgramOrder &PO) {
     // ((tid & n) == n, coop < s) may keep out the lanes the offsets pair.
     return M.isAccess() && (M.Ord == Order::Plain || M.Ord == Order::Volatile) && M.Object >= 0 &&
            M.Home == ObjectHome::Shared && M.HasLaneOffset && M.RunBy == Runner::Kernel &&
-           M.ThreadBelow != UnknownThreadGuard;
+           M.ThreadBelow != UnknownThreadGuard && M.RankGroup == 0;
   };
   auto Barrier = [](const MemOp &M) {
     return M.What == OpKind::WarpBarrier || M.What == OpKind::GridBarrier ||

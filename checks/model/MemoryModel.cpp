@@ -180,6 +180,10 @@ std::optional<BarrierFunction> barrierFunction(StringRef QualifiedName) {
       .Cases({"cooperative_groups::multi_grid_group::sync", "cooperative_groups::details::multi_grid::sync"},
              BarrierFunction{OpKind::GridBarrier, Scope::System})
       .Case("cooperative_groups::thread_block::sync", BarrierFunction{OpKind::BlockBarrier, Scope::Block})
+      // A tile of one warp or less, and a coalesced group, sync with __syncwarp(mask) of their lanes.
+      .Cases({"cooperative_groups::__static_size_thread_block_tile_base::sync",
+              "cooperative_groups::coalesced_group::sync"},
+             BarrierFunction{OpKind::WarpBarrier, Scope::Block})
       .Default(std::nullopt);
 }
 
@@ -258,6 +262,62 @@ std::optional<int64_t> threadsBelow(IndexCompare Op, int64_t C, bool WhenTrue) {
   case IndexCompare::EQ: return C + 1;
   default: return std::nullopt;
   }
+}
+
+std::optional<int64_t> rankGroupOf(int64_t Operand, bool IsMask) {
+  int64_t G = IsMask ? Operand + 1 : Operand;
+  if (G < 2 || !isPowerOf2_64(static_cast<uint64_t>(G)))
+    return std::nullopt;
+  return G == WarpSize ? 0 : G;
+}
+
+std::optional<ThreadBound> threadsBelow(IndexCompare Op, int64_t C, bool WhenTrue, int64_t Group) {
+  if (Group == 0) {
+    std::optional<int64_t> B = threadsBelow(Op, C, WhenTrue);
+    return B ? std::optional<ThreadBound>(ThreadBound{*B, 0}) : std::nullopt;
+  }
+  if (Group < 2 || Group > 1024)
+    return std::nullopt;
+  int64_t Ranks = 0;
+  for (int64_t R = 0; R < Group; ++R) {
+    bool Holds = Op == IndexCompare::EQ   ? R == C
+                 : Op == IndexCompare::NE ? R != C
+                 : Op == IndexCompare::LT ? R < C
+                 : Op == IndexCompare::LE ? R <= C
+                 : Op == IndexCompare::GT ? R > C
+                                          : R >= C;
+    Ranks += Holds == WhenTrue;
+  }
+  if (Ranks == 0 || Ranks == Group)
+    return std::nullopt;
+  return ThreadBound{Ranks, Group};
+}
+
+ThreadBound bothBounds(ThreadBound A, ThreadBound B) {
+  if ((A.Group == 0) != (B.Group == 0))
+    return A.Group == 0 ? A : B;
+  if (A.Group == B.Group)
+    return A.Below <= B.Below ? A : B;
+  // Shares of different groups: the lesser share (1 of 16 before 4 of 32).
+  return A.Below * B.Group <= B.Below * A.Group ? A : B;
+}
+
+bool runsInFewerThreads(int64_t FewerBelow, int64_t FewerGroup, int64_t MoreBelow, int64_t MoreGroup) {
+  if (FewerBelow < 1)
+    return false;
+  if (MoreBelow == -1) // every thread runs the other
+    return FewerGroup == 0 || FewerBelow < FewerGroup;
+  if (MoreBelow < 0)
+    return false;
+  if (FewerGroup == MoreGroup)
+    return FewerBelow < MoreBelow;
+  // A share of each group against a bound on the index (or another group's
+  // share): which is fewer depends on the block's size.
+  return false;
+}
+
+bool readsLibraryFunctionBody(StringRef QualifiedName) {
+  return QualifiedName.starts_with("cooperative_groups::");
 }
 
 bool isWarpShuffleName(StringRef Name) {

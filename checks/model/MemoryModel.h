@@ -116,6 +116,36 @@ std::optional<int64_t> blockPinnedBy(IndexCompare Op, int64_t C, bool WhenTrue);
 /// guard with it, one comparison at a time: a conjunction's (tid < 32 &&
 /// lane == 0) are the branches -O2 leaves, and its bound is the least.
 std::optional<int64_t> threadsBelow(IndexCompare Op, int64_t C, bool WhenTrue);
+
+/// Which threads a guard on the thread's index lets run an operation. Group
+/// 0: those whose index (threadIdx.x, the block's linear index, or the lane)
+/// is below Below. Otherwise the guard reads the thread's rank in aligned
+/// groups of Group threads (a power of two other than the warp's 32: a
+/// cooperative-groups tile's thread_rank(), threadIdx.x % 16), and Below
+/// counts the ranks of each group it lets run (rank == 15: 1), which may be
+/// any of the group's.
+struct ThreadBound {
+  int64_t Below = 0;
+  int64_t Group = 0;
+};
+/// The size of the aligned groups that `index & Mask` (\p IsMask) or
+/// `index % Divisor` ranks the threads in: a power of two of at least 2, 0
+/// for the lane (31, 32: the index's own bound, as the warp rules read it),
+/// none for any other operand.
+std::optional<int64_t> rankGroupOf(int64_t Operand, bool IsMask);
+/// threadsBelow for a comparison of the rank in groups of \p Group (0: the
+/// index, as threadsBelow): for a rank, how many ranks of each group it lets
+/// run; none where that is every rank (rank < 16 with 16-thread tiles),
+/// which bounds nothing, or none.
+std::optional<ThreadBound> threadsBelow(IndexCompare Op, int64_t C, bool WhenTrue, int64_t Group);
+/// The bound of two guards that both hold: the one on the index where only
+/// one is (it says which threads of the block run it), else the lesser share
+/// of each group.
+ThreadBound bothBounds(ThreadBound A, ThreadBound B);
+/// An operation bounded by \p Fewer (Below/Group) runs in fewer of the
+/// block's threads than one bounded by \p More, each as MemOp::ThreadBelow and
+/// MemOp::RankGroup say (Below -1: no bound, every thread).
+bool runsInFewerThreads(int64_t FewerBelow, int64_t FewerGroup, int64_t MoreBelow, int64_t MoreGroup);
 /// The same for the thread's index in a one-dimensional grid, threadIdx.x +
 /// blockIdx.x * blockDim.x (any order): only 0 names one block (tid == 0 is
 /// thread 0 of block 0, since no term is negative and blockDim.x is at least
@@ -131,6 +161,13 @@ inline std::optional<int64_t> gridIndexPinnedBy(IndexCompare Op, int64_t C, bool
 /// by one lane and shuffled to the warp decides what the warp does where the
 /// shuffled value is tested (a warp-wide lock taken by lane 1).
 bool isWarpShuffleName(llvm::StringRef Name);
+
+/// A library function (by its qualified name) whose body the AST front end
+/// reads where it returns one expression, as -O2 inlines it for the pass:
+/// cooperative groups' ranks and sizes, index arithmetic on threadIdx and
+/// blockDim (a 16-thread tile's thread_rank() is the block's linear index &
+/// 15). Other system-header functions stay unread.
+bool readsLibraryFunctionBody(llvm::StringRef QualifiedName);
 
 /// "cooperative_groups::details::grid::sync" from a demangled name such as
 /// "void cooperative_groups::__v1::details::grid::sync<int>(unsigned int*)":
@@ -271,7 +308,7 @@ inline bool isAccessKind(OpKind K) { return K == OpKind::Load || K == OpKind::St
 /// too once they look into it; the grid barrier's inside (a release and an
 /// acquire on its own word) stands for the barrier.
 struct BarrierFunction {
-  OpKind What; ///< GridBarrier or BlockBarrier
+  OpKind What; ///< GridBarrier, BlockBarrier or WarpBarrier (a tile of one warp or less)
   Scope S;     ///< the threads it orders
 };
 std::optional<BarrierFunction> barrierFunction(llvm::StringRef QualifiedName);

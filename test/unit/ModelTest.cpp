@@ -641,6 +641,51 @@ TEST(Model, WhichThreadsAComparisonBounds) {
   EXPECT_FALSE(threadsBelow(IndexCompare::LT, -1, true));
 }
 
+TEST(Model, WhichThreadsARankInAGroupBounds) {
+  // tile.thread_rank() is index & 15 for 16-thread tiles; the lane (& 31,
+  // % 32) is the index's own bound; other masks rank nothing.
+  EXPECT_EQ(rankGroupOf(15, /*IsMask=*/true), 16);
+  EXPECT_EQ(rankGroupOf(16, /*IsMask=*/false), 16);
+  EXPECT_EQ(rankGroupOf(31, true), 0);
+  EXPECT_EQ(rankGroupOf(32, false), 0);
+  EXPECT_EQ(rankGroupOf(63, true), 64);
+  EXPECT_FALSE(rankGroupOf(12, true));
+  EXPECT_FALSE(rankGroupOf(0, true));
+  EXPECT_FALSE(rankGroupOf(1, false));
+  // rank == 15 in tiles of 16: one thread of each (a count of ranks, not a
+  // bound); rank < 16 is every one; rank != 15 fifteen; a failed rank >= 4 four.
+  std::optional<ThreadBound> B = threadsBelow(IndexCompare::EQ, 15, true, 16);
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Below, 1);
+  EXPECT_EQ(B->Group, 16);
+  EXPECT_EQ(threadsBelow(IndexCompare::NE, 15, true, 16)->Below, 15);
+  EXPECT_EQ(threadsBelow(IndexCompare::GE, 4, false, 16)->Below, 4);
+  EXPECT_FALSE(threadsBelow(IndexCompare::LT, 16, true, 16));
+  EXPECT_FALSE(threadsBelow(IndexCompare::EQ, 16, true, 16));
+  EXPECT_EQ(threadsBelow(IndexCompare::LT, 16, true, 0)->Below, 16);
+  // Both hold: the bound on the index says which threads; else the lesser share.
+  EXPECT_EQ(bothBounds({32, 0}, {1, 16}).Group, 0);
+  EXPECT_EQ(bothBounds({1, 16}, {32, 0}).Below, 32);
+  EXPECT_EQ(bothBounds({4, 16}, {2, 16}).Below, 2);
+  EXPECT_EQ(bothBounds({1, 16}, {4, 32}).Group, 16);
+  // One thread of each 16 runs in fewer threads than every thread, and than
+  // two of each 16; not than a bound on the index, which the block's size decides.
+  EXPECT_TRUE(runsInFewerThreads(1, 16, -1, 0));
+  EXPECT_TRUE(runsInFewerThreads(1, 16, 2, 16));
+  EXPECT_FALSE(runsInFewerThreads(1, 16, 32, 0));
+  EXPECT_TRUE(runsInFewerThreads(1, 0, 32, 0));
+  EXPECT_FALSE(runsInFewerThreads(32, 0, 32, 0));
+  EXPECT_FALSE(runsInFewerThreads(-1, 0, -1, 0));
+  EXPECT_FALSE(runsInFewerThreads(1, 0, UnknownThreadGuard, 0));
+}
+
+TEST(Model, LibraryBodiesReadAsInlined) {
+  EXPECT_TRUE(readsLibraryFunctionBody("cooperative_groups::__v1::details::cta::thread_rank"));
+  EXPECT_TRUE(readsLibraryFunctionBody("cooperative_groups::thread_rank"));
+  EXPECT_FALSE(readsLibraryFunctionBody("cuda::std::__4::__atomic_load"));
+  EXPECT_FALSE(readsLibraryFunctionBody("std::min"));
+}
+
 TEST(Model, WarpShuffles) {
   for (const char *Name : {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__shfl_down",
                            "llvm.nvvm.shfl.sync.idx.i32", "llvm.nvvm.shfl.sync.bfly.f32p"})

@@ -1,0 +1,160 @@
+//===- IrThreadIndex.cpp - which thread a value names, for the pass -------===//
+//
+// The IR side of the facts model/MemoryModel decides of a thread's index: a
+// value that is threadIdx.x plus a constant (the lane, the block's linear
+// index and a tile's rank among them), and the bits of a value that may
+// differ between a warp's lanes, as -O2 leaves them. clang-tidy reads the same
+// from the AST (memory/ThreadIndex.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "IrAddresses.h"
+#include "model/Hierarchy.h"
+#include "model/MemoryModel.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Operator.h"
+
+using namespace llvm;
+
+namespace cuda_scope {
+namespace ir {
+
+static bool isRegister(const Value *X, Intrinsic::ID ID) {
+  const auto *II = dyn_cast<IntrinsicInst>(X);
+  return II && II->getIntrinsicID() == ID;
+}
+
+/// \p V reads only threadIdx.y, threadIdx.z and blockDim.y, by + and *.
+static bool readsOnlyOtherDimensions(const Value *V, unsigned Depth = 0) {
+  if (Depth > 6)
+    return false;
+  if (const auto *Cast = dyn_cast<ZExtInst>(V))
+    return readsOnlyOtherDimensions(Cast->getOperand(0), Depth + 1);
+  if (isRegister(V, Intrinsic::nvvm_read_ptx_sreg_tid_y) || isRegister(V, Intrinsic::nvvm_read_ptx_sreg_tid_z) ||
+      isRegister(V, Intrinsic::nvvm_read_ptx_sreg_ntid_y))
+    return true;
+  const auto *BO = dyn_cast<BinaryOperator>(V);
+  return BO && (BO->getOpcode() == Instruction::Add || BO->getOpcode() == Instruction::Mul) &&
+         readsOnlyOtherDimensions(BO->getOperand(0), Depth + 1) &&
+         readsOnlyOtherDimensions(BO->getOperand(1), Depth + 1);
+}
+
+/// \p V is blockDim.x times what reads only the other dimensions: the
+/// threads of the rows before the thread's in the block's linear index.
+static bool isRowsBeforeThread(const Value *V) {
+  if (const auto *Cast = dyn_cast<ZExtInst>(V))
+    V = Cast->getOperand(0);
+  const auto *Mul = dyn_cast<BinaryOperator>(V);
+  if (!Mul || Mul->getOpcode() != Instruction::Mul)
+    return false;
+  for (unsigned I = 0; I < 2; ++I)
+    if (isRegister(Mul->getOperand(I), Intrinsic::nvvm_read_ptx_sreg_ntid_x) &&
+        readsOnlyOtherDimensions(Mul->getOperand(1 - I)))
+      return true;
+  return false;
+}
+
+std::optional<int64_t> threadIndexPlus(const Value *V, unsigned Depth, int64_t *Group) {
+  if (Depth > 8)
+    return std::nullopt;
+  if (const auto *Cast = dyn_cast<CastInst>(V))
+    return threadIndexPlus(Cast->getOperand(0), Depth + 1, Group);
+  if (const auto *II = dyn_cast<IntrinsicInst>(V); II && (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_tid_x ||
+                                                          II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_laneid))
+    return 0;
+  if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
+    // The lane (threadIdx.x & 31, threadIdx.x % 32) keeps a warp's lanes apart as the index does;
+    // a rank in smaller or larger aligned groups (a tile's thread_rank()) where the caller reads it.
+    if (const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+        C && C->getBitWidth() <= 64 && (BO->getOpcode() == Instruction::And || BO->getOpcode() == Instruction::URem))
+      if (std::optional<int64_t> G = rankGroupOf(C->getSExtValue(), BO->getOpcode() == Instruction::And);
+          G && (*G == 0 || Group))
+        if (std::optional<int64_t> K = threadIndexPlus(BO->getOperand(0), Depth + 1); K && *K == 0) {
+          if (Group)
+            *Group = *G;
+          return 0;
+        }
+    // The block's linear index: threadIdx.x + blockDim.x * (threadIdx.y + ...).
+    const bool Add = BO->getOpcode() == Instruction::Add ||
+                     (BO->getOpcode() == Instruction::Or && cast<PossiblyDisjointInst>(BO)->isDisjoint());
+    if (Add)
+      for (unsigned I = 0; I < 2; ++I)
+        if (isRowsBeforeThread(BO->getOperand(1 - I)))
+          if (std::optional<int64_t> K = threadIndexPlus(BO->getOperand(I), Depth + 1); K && *K == 0)
+            return 0;
+    if (!Add && BO->getOpcode() != Instruction::Sub)
+      return std::nullopt;
+    const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+    const Value *Other = BO->getOperand(0);
+    if (!C && Add) {
+      C = dyn_cast<ConstantInt>(BO->getOperand(0));
+      Other = BO->getOperand(1);
+    }
+    if (!C || C->getBitWidth() > 64)
+      return std::nullopt;
+    std::optional<int64_t> Base = threadIndexPlus(Other, Depth + 1);
+    if (!Base)
+      return std::nullopt;
+    return Add ? *Base + C->getSExtValue() : *Base - C->getSExtValue();
+  }
+  return std::nullopt;
+}
+
+/// The bits of \p V that may differ between the lanes of a warp: those that
+/// depend on the low bits of threadIdx.x (the lane), through shifts, masks,
+/// casts and arithmetic (whose carries move the dependence upward only);
+/// everything for what cannot be followed (memory, calls, threadIdx.y).
+uint64_t laneBits(const Value *V, SmallPtrSetImpl<const Value *> &Seen, unsigned Depth) {
+  constexpr uint64_t All = ~uint64_t(0), Lane = WarpLanes - 1;
+  auto Upward = [](uint64_t M) { return M ? ~((M & -M) - 1) : 0; }; // from the lowest dependent bit up
+  if (Depth > 16)
+    return All;
+  if (isa<Constant>(V) || isa<Argument>(V) || !Seen.insert(V).second)
+    return 0;
+  if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
+    if (isBlockRegister(II->getIntrinsicID()))
+      return 0;
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::nvvm_read_ptx_sreg_tid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_laneid: return Lane;
+    case Intrinsic::nvvm_read_ptx_sreg_warpid: return 0;
+    default: return All;
+    }
+  }
+  if (const auto *Cast = dyn_cast<CastInst>(V)) {
+    uint64_t M = laneBits(Cast->getOperand(0), Seen, Depth + 1);
+    unsigned Bits = Cast->getType()->getScalarSizeInBits();
+    return Bits && Bits < 64 ? M & ((uint64_t(1) << Bits) - 1) : M;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
+    uint64_t L = laneBits(BO->getOperand(0), Seen, Depth + 1), R = laneBits(BO->getOperand(1), Seen, Depth + 1);
+    const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+    uint64_t K = C && C->getBitWidth() <= 64 ? C->getZExtValue() : 0;
+    switch (BO->getOpcode()) {
+    case Instruction::Shl: return C && K < 64 ? L << K : Upward(L | R);
+    case Instruction::LShr:
+    case Instruction::AShr: return C && K < 64 ? L >> K : (L | R ? All : 0);
+    case Instruction::UDiv: return C && K && isPowerOf2_64(K) ? L >> Log2_64(K) : (L | R ? All : 0);
+    case Instruction::And: return C ? L & K : L | R;
+    case Instruction::Or:
+    case Instruction::Xor: return L | R;
+    case Instruction::Add:
+    case Instruction::Sub:
+    case Instruction::Mul: return C && BO->getOpcode() == Instruction::Mul && K && isPowerOf2_64(K)
+                                      ? L << Log2_64(K)
+                                      : Upward(L | R);
+    default: return L | R ? All : 0;
+    }
+  }
+  if (isa<SelectInst>(V) || isa<PHINode>(V) || isa<CmpInst>(V)) {
+    uint64_t M = 0;
+    for (const Value *Op : cast<Instruction>(V)->operands())
+      M |= laneBits(Op, Seen, Depth + 1);
+    return isa<CmpInst>(V) && M ? 1 : M;
+  }
+  return All;
+}
+
+} // namespace ir
+} // namespace cuda_scope
