@@ -475,7 +475,8 @@ void Messages::findResets(Flag &F) {
     };
     bool HandsOn = any_of(G.DataStores, [&](unsigned D) {
       bool OnlyWritten = is_contained(G.OnlyWrites, D);
-      if (St.op(D).Object == F.Object || !St.before(D, P))
+      // Data the section's other threads write, on paths of their own, is handed on too.
+      if (St.op(D).Object == F.Object || !(St.before(D, P) || St.besideBefore(D, P)))
         return false;
       if (!OnlyWritten && any_of(F.Receives, [&](unsigned Rc) { return Receiving(Rc) && St.before(D, Rc); }) &&
           none_of(F.Publishes, [&](unsigned Q) { return Heard(Q) && St.before(D, Q) && St.before(Q, P); }))
@@ -524,12 +525,16 @@ void Messages::publishes(const Flag &F, std::vector<Finding> &Out) {
     const bool Releases = hasRelease(St.op(P).Ord);
     bool Reported = false;
     for (unsigned D : G.DataStores) {
-      if (St.op(D).Object == F.Object || !St.before(D, P) || !mayCarry(F, St.op(D).Object))
+      // Data other threads write on paths of their own (Beside): no release of the publisher's
+      // covers it, and only a barrier could.
+      const bool Beside = !St.before(D, P) && St.besideBefore(D, P);
+      if (St.op(D).Object == F.Object || !(Beside || St.before(D, P)) || !mayCarry(F, St.op(D).Object))
         continue;
       int Fence = -1;
-      const bool Ordered = Releases || fenced(D, P, /*Release=*/true, F.Needed, Fence) || releasePattern(F, D, P);
-      const bool Others = Ordered && St.byOthers(D, P);
-      if ((Ordered && !Others) || barrierBeforeReceives(F, D) || keptInBlock(D) ||
+      const bool Ordered =
+          !Beside && (Releases || fenced(D, P, /*Release=*/true, F.Needed, Fence) || releasePattern(F, D, P));
+      const bool Others = (Ordered || Beside) && St.byOthers(D, P);
+      if ((Beside && !Others) || (Ordered && !Others) || barrierBeforeReceives(F, D) || keptInBlock(D) ||
           !someoneReads(F, St.op(D).Object, P) || (St.Opts.Net == Strictness::Evidence && publishCovered(F, D)))
         continue;
       Fence = Others ? -1 : Fence;
@@ -586,13 +591,16 @@ void Messages::receives(const Flag &F, std::vector<Finding> &Out) {
     const bool Acquires = hasAcquire(St.op(Rc).Ord);
     for (unsigned L : G.DataUses) {
       const MemOp &Load = St.op(L);
-      if (Load.Object == F.Object || !St.afterTest(Rc, L) || readsOwnWrite(L) || !mayCarry(F, Load.Object))
+      // Data other threads read on paths of their own (Beside), after the receive in the code.
+      const bool Beside = !St.afterTest(Rc, L) && St.besideBefore(Rc, L);
+      if (Load.Object == F.Object || !(Beside || St.afterTest(Rc, L)) || readsOwnWrite(L) ||
+          !mayCarry(F, Load.Object))
         continue;
       int Fence = -1;
-      const bool Ordered = Acquires || fenced(Rc, L, /*Release=*/false, F.Needed, Fence) ||
-                           acquirePattern(F, Rc, L) || acquiredElsewhere(F, Rc, L);
-      const bool Others = Ordered && St.byOthers(L, Rc);
-      if ((Ordered && !Others) || barrierAfterWrites(F, L) || !someoneWrote(F, L, Rc) ||
+      const bool Ordered = !Beside && (Acquires || fenced(Rc, L, /*Release=*/false, F.Needed, Fence) ||
+                                       acquirePattern(F, Rc, L) || acquiredElsewhere(F, Rc, L));
+      const bool Others = (Ordered || Beside) && St.byOthers(L, Rc);
+      if ((Beside && !Others) || (Ordered && !Others) || barrierAfterWrites(F, L) || !someoneWrote(F, L, Rc) ||
           (St.Opts.Net == Strictness::Evidence && receiveCovered(F, Rc, L)))
         continue;
       Fence = Others ? -1 : Fence;

@@ -314,6 +314,40 @@ TEST(Engine, OneThreadsReleaseIsNotTheOtherThreads) {
   EXPECT_TRUE(Same.run().empty());
 }
 
+TEST(Engine, OtherThreadsWritingOnPathsOfTheirOwn) {
+  // Ranks 0-14 of each 16-thread tile write their element (arm 1), rank 15
+  // publishes (arm 3): -O2 makes the two branches on the rank separate
+  // paths, so no write precedes the publish in any one thread, and the
+  // writers are all other threads. Only a barrier between would order them.
+  auto Run = [](bool Barrier) {
+    Program P;
+    MemOp Write = plainStore(Data);
+    Write.ThreadApart = true;
+    Write.ThreadBelow = 15;
+    Write.RankGroup = 16;
+    P.add(Write, 1);
+    if (Barrier) {
+      MemOp Sync;
+      Sync.What = OpKind::WarpBarrier;
+      Sync.Ord = Order::AcqRel;
+      Sync.S = Scope::Block;
+      P.add(Sync);
+    }
+    MemOp Publish = store(Flag, Order::Release);
+    Publish.ThreadBelow = 1;
+    Publish.RankGroup = 16;
+    P.add(Publish, 3);
+    P.add(load(Flag, Order::Acquire), 2);
+    P.add(plainLoad(Data), 2);
+    return P.run();
+  };
+  std::vector<Finding> Fs = Run(false);
+  ASSERT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::NoRelease}));
+  EXPECT_TRUE(Fs[0].ByOthers);
+  EXPECT_EQ(Fs[0].Data, 0);
+  EXPECT_TRUE(Run(true).empty());
+}
+
 TEST(Engine, ReadingBackOwnWriteIsNoReceive) {
   Program P;
   P.add(plainStore(Data));

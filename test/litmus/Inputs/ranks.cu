@@ -132,3 +132,38 @@ __global__ void tileLockUnlockSynced(Node *nodes, unsigned *out) {
   if (tile.thread_rank() == 15)
     atomicAnd(&node->pairs[15].value, 0x7fffffffu);
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Ranks 0 to 14 update their keys and rank 15, which writes nothing, unlocks: the writers and the
+// publisher are different threads on paths of their own (-O2 makes the two branches on the rank
+// separate paths), and no sync of the tile orders the one after the others.
+__global__ void tileLockOthersWriteNoSync(Node *nodes, unsigned *out) {
+  cg::thread_block_tile<16> tile = cg::tiled_partition<16>(cg::this_thread_block());
+  Node *node = &nodes[0];
+  lockNode(tile, node);
+  if (tile.thread_rank() < 15) {
+    unsigned v = node->pairs[tile.thread_rank()].key;
+    node->pairs[tile.thread_rank()].key = v + 1;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+  }
+  __threadfence();
+  if (tile.thread_rank() == 15)
+    atomicAnd(&node->pairs[15].value, 0x7fffffffu);
+}
+
+// LITMUS: forbidden
+// The same with the tile's sync() before rank 15's unlock.
+__global__ void tileLockOthersWriteSynced(Node *nodes, unsigned *out) {
+  cg::thread_block_tile<16> tile = cg::tiled_partition<16>(cg::this_thread_block());
+  Node *node = &nodes[0];
+  lockNode(tile, node);
+  if (tile.thread_rank() < 15) {
+    unsigned v = node->pairs[tile.thread_rank()].key;
+    node->pairs[tile.thread_rank()].key = v + 1;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+  }
+  tile.sync();
+  __threadfence();
+  if (tile.thread_rank() == 15)
+    atomicAnd(&node->pairs[15].value, 0x7fffffffu);
+}
