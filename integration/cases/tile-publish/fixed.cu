@@ -8,9 +8,10 @@ namespace cg = cooperative_groups;
 
 // Blocks come in pairs: block 2r produces row r, block 2r + 1 consumes it, one 16-thread tile of
 // each per slice of 16 elements. Every producer rank writes its element of the tile's slice and
-// fences; rank 15 then sets the slice's flag. Ranks other than 15 wait `ticks` cycles before
-// writing, as ranks with more work before a hand-off do: the warp's lanes diverge, and nothing
-// keeps them ahead of rank 15. The consumer tile's rank 15 waits for the flag (acquire, a bounded
+// fences; rank 15, on its own branch, writes its element and sets the slice's flag. Ranks other
+// than 15 wait `ticks` cycles before writing, as ranks with more work before a hand-off do: the
+// warp's lanes run the two branches apart, and nothing keeps the others' writes ahead of rank 15's
+// release. The consumer tile's rank 15 waits for the flag (acquire, a bounded
 // spin), the tile syncs, and every rank checks its element.
 __global__ void tile_publish(int* rows, int* flags, int* wrong, int* timeouts, int epoch, long long ticks, int spin) {
   cg::thread_block_tile<16> tile = cg::tiled_partition<16>(cg::this_thread_block());
@@ -23,9 +24,12 @@ __global__ void tile_publish(int* rows, int* flags, int* wrong, int* timeouts, i
       const long long start = clock64();
       while (clock64() - start < ticks) {
       }
+      data[tile.thread_rank()] = epoch;
+      __threadfence();
+    } else {
+      data[15] = epoch;
+      __threadfence();
     }
-    data[tile.thread_rank()] = epoch;
-    __threadfence();
     tile.sync();  // FIX: every rank's write is before the tile's barrier, rank 15's release after it
     if (tile.thread_rank() == 15)
       cuda::atomic_ref<int, cuda::thread_scope_device>(flags[slice]).store(epoch, cuda::memory_order_release);
@@ -59,11 +63,11 @@ int main(int argc, char** argv) {
   const int half = p.multiProcessorCount, threads = 256;
   int *rows, *flags, *wrong, *timeouts;
   HARNESS_CHECK(cudaMalloc(&rows, sizeof(int) * half * threads));
-  HARNESS_CHECK(cudaMalloc(&flags, sizeof(int) * half));
+  HARNESS_CHECK(cudaMalloc(&flags, sizeof(int) * half * (threads / 16)));  // one flag per tile
   HARNESS_CHECK(cudaMalloc(&wrong, sizeof(int)));
   HARNESS_CHECK(cudaMalloc(&timeouts, sizeof(int)));
   HARNESS_CHECK(cudaMemset(rows, 0, sizeof(int) * half * threads));
-  HARNESS_CHECK(cudaMemset(flags, 0, sizeof(int) * half));
+  HARNESS_CHECK(cudaMemset(flags, 0, sizeof(int) * half * (threads / 16)));
   HARNESS_CHECK(cudaMemset(wrong, 0, sizeof(int)));
   HARNESS_CHECK(cudaMemset(timeouts, 0, sizeof(int)));
   double seconds = 0;
