@@ -336,7 +336,22 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
                                                                            : FlagForm::Ordered;
     // A partner instance may run on another GPU: advise a fence that includes it.
     std::string Consider = messageAdvice(Publish, Form, FlagOp.What, F.Partner ? Scope::System : F.Needed);
-    if (F.ByOthers)
+    // Another GPU's memory, reached through integer arithmetic, often has no
+    // name: the place names it.
+    const std::string Peer = Data.empty() || Data == "''" || !Rec.irOp(F.Data).Object
+                                 ? std::string("another GPU's memory")
+                                 : Data + " in another GPU's memory";
+    if (F.Peer && Publish)
+      R << ore::NV("Flag", Flag) << " signals the other GPUs here (" << ore::NV("Access", At.Spelling) << ", "
+        << orderName(At.Ord) << ") after " << orderName(Rec.irOp(F.Data).Ord) << " writes to " << ore::NV("Data", Peer)
+        << " at " << ore::NV("OtherLocation", Loc(F.Data)) << " with no release between them; " << peerReason(true)
+        << "; consider " << Consider;
+    else if (F.Peer)
+      R << ore::NV("Flag", Flag) << " is waited for here (" << ore::NV("Access", At.Spelling) << ", "
+        << orderName(At.Ord) << ") and " << ore::NV("Data", Peer) << " is read after it at "
+        << ore::NV("OtherLocation", Loc(F.Data)) << " with no acquire between them; " << peerReason(false)
+        << "; consider " << Consider;
+    else if (F.ByOthers)
       R << ore::NV("Flag", Flag) << " is " << (Publish ? "published" : "received") << " here ("
         << ore::NV("Access", At.Spelling) << ", " << orderName(At.Ord) << ") by fewer threads than "
         << (Publish ? "write " : "read ") << ore::NV("Data", Data) << " at " << ore::NV("OtherLocation", Loc(F.Data))

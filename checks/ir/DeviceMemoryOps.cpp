@@ -278,6 +278,7 @@ void collectAsm(const CallBase &CB, std::vector<IROp> &Out) {
     Op.Ord = P.Sem;
     Op.ScopeQual = P.ScopeQual;
     Op.Space = P.Space;
+    Op.Multicast = P.Multicast;
     Op.Spelling = P.Mnemonic;
     auto ArgOf = [&](std::optional<unsigned> N) -> const Value * {
       if (N && *N < ArgOfOperand.size())

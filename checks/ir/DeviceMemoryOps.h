@@ -26,6 +26,7 @@ struct IROp {
   Order Ord = Order::Plain;
   std::optional<Scope> ScopeQual;
   MemorySpace Space = MemorySpace::Unknown;
+  bool Multicast = false;               ///< multimem.*: every GPU's copy (MemOp::Peer)
   const llvm::Value *Address = nullptr; ///< the address, casts stripped
   const llvm::Value *Object = nullptr; ///< underlying object of the address
   bool PerBlock = false;               ///< the address depends on the block index

@@ -4,6 +4,7 @@
 #include "model/MemoryModel.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -702,6 +703,38 @@ std::optional<KeptAt> keptAt(const LoadInst &L) {
   if (!isa<Argument>(Base) && !isa<GlobalVariable>(Base) && !isa<LoadInst>(Base))
     return std::nullopt;
   return arrayAsOne(KeptAt{Base, Offset, Indexed}, DL);
+}
+
+bool peerAddress(const Instruction &At, const Value *Ptr) {
+  // The function a location was inlined from, and those it sits in.
+  auto FromPeerFunction = [](const Instruction *I) {
+    for (const DILocation *L = I->getDebugLoc().get(); L; L = L->getInlinedAt())
+      if (const DISubprogram *SP = L->getScope()->getSubprogram(); SP && returnsPeerAddress(SP->getName()))
+        return true;
+    return false;
+  };
+  if (FromPeerFunction(&At))
+    return false;
+  SmallVector<const Value *, 8> Work{Ptr};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty() && Seen.size() < 32) {
+    const auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !Seen.insert(I).second || isa<LoadInst, CallBase>(I))
+      continue;
+    // The step that moves the address by what the function computes (a
+    // peer's stride, the window's offset): a field of its descriptor, at a
+    // constant offset, is its own read.
+    const auto *Moves = dyn_cast<GetElementPtrInst>(I);
+    if ((Moves ? !Moves->hasAllConstantIndices() : isa<BinaryOperator, IntToPtrInst>(I)) && FromPeerFunction(I))
+      return true;
+    if (const auto *GEP = dyn_cast<GetElementPtrInst>(I))
+      Work.push_back(GEP->getPointerOperand());
+    else if (isa<CastInst, PHINode, SelectInst, BinaryOperator>(I))
+      for (const Value *V : I->operand_values())
+        if (V->getType()->isPointerTy() || V->getType()->isIntegerTy(64))
+          Work.push_back(V);
+  }
+  return false;
 }
 
 } // namespace ir

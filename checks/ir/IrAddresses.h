@@ -45,6 +45,15 @@ std::string canonical(const llvm::Value *V, IndexDeps &Deps, unsigned Depth = 0)
 /// AST front end's ObjectRef::sameForEveryThread.
 bool sameForEveryThread(llvm::StringRef Text, const IndexDeps &Deps);
 
+/// The address \p Ptr is in another GPU's memory: a step of its computation
+/// (a GEP, a cast, integer arithmetic on it, a phi or select of ways) was
+/// inlined from a function that returns such an address (model:
+/// returnsPeerAddress), as the debug locations name it. Loads end the walk: a
+/// pointer read from memory is whatever was stored there. An access \p At
+/// that such a function makes itself (reading its window's descriptor) is to
+/// this GPU's memory.
+bool peerAddress(const llvm::Instruction &At, const llvm::Value *Ptr);
+
 /// Which functions' uses of a variable count (a kernel's own); all for none.
 using FunctionFilter = llvm::function_ref<bool(const llvm::Function &)>;
 

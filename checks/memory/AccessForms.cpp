@@ -383,6 +383,7 @@ void ScopedAccesses::Walker::inlineAsm(const GCCAsmStmt *Asm, const Frame *Fr) {
     A.Ord = Weak ? Order::Plain : P.Sem;
     A.How = ScopedAccess::InlinePtx;
     A.Space = P.Space;
+    A.Multicast = P.Multicast;
     A.Name = P.Mnemonic;
     A.Loc = Asm->getAsmLoc();
     // A reduction (red) hands no value back, as the IR's asm call with no

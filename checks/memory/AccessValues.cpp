@@ -180,12 +180,15 @@ ScopedAccesses::Walker::RelayKey ScopedAccesses::Walker::wordKey(const Expr *E, 
 }
 
 std::optional<bool> ScopedAccesses::Walker::knownCondition(const Expr *Cond, const Frame *Fr) {
-  if (!Cond || Cond->isValueDependent() || Cond->isTypeDependent() || Cond->HasSideEffects(Ctx))
+  if (!Cond || Cond->isValueDependent() || Cond->isTypeDependent())
     return std::nullopt;
   bool Value = false;
-  if (Cond->EvaluateAsBooleanCondition(Value, Ctx))
+  if (!Cond->HasSideEffects(Ctx) && Cond->EvaluateAsBooleanCondition(Value, Ctx))
     return Value;
-  // What the calls that led here fix: a parameter's constant argument.
+  // What the calls that led here fix: a parameter's constant argument, and
+  // a function of it that returns one expression (releaseOrderOf(order) !=
+  // relaxed), as inlining folds it; valueIn follows no call whose value
+  // depends on memory.
   const Expr *E = Cond->IgnoreParenImpCasts();
   if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_LNot) {
     std::optional<bool> Inner = knownCondition(UO->getSubExpr(), Fr);

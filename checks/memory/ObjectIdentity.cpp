@@ -446,9 +446,13 @@ std::optional<ObjectRef> ScopedAccesses::Walker::pointee(const Expr *P, const Fr
     return std::nullopt;
   }
   if (const auto *CE = dyn_cast<CallExpr>(P)) {
+    std::optional<ObjectRef> R;
     if (auto Ret = returned(CE, Fr))
-      return pointee(Ret->first, Ret->second, Steps);
-    return std::nullopt;
+      R = pointee(Ret->first, Ret->second, Steps);
+    // Another GPU's memory, whatever object the body's arithmetic names.
+    if (R && CE->getDirectCallee() && returnsPeerAddress(plainQualifiedName(CE->getDirectCallee())))
+      R->Peer = true;
+    return R;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(P))
     return pointerIn(DRE, Fr, Steps); // an array parameter's value, say

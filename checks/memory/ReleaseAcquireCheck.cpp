@@ -105,8 +105,9 @@ void ReleaseAcquireCheck::report(const Finding &F) {
   const ScopedAccess &Flag = Records->accessAt(F.Flag);
   const ScopedAccess &Data = Records->accessAt(F.Data);
   const ScopedAccess *Other = Records->access(F.Other);
-  std::string FlagName = ScopedAccesses::describe(*Flag.Object);
-  std::string DataName = ScopedAccesses::describe(*Data.Object);
+  std::string FlagName = Flag.Object ? ScopedAccesses::describe(*Flag.Object) : "'" + Flag.Name + "'";
+  // A multicast access whose address the walk does not name: its instruction.
+  std::string DataName = Data.Object ? ScopedAccesses::describe(*Data.Object) : "'" + Data.Name + "'";
   bool Publish = F.What == Finding::NoRelease || (F.What == Finding::NarrowFence && !F.Receiving);
   StringRef DataUse = Data.What == OpKind::Store ? "written" : "read";
 
@@ -144,7 +145,18 @@ void ReleaseAcquireCheck::report(const Finding &F) {
   std::string Consider = messageAdvice(Publish, Form, Flag.What, F.Partner ? Scope::System : F.Needed);
 
   const ScopedAccess *Via = Records->access(F.Via);
-  if (F.ByOthers) {
+  if (F.Peer) {
+    // A message to or from the other GPUs of the team: its other side may be
+    // outside the kernel.
+    auto D = diag(Flag.Loc, Publish ? "%0 signals the other GPUs here with a %1 after %2 writes to %3 in another GPU's "
+                                      "memory, with no release between them; %4; consider %5"
+                                    : "%0 is waited for here with a %1 and %3 is read from another GPU's memory "
+                                      "after it (%2), with no acquire between them; %4; consider %5")
+             << FlagName << howAccessed(Flag) << (Publish ? orderName(Data.Ord) : StringRef("a plain read"))
+             << DataName << peerReason(Publish) << Consider;
+    if (Fix)
+      D << *Fix;
+  } else if (F.ByOthers) {
     // One thread's flag for its block's or warp's threads: the order is
     // there, for that thread alone.
     diag(Flag.Loc, Publish ? "%0 is published here by fewer threads than write %1 before it, with no barrier "

@@ -84,6 +84,9 @@ struct ObjectRef {
   bool IndexVaries = false;
   /// ... the thread's index in its block among them: IndexDeps::ThreadVaries.
   bool ThreadVaries = false;
+  /// The address came from a function that returns another GPU's memory
+  /// (model: returnsPeerAddress; MemOp::Peer).
+  bool Peer = false;
   /// How many subscripts the address takes, and, for one that is threadIdx.x
   /// plus a constant (s[tid + 16]), that constant (MemOp::LaneOffset).
   unsigned Subscripts = 0;
@@ -179,6 +182,8 @@ struct ScopedAccess {
   bool GoalIsGrid = false;
   /// The state space the instruction names (an inline PTX ld.global), if any.
   MemorySpace Space = MemorySpace::Unknown;
+  /// A multicast access (multimem.*): every GPU's copy (MemOp::Peer).
+  bool Multicast = false;
   /// A read-modify-write whose value nothing uses (MemOp::ValueUnused).
   bool ValueUnused = false;
   /// A wait of its own (libcu++'s wait(old)): it returns once the value

@@ -323,6 +323,8 @@ static void dumpOps(ArrayRef<MemOp> Ops) {
       OS << " fixed";
     if (O.ThreadApart)
       OS << " apart";
+    if (O.Peer)
+      OS << " peer";
     if (O.PerBlock)
       OS << " perblock";
     OS << "\n";
@@ -400,8 +402,10 @@ std::vector<Finding> analyse(ArrayRef<MemOp> Given, const ProgramOrder &PO, cons
     for (Finding &F : Messages)
       F.Partner = !Mirrored.empty() && F.Other >= 0 && Ops[F.At].Object != Ops[F.Other].Object &&
                   Mirrored[F.At].Object == Mirrored[F.Other].Object;
-    if (Opts.Rules & EngineOptions::Messages)
+    if (Opts.Rules & EngineOptions::Messages) {
       Out.insert(Out.end(), Messages.begin(), Messages.end());
+      engine::peerRules(St, Out);
+    }
     if (Opts.Rules & EngineOptions::Fences)
       engine::fenceRule(MSt, MessageFences, Out);
   }

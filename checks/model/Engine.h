@@ -253,6 +253,11 @@ struct MemOp {
   /// the thread's index in its block through any step (data[threadIdx.x],
   /// s[lane]; IndexDeps::ThreadVaries).
   bool ThreadApart = false;
+  /// The address is in another GPU's memory: a team peer's slot of a
+  /// symmetric window or every GPU's copy through a multicast address
+  /// (returnsPeerAddress, multimem.*). That GPU's threads read and write it,
+  /// in this kernel or in what they run after it.
+  bool Peer = false;
   /// For a write: the value it leaves, where the front end knows it and it
   /// does not depend on what was there: a store's or an exchange's constant,
   /// a compare-and-swap's new value (the only value it ever writes).
@@ -370,6 +375,11 @@ struct Finding {
   /// release orders only its own thread's writes (and what that thread has
   /// observed), an acquire only its own thread's reads.
   bool ByOthers = false;
+  /// NoRelease / NoAcquire between the kernel and the other GPUs of its team
+  /// (EnginePeers.cpp): Data is in their memory (MemOp::Peer), Flag is the
+  /// kernel's signal to them or its wait for them, and the other side, the
+  /// peers' threads, may read or have written it outside this kernel.
+  bool Peer = false;
 };
 
 /// \p Ops with the words of an object that its atomics use apart from its

@@ -229,6 +229,9 @@ void scopeRules(State &St, std::vector<Finding> &Out);
 void fenceRule(State &St, const llvm::DenseMap<unsigned, bool> &MessageFences, std::vector<Finding> &Out);
 void messageRules(State &St, std::vector<Finding> &Out, llvm::DenseMap<unsigned, bool> &MessageFences);
 void asyncRules(State &St, std::vector<Finding> &Out);
+/// Messages between a kernel and the other GPUs of its team, whose other side
+/// runs outside it (EnginePeers.cpp).
+void peerRules(State &St, std::vector<Finding> &Out);
 /// The operations with each kernel's message to a partner instance of itself
 /// under one flag and one datum (EngineMirrors.cpp), and each such flag's
 /// datum; empty where no kernel has one.

@@ -320,6 +320,17 @@ bool readsLibraryFunctionBody(StringRef QualifiedName) {
   return QualifiedName.starts_with("cooperative_groups::");
 }
 
+bool returnsPeerAddress(StringRef QualifiedName) {
+  // The peer index picks whose memory; the multicast forms reach every copy.
+  return StringSwitch<bool>(QualifiedName)
+      .Cases({"ncclGetLsaPointer", "ncclGetPeerPointer", "ncclGetMultimemPointer", "ncclGetLsaMultimemPointer"}, true)
+      .Cases({"ncclGetResourceBufferLsaPointer", "ncclGetResourceBufferPeerPointer",
+              "ncclGetResourceBufferMultimemPointer"},
+             true)
+      .Cases({"nvshmem_ptr", "nvshmemx_mc_ptr"}, true)
+      .Default(false);
+}
+
 bool isWarpShuffleName(StringRef Name) {
   if (Name.starts_with("llvm.nvvm.shfl."))
     return true;

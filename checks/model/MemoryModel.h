@@ -169,6 +169,15 @@ bool isWarpShuffleName(llvm::StringRef Name);
 /// 15). Other system-header functions stay unread.
 bool readsLibraryFunctionBody(llvm::StringRef QualifiedName);
 
+/// A function (by its qualified name) whose result is an address in another
+/// GPU's memory: a team peer's slot of a symmetric window, or every GPU's copy
+/// through a multicast address (NCCL's device API: ncclGetLsaPointer,
+/// ncclGetPeerPointer, ncclGetMultimemPointer and the resource-buffer forms;
+/// NVSHMEM's nvshmem_ptr). The peer's own threads read and write that memory,
+/// synchronized with this kernel only by what the two sides signal; the local
+/// forms (ncclGetLocalPointer) are this GPU's memory.
+bool returnsPeerAddress(llvm::StringRef QualifiedName);
+
 /// "cooperative_groups::details::grid::sync" from a demangled name such as
 /// "void cooperative_groups::__v1::details::grid::sync<int>(unsigned int*)":
 /// without the return type, inline namespaces (__v1), template arguments and

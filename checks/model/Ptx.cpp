@@ -125,6 +125,7 @@ void decode(PtxInstr &In) {
       In.What = PtxInstr::Reduction;
     else
       return;
+    In.Multicast = true;
     decodeAccess(In);
     if (In.What != PtxInstr::Reduction && In.Sem != Order::Plain && !In.ScopeQual)
       In.ScopeQual = Scope::Device;

@@ -48,6 +48,8 @@ struct PtxInstr {
   /// Index into Operands of the memory address ("[...]"), if any.
   std::optional<unsigned> AddressOperand;
   bool Predicated = false;
+  /// multimem.*: the address is a multicast one, every GPU's copy of the object.
+  bool Multicast = false;
 
   bool isMemoryAccess() const { return What == Load || What == Store || What == Atomic || What == Reduction; }
   bool hasQualifier(llvm::StringRef Q) const;

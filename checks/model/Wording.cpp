@@ -37,6 +37,13 @@ std::string byOthersAdvice(bool Publish) {
                  : "'__syncthreads()' (or '__syncwarp()' among one warp's lanes) between the wait and their reads";
 }
 
+std::string peerReason(bool Publish) {
+  return Publish ? "a GPU that sees the signal may read that memory, in this kernel or in the work its stream runs "
+                   "after it, before the writes arrive"
+                 : "the read may return what that memory held before the peer signalled, older than what the peer "
+                   "wrote before it (in this kernel or before it began)";
+}
+
 std::string widerFenceAdvice(Scope Needed, bool BuiltinFence) {
   return BuiltinFence ? fenceFor(Needed) : libcuName(Needed).str();
 }

@@ -348,6 +348,80 @@ TEST(Engine, OtherThreadsWritingOnPathsOfTheirOwn) {
   EXPECT_TRUE(Run(true).empty());
 }
 
+TEST(Engine, SignalsToTheTeamCarryWritesIntoItsMemory) {
+  // Every thread writes into a peer GPU's memory, then signals the peers at
+  // system scope and waits for them: the peers read what was written after
+  // they pass the barrier, outside this kernel. Only a release before the
+  // signal carries the writes; writes into this GPU's own memory need none.
+  constexpr int Inbox = 2;
+  auto Run = [](bool PeerData, std::optional<Order> Fence, bool Wait) {
+    Program P;
+    MemOp Write = plainStore(Data);
+    Write.Peer = PeerData;
+    P.add(Write);
+    if (Fence)
+      P.add(fence(Scope::System, *Fence));
+    MemOp Signal = store(Flag, Order::Relaxed, Scope::System);
+    Signal.Peer = true;
+    P.add(Signal);
+    if (Wait) {
+      MemOp Spin = load(Inbox, Order::Relaxed, Scope::System);
+      Spin.Spins = true;
+      P.add(Spin);
+    }
+    return P.run();
+  };
+  std::vector<Finding> Fs = Run(true, std::nullopt, true);
+  ASSERT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::NoRelease}));
+  EXPECT_TRUE(Fs[0].Peer);
+  EXPECT_EQ(Fs[0].At, 1u);
+  EXPECT_EQ(Fs[0].Data, 0);
+  EXPECT_TRUE(Run(true, Order::Release, true).empty());
+  EXPECT_TRUE(Run(false, std::nullopt, true).empty());
+  // No wait: the kernel does not synchronize with the peers at all.
+  EXPECT_TRUE(Run(true, std::nullopt, false).empty());
+}
+
+TEST(Engine, WaitsForTheTeamAcquireWhatIsReadFromItsMemory) {
+  // The kernel signals the peers and waits for them, then reads a peer's
+  // memory, which the peer wrote before it signalled (before its kernel
+  // began, perhaps): the wait must acquire. A loop that acquires in one of
+  // its reads (the inbox, beside a relaxed abort flag) is an acquiring wait.
+  constexpr int Inbox = 2, Abort = 3;
+  auto Run = [](Order WaitOrder, bool AbortFlag, bool Signals) {
+    Program P;
+    P.Looped = true;
+    MemOp Signal = store(Flag, Order::Relaxed, Scope::System);
+    Signal.Peer = Signals;
+    P.add(Signal);
+    MemOp Spin = load(Inbox, WaitOrder, Scope::System);
+    Spin.Spins = true;
+    P.add(Spin);
+    if (AbortFlag) {
+      MemOp Poll = load(Abort, Order::Relaxed, Scope::System);
+      Poll.Spins = true;
+      P.add(Poll);
+    }
+    MemOp Read = plainLoad(Data);
+    Read.Peer = true;
+    P.add(Read);
+    return P.run();
+  };
+  std::vector<Finding> Fs = Run(Order::Relaxed, false, true);
+  ASSERT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::NoAcquire}));
+  EXPECT_TRUE(Fs[0].Peer);
+  EXPECT_EQ(Fs[0].At, 1u);
+  EXPECT_EQ(Fs[0].Data, 2);
+  // One loop, one finding: at its first read.
+  Fs = Run(Order::Relaxed, true, true);
+  ASSERT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::NoAcquire}));
+  EXPECT_EQ(Fs[0].At, 1u);
+  EXPECT_EQ(Fs[0].Data, 3);
+  EXPECT_TRUE(Run(Order::Acquire, true, true).empty());
+  // A kernel that signals no peer waits for someone else.
+  EXPECT_TRUE(Run(Order::Relaxed, false, false).empty());
+}
+
 TEST(Engine, ReadingBackOwnWriteIsNoReceive) {
   Program P;
   P.add(plainStore(Data));

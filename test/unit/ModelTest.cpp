@@ -403,10 +403,23 @@ TEST(Ptx, MultimemAccesses) {
   EXPECT_EQ(Is[5].Sem, Order::Relaxed);
   EXPECT_EQ(Is[5].ScopeQual, Scope::Device);
   EXPECT_EQ(Is[5].valueOperandNumber(), 1u);
+  // Every one reaches every GPU's copy.
+  EXPECT_TRUE(llvm::all_of(Is, [](const PtxInstr &I) { return I.Multicast; }));
+  EXPECT_FALSE(parsePtx("red.release.sys.global.add.u32 [%0], 1;")[0].Multicast);
   // Not an access: no kind.
   Is = parsePtx("multimem.cp.async.bulk.global.shared::cta [%0], [%1], %2;");
   ASSERT_EQ(Is.size(), 1u);
   EXPECT_EQ(Is[0].What, PtxInstr::Other);
+}
+
+TEST(Model, PeerAddressesByFunction) {
+  // A peer's slot of a window and the multicast address are other GPUs'
+  // memory; the window's local slot is this GPU's.
+  for (const char *F : {"ncclGetLsaPointer", "ncclGetPeerPointer", "ncclGetLsaMultimemPointer",
+                        "ncclGetMultimemPointer", "ncclGetResourceBufferPeerPointer", "nvshmem_ptr"})
+    EXPECT_TRUE(returnsPeerAddress(F)) << F;
+  for (const char *F : {"ncclGetLocalPointer", "ncclGetResourceBufferLocalPointer", "lsaPtr", "malloc"})
+    EXPECT_FALSE(returnsPeerAddress(F)) << F;
 }
 
 TEST(Ptx, VolatileIsRelaxedSystem) {
