@@ -348,9 +348,9 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
         << "; consider " << Consider;
     else if (F.Peer)
       R << ore::NV("Flag", Flag) << " is waited for here (" << ore::NV("Access", At.Spelling) << ", "
-        << orderName(At.Ord) << ") and " << ore::NV("Data", Peer) << " is read after it at "
-        << ore::NV("OtherLocation", Loc(F.Data)) << " with no acquire between them; " << peerReason(false)
-        << "; consider " << Consider;
+        << orderName(At.Ord) << ") and " << ore::NV("Data", Peer) << (F.WriteWrite ? " is written" : " is read")
+        << " after it at " << ore::NV("OtherLocation", Loc(F.Data)) << " with no acquire between them; "
+        << peerReason(false, F.WriteWrite) << "; consider " << Consider;
     else if (F.ByOthers)
       R << ore::NV("Flag", Flag) << " is " << (Publish ? "published" : "received") << " here ("
         << ore::NV("Access", At.Spelling) << ", " << orderName(At.Ord) << ") by fewer threads than "

@@ -150,10 +150,11 @@ void ReleaseAcquireCheck::report(const Finding &F) {
     // outside the kernel.
     auto D = diag(Flag.Loc, Publish ? "%0 signals the other GPUs here with a %1 after %2 writes to %3 in another GPU's "
                                       "memory, with no release between them; %4; consider %5"
-                                    : "%0 is waited for here with a %1 and %3 is read from another GPU's memory "
-                                      "after it (%2), with no acquire between them; %4; consider %5")
-             << FlagName << howAccessed(Flag) << (Publish ? orderName(Data.Ord) : StringRef("a plain read"))
-             << DataName << peerReason(Publish) << Consider;
+                                    : "%0 is waited for here with a %1 and %3 is %2 another GPU's memory after it, "
+                                      "with no acquire between them; %4; consider %5")
+             << FlagName << howAccessed(Flag)
+             << (Publish ? orderName(Data.Ord) : F.WriteWrite ? StringRef("written into") : StringRef("read from"))
+             << DataName << peerReason(Publish, F.WriteWrite) << Consider;
     if (Fix)
       D << *Fix;
   } else if (F.ByOthers) {

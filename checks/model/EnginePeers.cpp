@@ -21,7 +21,9 @@
 // - a wait for the peers at system scope (a spin no read of which
 //   acquires), in a kernel that signals them, then a plain read of a peer's
 //   memory with no acquire between them, is a message whose data the wait
-//   does not receive.
+//   does not receive; a plain write there after it may land before the peer
+//   is done with what it held (its reads and writes before it signalled:
+//   the write is not ordered after them, as a receive's write is not).
 // A release or acquire fence of any scope between them, or a call not shown,
 // is taken as the order (its scope is the scope rules' question). Writes into
 // this GPU's own memory (ncclGetLocalPointer) are left out: its stream orders
@@ -146,7 +148,7 @@ void Peers::waits(std::vector<Finding> &Out) const {
       continue;
     for (unsigned R : Thread) {
       const MemOp &Read = St.op(R);
-      if (!Read.Peer || Read.Ord != Order::Plain || Read.What != OpKind::Load || !St.afterTest(L, R) ||
+      if (!Read.Peer || Read.Ord != Order::Plain || !Read.isAccess() || !St.afterTest(L, R) ||
           between(L, R, acquires))
         continue;
       // What the thread wrote there itself, it reads back.
@@ -161,6 +163,7 @@ void Peers::waits(std::vector<Finding> &Out) const {
       Fd.Data = R;
       Fd.Receiving = true;
       Fd.Peer = true;
+      Fd.WriteWrite = Read.What != OpKind::Load;
       Out.push_back(Fd);
       break;
     }

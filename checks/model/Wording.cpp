@@ -37,11 +37,14 @@ std::string byOthersAdvice(bool Publish) {
                  : "'__syncthreads()' (or '__syncwarp()' among one warp's lanes) between the wait and their reads";
 }
 
-std::string peerReason(bool Publish) {
-  return Publish ? "a GPU that sees the signal may read that memory, in this kernel or in the work its stream runs "
-                   "after it, before the writes arrive"
-                 : "the read may return what that memory held before the peer signalled, older than what the peer "
-                   "wrote before it (in this kernel or before it began)";
+std::string peerReason(bool Publish, bool Writes) {
+  if (Publish)
+    return "a GPU that sees the signal may read that memory, in this kernel or in the work its stream runs after "
+           "it, before the writes arrive";
+  return Writes ? "the write may land before the peer is done with what that memory held before it signalled (its "
+                  "reads and writes in this kernel or before it began), and be read or overwritten by them"
+                : "the read may return what that memory held before the peer signalled, older than what the peer "
+                  "wrote before it (in this kernel or before it began)";
 }
 
 std::string widerFenceAdvice(Scope Needed, bool BuiltinFence) {

@@ -45,7 +45,7 @@ std::string byOthersAdvice(bool Publish);
 /// Why a message between a kernel and the other GPUs of its team is unordered
 /// (Finding::Peer): the other side reads or wrote the memory outside this
 /// kernel, where only the signal can order it.
-std::string peerReason(bool Publish);
+std::string peerReason(bool Publish, bool Writes = false);
 
 /// What a fence too narrow for a message should be: the builtin of the
 /// needed scope for a builtin fence, else the scope's libcu++ name.

@@ -420,6 +420,21 @@ TEST(Engine, WaitsForTheTeamAcquireWhatIsReadFromItsMemory) {
   EXPECT_TRUE(Run(Order::Acquire, true, true).empty());
   // A kernel that signals no peer waits for someone else.
   EXPECT_TRUE(Run(Order::Relaxed, false, false).empty());
+  // A write into the peer's memory after the wait is not ordered after the
+  // peer's earlier accesses either.
+  Program W;
+  MemOp Signal = store(Flag, Order::Relaxed, Scope::System);
+  Signal.Peer = true;
+  W.add(Signal);
+  MemOp Spin = load(Inbox, Order::Relaxed, Scope::System);
+  Spin.Spins = true;
+  W.add(Spin);
+  MemOp Write = plainStore(Data);
+  Write.Peer = true;
+  W.add(Write);
+  Fs = W.run();
+  ASSERT_EQ(kinds(Fs), (std::vector<Finding::Kind>{Finding::NoAcquire}));
+  EXPECT_TRUE(Fs[0].WriteWrite);
 }
 
 TEST(Engine, ReadingBackOwnWriteIsNoReceive) {

@@ -263,3 +263,41 @@ __global__ void multimemWritesRelaxedArrive(const Window *data, const Window *si
   }
   __syncthreads();
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// An all-to-all's first barrier, then stores into each peer's receive slot: the peer read that
+// slot in its previous kernel, before it arrived. With a relaxed wait the stores are not ordered
+// after that read (load buffering), and may land while the peer still uses what the slot held.
+__global__ void relaxedWaitPeerWrites(const Window *recv, const Window *sig, const float *src, int nRanks,
+                                      unsigned epoch) {
+  if (threadIdx.x < nRanks) {
+    unsigned *inbox = static_cast<unsigned *>(ncclGetLsaPointer(sig, (blockIdx.x * 64 + recv->rank) * 4, threadIdx.x));
+    Sys(*inbox).store(epoch, cuda::memory_order_relaxed);
+    unsigned *mine = static_cast<unsigned *>(ncclGetLocalPointer(sig, (blockIdx.x * 64 + threadIdx.x) * 4));
+    while (Sys(*mine).load(cuda::memory_order_relaxed) != epoch) {
+    }
+  }
+  __syncthreads();
+  for (int p = 0; p < nRanks; ++p) {
+    float *slot = static_cast<float *>(ncclGetLsaPointer(recv, (recv->rank * gridDim.x + blockIdx.x) * 4096, p));
+    slot[threadIdx.x] = src[p * blockDim.x + threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// The same with the wait's acquire: the stores follow the peers' earlier reads.
+__global__ void acquireWaitPeerWrites(const Window *recv, const Window *sig, const float *src, int nRanks,
+                                      unsigned epoch) {
+  if (threadIdx.x < nRanks) {
+    unsigned *inbox = static_cast<unsigned *>(ncclGetLsaPointer(sig, (blockIdx.x * 64 + recv->rank) * 4, threadIdx.x));
+    Sys(*inbox).store(epoch, cuda::memory_order_relaxed);
+    unsigned *mine = static_cast<unsigned *>(ncclGetLocalPointer(sig, (blockIdx.x * 64 + threadIdx.x) * 4));
+    while (Sys(*mine).load(cuda::memory_order_acquire) != epoch) {
+    }
+  }
+  __syncthreads();
+  for (int p = 0; p < nRanks; ++p) {
+    float *slot = static_cast<float *>(ncclGetLsaPointer(recv, (recv->rank * gridDim.x + blockIdx.x) * 4096, p));
+    slot[threadIdx.x] = src[p * blockDim.x + threadIdx.x];
+  }
+}
