@@ -13,10 +13,14 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOLS = "/usr/lib/llvm-22/bin"
 CUDA = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from cuda_scope.common import PASS_COMPILE_FLAGS  # noqa: E402
+from cuda_scope.diagnostics import remark_names  # noqa: E402
 FLAGS = [f"--cuda-path={CUDA}", f"-I{CUDA}/include/cccl", f"-I{ROOT}/integration/common",
          "-Wno-unknown-cuda-version", "-std=c++17"]
 # Rules both the clang-tidy checks and the IR pass apply, which must agree.
@@ -32,25 +36,17 @@ def findings(build, src):
     plugin = os.path.join(build, "plugin", "libCudaScopePass.so")
     tidy = subprocess.run([f"{TOOLS}/clang-tidy", f"-load={module}", "-checks=-*,cuda-scope-*", "--quiet", src,
                            "--", "-x", "cuda", "--cuda-host-only", *FLAGS], capture_output=True, text=True)
-    ir = subprocess.run([f"{TOOLS}/clang++", "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", *FLAGS,
-                         "-O2", f"-fpass-plugin={plugin}", "-fsave-optimization-record",
-                         f"-foptimization-record-file={os.devnull}", "-Rpass-analysis=cuda-scope", "-S", "-o",
-                         os.devnull, src], capture_output=True, text=True)
+    # The rule of each remark is its name in the optimization record, read as the command reads it:
+    # the text of a remark is wording, which changes.
+    with tempfile.TemporaryDirectory() as tmp:
+        record = os.path.join(tmp, "remarks.yaml")
+        ir = subprocess.run([f"{TOOLS}/clang++", "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", *FLAGS,
+                             "-O2", *PASS_COMPILE_FLAGS, f"-fpass-plugin={plugin}", "-fsave-optimization-record",
+                             f"-foptimization-record-file={record}", "-foptimization-record-passes=cuda-scope",
+                             "-Rpass-analysis=cuda-scope", "-S", "-o", os.devnull, src],
+                            capture_output=True, text=True)
+        found = {name for _, _, name in remark_names(record)}
     by_tidy = set(re.findall(r"warning: .*\[(cuda-scope-[a-z-]+)\]", tidy.stdout))
-    found = set()
-    # The remark's name is the rule; -Rpass-analysis prints the pass name, so read the rule from
-    # the text, which says which rule it is.
-    for line in ir.stderr.splitlines():
-        if "remark:" not in line:
-            continue
-        if "async proxy" in line:
-            found.add("cuda-scope-proxy-fence")
-        elif "scopes must include each other" in line:
-            found.add("cuda-scope-mismatch")
-        elif "cannot include the other blocks" in line:
-            found.add("cuda-scope-insufficient")
-        elif re.search(r"is published here|is received here|-scope fence .* orders the message", line):
-            found.add("cuda-scope-release-acquire")
     errors = [l for l in (tidy.stdout + ir.stderr).splitlines() if " error: " in l]
     return sorted(by_tidy), sorted(found), errors
 
