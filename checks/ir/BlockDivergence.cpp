@@ -442,11 +442,23 @@ private:
       if (Pred != From && !R.count(Pred))
         continue;
       const Value *V = Phi.getIncomingValue(I);
-      if (First && V != First)
+      if (First && !sameValue(V, First))
         return false;
       First = V;
     }
     return true;
+  }
+  /// One value, or two copies of one computation on the same operands that
+  /// reads no memory (-O2 computes r + 1 in each arm of a branch and joins
+  /// the copies): whichever arm a thread took, it holds what the other arm
+  /// would have given it. Operands that vary make the copies vary, and the
+  /// phi with them, through their uses.
+  static bool sameValue(const Value *A, const Value *B) {
+    if (A == B)
+      return true;
+    const auto *IA = dyn_cast<Instruction>(A), *IB = dyn_cast<Instruction>(B);
+    return IA && IB && !isa<PHINode>(IA) && !IA->mayReadOrWriteMemory() && !IA->mayHaveSideEffects() &&
+           IA->isIdenticalToWhenDefined(IB);
   }
 
   const Function &F;
