@@ -63,6 +63,8 @@ std::optional<unsigned> tileSize(const CallExpr *CE) {
 }
 
 namespace {
+const Expr *decidingCondition(const Stmt *S, const Stmt *Inside);
+
 /// The values of one function that threads of one block (lanes of one warp)
 /// may see differently.
 class Varying {
@@ -75,6 +77,12 @@ public:
       Changed = false;
       for (const auto &[V, E] : Assigned)
         if (!Vars.count(V) && varies(E))
+          Changed |= Vars.insert(V).second;
+      // A local given a value under a condition threads decide differently
+      // holds, after the branch, what some threads gave it and others did
+      // not (the IR's phi at the join of a varying branch).
+      for (const auto &[V, C] : AssignedUnder)
+        if (!Vars.count(V) && varies(C))
           Changed |= Vars.insert(V).second;
       for (const VarDecl *V : AsmOutputs)
         Changed |= Vars.insert(V).second;
@@ -362,14 +370,19 @@ private:
   void collect(const Stmt *S) {
     if (!S)
       return;
+    Current = S;
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
-        if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
-          Assigned.push_back({V->getCanonicalDecl(), V->getInit()});
+        if (const auto *V = dyn_cast<VarDecl>(D)) {
+          if (V->getInit())
+            Assigned.push_back({V->getCanonicalDecl(), V->getInit()});
+          DeclaredIn[V->getCanonicalDecl()] = Path.size();
+        }
     if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
       if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
         if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
           Assigned.push_back({V->getCanonicalDecl(), BO->getRHS()});
+          assignedUnder(V);
           if (BO->getOpcode() == BO_AddAssign)
             Steps.insert(BO->getRHS());
         }
@@ -377,15 +390,39 @@ private:
     // they touch is not one given its value once (laneInWarp).
     if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp())
       if (const auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
-        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
           Assigned.push_back({V->getCanonicalDecl(), UO});
+          assignedUnder(V);
+        }
     if (const auto *A = dyn_cast<GCCAsmStmt>(S); A && blockVaryingAsm(A->getAsmString()))
       for (unsigned I = 0; I < A->getNumOutputs(); ++I)
         if (const auto *DRE = dyn_cast<DeclRefExpr>(A->getOutputExpr(I)->IgnoreParenImpCasts()))
           if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
             AsmOutputs.push_back(V->getCanonicalDecl());
+    Path.push_back(S);
     for (const Stmt *Child : S->children())
       collect(Child);
+    Path.pop_back();
+  }
+
+  /// The conditions that decide whether an assignment to \p V (at the end
+  /// of Path) runs, up to the statement that declares it: conditions around
+  /// its declaration decide its whole life. Only a thread's own locals: a
+  /// __shared__ or global variable is memory, which one thread's store does
+  /// not make differ between threads (reads after a barrier agree).
+  void assignedUnder(const VarDecl *V) {
+    V = V->getCanonicalDecl();
+    if (!V->hasLocalStorage() || V->getType()->isReferenceType())
+      return;
+    auto D = DeclaredIn.find(V);
+    size_t Outer = D == DeclaredIn.end() ? 0 : D->second;
+    // Path holds the assignment's parents; Inside walks out from it.
+    const Stmt *Inside = Current;
+    for (size_t I = Path.size(); I > Outer; --I) {
+      if (const Expr *C = decidingCondition(Path[I - 1], Inside))
+        AssignedUnder.push_back({V, C});
+      Inside = Path[I - 1];
+    }
   }
 
   ASTContext &Ctx;
@@ -395,6 +432,13 @@ private:
   DenseSet<const Expr *> Steps;
   std::vector<const VarDecl *> AsmOutputs;
   DenseSet<const VarDecl *> Vars;
+  /// Each local and a condition that decides an assignment to it.
+  std::vector<std::pair<const VarDecl *, const Expr *>> AssignedUnder;
+  /// How deep in Path each local's declaration lies.
+  DenseMap<const VarDecl *, size_t> DeclaredIn;
+  /// The statement collect() is at, and those around it.
+  const Stmt *Current = nullptr;
+  std::vector<const Stmt *> Path;
 };
 
 /// The condition of \p S that decides whether (or how often) \p Inside runs,

@@ -199,3 +199,29 @@ __global__ void checkedStrideBarrierInside(float *A, int N) {
   }
   A[threadIdx.x] = S[0];
 }
+
+// Rounds of a loop whose count is an argument, with one thread waiting on a counter in each: -O2
+// computes the next round (r + 1) once in each arm of the thread's branch and joins the two copies,
+// which are one value for every thread.
+__global__ void roundsWithOneWaiter(unsigned *Count, int *Out, int Rounds) {
+  for (int r = 0; r < Rounds; ++r) {
+    if (threadIdx.x == 0) {
+      atomicAdd(Count, 1u);
+      while (atomicAdd(Count, 0u) < gridDim.x * (unsigned)(r + 1)) {
+      }
+      Out[r] = r;
+    }
+    __syncthreads(); // no-warning: the round's count is the kernel argument's, whichever arm computed r + 1
+  }
+}
+
+// Positive: the same rounds, but the waiting thread skips one: the arms give r + 1 and r + 2.
+__global__ void roundsSkippedByOneThread(int *Out, int Rounds) {
+  for (int r = 0; r < Rounds; ++r) {
+    if (threadIdx.x == 0)
+      Out[r++] = r;
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE-4]] that threads of one block may decide differently, {{.*}} [cuda-scope-divergent-barrier]
+    // CHECK: :[[@LINE-5]]:{{[0-9]+}}: note: threads of one block may decide this condition differently
+  }
+}
