@@ -19,7 +19,7 @@
 //   memory at system scope with no release between them, then a wait for
 //   the peers, is a message whose data the signal does not carry;
 // - a wait for the peers at system scope (a spin no read of which
-//   acquires), in a kernel that signals them, then a plain read of a peer's
+//   acquires) after the thread's signal into their memory, then a plain read of a peer's
 //   memory with no acquire between them, is a message whose data the wait
 //   does not receive; a plain write there after it may land before the peer
 //   is done with what it held (its reads and writes before it signalled:
@@ -133,12 +133,20 @@ void Peers::waits(std::vector<Finding> &Out) const {
           return (Op.What == OpKind::Load || Op.What == OpKind::RMW) && hasAcquire(Op.Ord) && St.inCommonLoop(L, X);
         }))
       continue;
-    // The kernel signals the peers: it is their wait it runs.
-    if (none_of(Thread, [&](unsigned S) {
-          const MemOp &Op = St.op(S);
-          return (Op.What == OpKind::Store || Op.What == OpKind::RMW) && Op.Peer && isStrong(Op.Ord) && Op.S &&
-                 *Op.S == Scope::System;
-        }))
+    // The wait answers the thread's last signal outside its GPU before it
+    // (an arrival, then the wait: a barrier across GPUs). Where that signal
+    // went into the peers' memory, it is their wait; where it went elsewhere
+    // (a slot claimed in the host proxy's queue, then a wait for the
+    // proxy's credit), the wait is for whoever that was.
+    const MemOp *LastSignal = nullptr;
+    for (unsigned S : Thread) {
+      const MemOp &Op = St.op(S);
+      if ((Op.What == OpKind::Store || Op.What == OpKind::RMW) && isStrong(Op.Ord) && Op.S &&
+          *Op.S == Scope::System && Op.Seq < Wait.Seq && St.before(S, L) &&
+          (!LastSignal || LastSignal->Seq < Op.Seq))
+        LastSignal = &Op;
+    }
+    if (!LastSignal || !LastSignal->Peer)
       continue;
     // One wait is one loop: its first read stands for the others (the abort
     // flag a barrier's wait also polls).

@@ -420,6 +420,23 @@ TEST(Engine, WaitsForTheTeamAcquireWhatIsReadFromItsMemory) {
   EXPECT_TRUE(Run(Order::Acquire, true, true).empty());
   // A kernel that signals no peer waits for someone else.
   EXPECT_TRUE(Run(Order::Relaxed, false, false).empty());
+  // So does a wait whose thread last signalled outside the team: a slot
+  // claimed in the host proxy's queue, then a wait for its credit.
+  {
+    Program P;
+    P.Looped = true;
+    MemOp Signal = store(Flag, Order::Relaxed, Scope::System);
+    Signal.Peer = true;
+    P.add(Signal);
+    P.add(access(OpKind::RMW, Abort, Order::Relaxed, Scope::System));
+    MemOp Credit = load(Inbox, Order::Relaxed, Scope::System);
+    Credit.Spins = true;
+    P.add(Credit);
+    MemOp Write = plainStore(Data);
+    Write.Peer = true;
+    P.add(Write);
+    EXPECT_TRUE(P.run().empty());
+  }
   // A write into the peer's memory after the wait is not ordered after the
   // peer's earlier accesses either.
   Program W;

@@ -301,3 +301,29 @@ __global__ void acquireWaitPeerWrites(const Window *recv, const Window *sig, con
     slot[threadIdx.x] = src[p * blockDim.x + threadIdx.x];
   }
 }
+
+// LITMUS: forbidden
+// The acquiring barrier, then a slot claimed in a host proxy's queue (a relaxed add to its
+// producer count, in host memory) and a relaxed wait for the proxy's credit, then the stores into
+// the peers' slots. The relaxed wait answers the claim, not the peers: the barrier's acquire
+// already orders the stores after the peers' reads.
+__global__ void proxyCreditThenPeerWrites(const Window *recv, const Window *sig, unsigned *proxyPi,
+                                          const unsigned *proxyCi, const float *src, int nRanks, unsigned epoch) {
+  if (threadIdx.x < nRanks) {
+    unsigned *inbox = static_cast<unsigned *>(ncclGetLsaPointer(sig, (blockIdx.x * 64 + recv->rank) * 4, threadIdx.x));
+    Sys(*inbox).store(epoch, cuda::memory_order_relaxed);
+    unsigned *mine = static_cast<unsigned *>(ncclGetLocalPointer(sig, (blockIdx.x * 64 + threadIdx.x) * 4));
+    while (Sys(*mine).load(cuda::memory_order_acquire) != epoch) {
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned idx = Sys(*proxyPi).fetch_add(1, cuda::memory_order_relaxed);
+    while (1024u <= idx - Sys(*const_cast<unsigned *>(proxyCi)).load(cuda::memory_order_relaxed)) {
+    }
+  }
+  for (int p = 0; p < nRanks; ++p) {
+    float *slot = static_cast<float *>(ncclGetLsaPointer(recv, (recv->rank * gridDim.x + blockIdx.x) * 4096, p));
+    slot[threadIdx.x] = src[p * blockDim.x + threadIdx.x];
+  }
+}
