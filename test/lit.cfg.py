@@ -87,6 +87,9 @@ def gpu_answers():
 
 if toolkit_parses():
     config.available_features.add("cuda-toolkit")
+    # NCCL's device API, where the toolkit carries it (installed beside its headers).
+    if os.path.exists(os.path.join(cuda, "include", "nccl_device.h")):
+        config.available_features.add("toolkit-nccl")
 else:
     lit_config.note(f"CUDA toolkit headers under {cuda} do not parse: 'REQUIRES: cuda-toolkit' tests are UNSUPPORTED")
 # libFuzzer comes with clang's runtime libraries (Debian: libclang-rt-22-dev).

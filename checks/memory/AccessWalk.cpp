@@ -561,7 +561,8 @@ void ScopedAccesses::Walker::call(const CallExpr *CE, const Frame *Fr) {
     Owner.Calls.push_back(std::move(C));
   }
   const FunctionDecl *Def = definitionOf(CE->getDirectCallee());
-  if (!Def || inSystemHeader(Def->getLocation()) || Active.contains(Def))
+  if (!Def || (inSystemHeader(Def->getLocation()) && !walksLibraryFunction(plainQualifiedName(Def))) ||
+      Active.contains(Def))
     return;
   if (Fr->Depth >= MaxDepth) {
     if (Kind != ScopedAccess::Host && CE->getDirectCallee() && !Owner.Calls.empty() && Owner.Calls.back().Call == CE)
@@ -601,6 +602,15 @@ void ScopedAccesses::Walker::record(ScopedAccess A, const Stmt *Site, const Fram
   if (Kind != ScopedAccess::Host && HostArms && HostArms->hostOnly(A.Loc.isValid() ? A.Loc : Site->getBeginLoc()))
     return;
   A.Site = Site;
+  // An access in a library's code that the walk follows (a system header:
+  // clang-tidy shows nothing there) is shown at the project's innermost call
+  // that reaches it.
+  if (inSystemHeader(A.Loc))
+    for (const Expr *Call : llvm::reverse(Chain))
+      if (!inSystemHeader(Call->getExprLoc())) {
+        A.Shown = Call->getExprLoc();
+        break;
+      }
   A.Function = Fr->F;
   A.Root = Root;
   A.RootIs = Kind;

@@ -66,7 +66,7 @@ void InsufficientCheck::reportAccess(const Finding &F) {
   const ScopedAccess &A = Records->accessAt(F.At);
   std::string Object = ScopedAccesses::describe(*A.Object);
   if (F.WithHost) {
-    diag(A.Loc, "%0 is %1 with %2 here, and both host and device threads access it; %2 cannot "
+    diag(A.reportLoc(), "%0 is %1 with %2 here, and both host and device threads access it; %2 cannot "
                 "include them all; consider %3")
         << Object << accessVerb(A.What) << libcuName(A.S) << libcuName(Scope::System);
     if (const ScopedAccess *Other = Records->access(F.Other))
@@ -74,14 +74,14 @@ void InsufficientCheck::reportAccess(const Finding &F) {
     return;
   }
   if (F.OutsideKernel) {
-    diag(A.Loc, "%0 is %1 with %2 here, but nothing in %3 reads it and %3 waits on writes from outside it: its "
+    diag(A.reportLoc(), "%0 is %1 with %2 here, but nothing in %3 reads it and %3 waits on writes from outside it: its "
                 "reader runs outside the kernel, while it runs, and %2 cannot include it; consider %4 (%5 where the "
                 "reader is the host or another GPU)")
         << Object << accessVerb(A.What) << libcuName(A.S) << describeRoot(A) << libcuName(F.Needed)
         << libcuName(Scope::System);
     return;
   }
-  diag(A.Loc, "%0 is %1 with %2 by every block that runs %3; %2 cannot include the other blocks; "
+  diag(A.reportLoc(), "%0 is %1 with %2 by every block that runs %3; %2 cannot include the other blocks; "
               "consider %4")
       << Object << accessVerb(A.What) << libcuName(A.S) << describeRoot(A) << libcuName(F.Needed);
 }
@@ -93,7 +93,7 @@ void InsufficientCheck::reportFence(const Finding &F) {
   std::string Who = F.WithHost ? "host threads access " + Object + " too"
                                : "every block that runs " + describeRoot(A) + " accesses it";
   std::string Consider = widerFenceAdvice(F.Needed, Fence.How == ScopedAccess::DeviceBuiltin);
-  diag(Fence.Loc, "'%0' orders the relaxed %1 of %2 with %3, but %4; a fence's scope must include the "
+  diag(Fence.reportLoc(), "'%0' orders the relaxed %1 of %2 with %3, but %4; a fence's scope must include the "
                   "threads it synchronizes with; consider %5")
       << Fence.Name << opKindName(A.What) << Object << libcuName(Fence.S) << Who << Consider;
   diag(A.Loc, "the relaxed %0 is here", DiagnosticIDs::Note) << opKindName(A.What);

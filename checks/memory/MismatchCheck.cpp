@@ -85,7 +85,7 @@ void MismatchCheck::onEndOfTranslationUnit() {
                                          libcuName(Needed));
     }
     {
-      auto D = diag(A->Loc, "%0 is %1 with %2 here but %3 with %4 %5; the scopes must include each "
+      auto D = diag(A->reportLoc(), "%0 is %1 with %2 here but %3 with %4 %5; the scopes must include each "
                             "other; consider %6")
                << ScopedAccesses::describe(*A->Object) << accessVerb(A->What) << libcuName(A->S)
                << accessVerb(Wider->What) << libcuName(Wider->S) << whereOther(*A, *Wider, F) << Consider;

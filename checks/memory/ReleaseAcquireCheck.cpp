@@ -66,6 +66,7 @@ void ReleaseAcquireCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 void ReleaseAcquireCheck::onEndOfTranslationUnit() {
+  ShownAtCall.clear();
   if (!Records)
     return;
   auto IsFence = [&](const FunctionDecl *F) {
@@ -109,12 +110,17 @@ void ReleaseAcquireCheck::report(const Finding &F) {
   // A multicast access whose address the walk does not name: its instruction.
   std::string DataName = Data.Object ? ScopedAccesses::describe(*Data.Object) : "'" + Data.Name + "'";
   bool Publish = F.What == Finding::NoRelease || (F.What == Finding::NarrowFence && !F.Receiving);
+  if (Flag.Shown.isValid() && !ShownAtCall
+                                  .insert({Flag.Shown.getRawEncoding(), Data.Loc.getRawEncoding(),
+                                           static_cast<int>(F.What)})
+                                  .second)
+    return;
   StringRef DataUse = Data.What == OpKind::Store ? "written" : "read";
 
   if (F.What == Finding::NarrowFence) {
     const ScopedAccess &Fence = Records->accessAt(F.Fence);
     std::string Consider = widerFenceAdvice(F.Needed, Fence.How == ScopedAccess::DeviceBuiltin);
-    diag(Fence.Loc, "'%0' orders the message through %1 and %2 with %3, but %4 is on the other side; a fence's "
+    diag(Fence.reportLoc(), "'%0' orders the message through %1 and %2 with %3, but %4 is on the other side; a fence's "
                     "scope must include the threads it synchronizes with; consider %5")
         << Fence.Name << FlagName << DataName << libcuName(Fence.S) << otherSide(F.Needed) << Consider;
     diag(Flag.Loc, "%0 is %1 here with a %2", DiagnosticIDs::Note)
@@ -144,11 +150,14 @@ void ReleaseAcquireCheck::report(const Finding &F) {
   // A partner instance may run on another GPU: advise a fence that includes it.
   std::string Consider = messageAdvice(Publish, Form, Flag.What, F.Partner ? Scope::System : F.Needed);
 
+  // A library's code is not the project's to edit: the fix goes with its call.
+  if (Flag.Shown.isValid())
+    Fix.reset();
   const ScopedAccess *Via = Records->access(F.Via);
   if (F.Peer) {
     // A message to or from the other GPUs of the team: its other side may be
     // outside the kernel.
-    auto D = diag(Flag.Loc, Publish ? "%0 signals the other GPUs here with a %1 after %2 writes to %3 in another GPU's "
+    auto D = diag(Flag.reportLoc(), Publish ? "%0 signals the other GPUs here with a %1 after %2 writes to %3 in another GPU's "
                                       "memory, with no release between them; %4; consider %5"
                                     : "%0 is waited for here with a %1 and %3 is %2 another GPU's memory after it, "
                                       "with no acquire between them; %4; consider %5")
@@ -160,7 +169,7 @@ void ReleaseAcquireCheck::report(const Finding &F) {
   } else if (F.ByOthers) {
     // One thread's flag for its block's or warp's threads: the order is
     // there, for that thread alone.
-    diag(Flag.Loc, Publish ? "%0 is published here by fewer threads than write %1 before it, with no barrier "
+    diag(Flag.reportLoc(), Publish ? "%0 is published here by fewer threads than write %1 before it, with no barrier "
                              "between them; %2; consider %3"
                            : "%0 is received here by fewer threads than read %1 after it, with no barrier "
                              "between them; %2; consider %3")
@@ -168,21 +177,21 @@ void ReleaseAcquireCheck::report(const Finding &F) {
   } else if (Publish && Via) {
     // A relay: the data reached this thread through another flag.
     std::string ViaName = ScopedAccesses::describe(*Via->Object);
-    auto D = diag(Flag.Loc, "%0 is published here with a %1 after %2 was received, which carries %3, with no "
+    auto D = diag(Flag.reportLoc(), "%0 is published here with a %1 after %2 was received, which carries %3, with no "
                             "release between them; %4 that sees %0 may still read the old data; consider %5")
              << FlagName << howAccessed(Flag) << ViaName << DataName << otherSide(F.Needed) << Consider;
     if (Fix)
       D << *Fix;
     diag(Via->Loc, "%0 is received here", DiagnosticIDs::Note) << ViaName;
   } else if (Publish && F.WriteWrite) {
-    auto D = diag(Flag.Loc, "%0 is published here with a %1 after %2 writes to %3, with no release between "
+    auto D = diag(Flag.reportLoc(), "%0 is published here with a %1 after %2 writes to %3, with no release between "
                             "them; %4 that sees the flag and then writes %3 may have that write overwritten by this "
                             "earlier one (the two writes race); consider %5")
              << FlagName << howAccessed(Flag) << orderName(Data.Ord) << DataName << otherSide(F.Needed) << Consider;
     if (Fix)
       D << *Fix;
   } else if (Publish && F.Partner && Other) {
-    auto D = diag(Flag.Loc, "%0 is published here with a %1 after %2 writes to %3, with no release between "
+    auto D = diag(Flag.reportLoc(), "%0 is published here with a %1 after %2 writes to %3, with no release between "
                             "them; the kernel's partner instance (the same kernel on another GPU or grid), which "
                             "receives it as %4, may still read the old data; consider %5")
              << FlagName << howAccessed(Flag) << orderName(Data.Ord) << DataName
@@ -190,32 +199,34 @@ void ReleaseAcquireCheck::report(const Finding &F) {
     if (Fix)
       D << *Fix;
   } else if (Publish) {
-    auto D = diag(Flag.Loc, "%0 is published here with a %1 after %2 writes to %3, with no release between "
+    auto D = diag(Flag.reportLoc(), "%0 is published here with a %1 after %2 writes to %3, with no release between "
                             "them; %4 that sees the flag may still read the old data; consider %5")
              << FlagName << howAccessed(Flag) << orderName(Data.Ord) << DataName << otherSide(F.Needed) << Consider;
     if (Fix)
       D << *Fix;
   } else if (F.WriteWrite) {
-    auto D = diag(Flag.Loc, "%0 is received here with a %1 and %2 is written after it, with no acquire between "
+    auto D = diag(Flag.reportLoc(), "%0 is received here with a %1 and %2 is written after it, with no acquire between "
                             "them; the write may be ordered before one made before the flag was published, "
                             "which then overwrites it (the two writes race); consider %3")
              << FlagName << howAccessed(Flag) << DataName << Consider;
     if (Fix)
       D << *Fix;
   } else if (F.Partner && Other) {
-    auto D = diag(Flag.Loc, "%0 is received here with a %1 and %2 is read after it, with no acquire between "
+    auto D = diag(Flag.reportLoc(), "%0 is received here with a %1 and %2 is read after it, with no acquire between "
                             "them; the read may return data older than the flag, which the kernel's partner "
                             "instance (the same kernel on another GPU or grid) publishes as %3; consider %4")
              << FlagName << howAccessed(Flag) << DataName << ScopedAccesses::describe(*Other->Object) << Consider;
     if (Fix)
       D << *Fix;
   } else {
-    auto D = diag(Flag.Loc, "%0 is received here with a %1 and %2 is read after it, with no acquire between "
+    auto D = diag(Flag.reportLoc(), "%0 is received here with a %1 and %2 is read after it, with no acquire between "
                             "them; the read may return data older than the flag; consider %3")
              << FlagName << howAccessed(Flag) << DataName << Consider;
     if (Fix)
       D << *Fix;
   }
+  if (Flag.Shown.isValid())
+    diag(Flag.Loc, "%0 is accessed here, in the library's code", DiagnosticIDs::Note) << FlagName;
   diag(Data.Loc, "%0 is %1 here", DiagnosticIDs::Note) << DataName << DataUse;
   if (Other)
     diag(Other->Loc, "%0 %1 %2 here", DiagnosticIDs::Note)

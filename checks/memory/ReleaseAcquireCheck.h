@@ -4,7 +4,9 @@
 
 #include "AstRecords.h"
 #include "DeviceRuleBase.h"
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace cuda_scope {
@@ -36,6 +38,11 @@ private:
   std::shared_ptr<AstRecords> Records;
   const clang::SourceManager *SM = nullptr;
   const clang::LangOptions *LangOpts = nullptr;
+  /// The findings shown at a project's call into a library's code, by that
+  /// call, the data and the kind: the library's other paths to the same
+  /// message (both arms of a branch on a field its constructor set) say it
+  /// once.
+  std::set<std::tuple<unsigned, unsigned, int>> ShownAtCall;
 };
 
 } // namespace cuda_scope

@@ -145,7 +145,11 @@ struct ScopedAccess {
   /// For a write: the value it leaves, when constant (MemOp::Stored).
   std::optional<int64_t> Stored;
   const clang::Stmt *Site = nullptr; ///< the call, operator call or asm statement
-  clang::SourceLocation Loc;         ///< where to report it
+  clang::SourceLocation Loc;         ///< where it is written
+  /// Where a diagnostic about it goes when Loc is in a library's code (a
+  /// system header): the project's call that reaches it. Invalid otherwise.
+  clang::SourceLocation Shown;
+  clang::SourceLocation reportLoc() const { return Shown.isValid() ? Shown : Loc; }
 
   const clang::FunctionDecl *Function = nullptr; ///< the function whose body holds it
   /// The kernel it runs under, the host function, or a device function no

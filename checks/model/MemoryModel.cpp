@@ -317,7 +317,13 @@ bool runsInFewerThreads(int64_t FewerBelow, int64_t FewerGroup, int64_t MoreBelo
 }
 
 bool readsLibraryFunctionBody(StringRef QualifiedName) {
-  return QualifiedName.starts_with("cooperative_groups::");
+  return QualifiedName.starts_with("cooperative_groups::") || walksLibraryFunction(QualifiedName);
+}
+
+bool walksLibraryFunction(StringRef QualifiedName) {
+  // NCCL's device API (ncclLsaBarrierSession::sync, ncclGin::put,
+  // nccl::utility::...) and NVSHMEM's (nvshmem_barrier_all, nvshmemx_*).
+  return QualifiedName.starts_with("nccl") || QualifiedName.starts_with("nvshmem");
 }
 
 bool returnsPeerAddress(StringRef QualifiedName) {

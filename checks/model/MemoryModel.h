@@ -169,6 +169,15 @@ bool isWarpShuffleName(llvm::StringRef Name);
 /// 15). Other system-header functions stay unread.
 bool readsLibraryFunctionBody(llvm::StringRef QualifiedName);
 
+/// A library function (by its qualified name) that the AST front end walks
+/// as the kernel's own code though a system header declares it (the toolkit
+/// installs it): a communication library's device API, whose barriers,
+/// signals and waits run in the user's kernel with the orders the user passes
+/// (bar.sync(coop, cuda::memory_order_relaxed)), as -O2 inlines them for the
+/// pass. CCCL's atomics are known by name instead (classifyLibcu), and other
+/// system-header functions stay unwalked.
+bool walksLibraryFunction(llvm::StringRef QualifiedName);
+
 /// A function (by its qualified name) whose result is an address in another
 /// GPU's memory: a team peer's slot of a symmetric window, or every GPU's copy
 /// through a multicast address (NCCL's device API: ncclGetLsaPointer,
