@@ -76,7 +76,7 @@ public:
     for (bool Changed = true; Changed;) {
       Changed = false;
       for (const auto &[V, E] : Assigned)
-        if (!Vars.count(V) && varies(E))
+        if (!Vars.count(V) && !Dead.count(E) && varies(E))
           Changed |= Vars.insert(V).second;
       // A local given a value under a condition threads decide differently
       // holds, after the branch, what some threads gave it and others did
@@ -382,7 +382,10 @@ private:
       if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
         if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
           Assigned.push_back({V->getCanonicalDecl(), BO->getRHS()});
-          assignedUnder(V);
+          if (BO->getOpcode() == BO_Assign && replacedUnread(V->getCanonicalDecl()))
+            Dead.insert(BO->getRHS());
+          else
+            assignedUnder(V);
           if (BO->getOpcode() == BO_AddAssign)
             Steps.insert(BO->getRHS());
         }
@@ -425,6 +428,67 @@ private:
     }
   }
 
+  /// Whether the value the assignment to \p V at Current gives it is
+  /// replaced before any read: at some level below V's declaration, the
+  /// statement that holds the assignment has no loop, no jump and no read of
+  /// V after it, and the next statement of the enclosing block that names V
+  /// assigns it (v = __shfl_sync(mask, v, src): the elected lane's result
+  /// handed to the warp), with no jump before it. Then what the assignment
+  /// gave, and whether a thread ran it, reaches no read, as the IR's phi at
+  /// the join has no use. A thread that returns reads V no more.
+  bool replacedUnread(const VarDecl *V) const {
+    if (!V->hasLocalStorage() || V->getType()->isReferenceType())
+      return false;
+    auto D = DeclaredIn.find(V);
+    const size_t Outer = D == DeclaredIn.end() ? 0 : D->second;
+    const SourceManager &SM = Ctx.getSourceManager();
+    const SourceLocation After = SM.getExpansionLoc(Current->getEndLoc());
+    const Stmt *Inside = Current;
+    for (size_t I = Path.size(); I > Outer; --I) {
+      const Stmt *Parent = Path[I - 1];
+      if (isa<WhileStmt, DoStmt, ForStmt, CXXForRangeStmt>(Parent))
+        return false;
+      if (const auto *Block = dyn_cast<CompoundStmt>(Parent)) {
+        if (jumps(Inside) || readAfter(Inside, V, After, SM))
+          return false;
+        auto It = llvm::find(Block->body(), Inside);
+        for (++It; It != Block->body_end(); ++It) {
+          if (const auto *BO = dyn_cast<BinaryOperator>(*It); BO && BO->getOpcode() == BO_Assign)
+            if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+                DRE && DRE->getDecl()->getCanonicalDecl() == V)
+              return true;
+          if (names(*It, V) || jumps(*It))
+            break;
+        }
+      }
+      Inside = Parent;
+    }
+    return false;
+  }
+  /// A reference to \p V in \p S past \p After, other than as the left side
+  /// of a plain assignment.
+  static bool readAfter(const Stmt *S, const VarDecl *V, SourceLocation After, const SourceManager &SM) {
+    if (!S)
+      return false;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+          DRE && DRE->getDecl()->getCanonicalDecl() == V)
+        return readAfter(BO->getRHS(), V, After, SM);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl()->getCanonicalDecl() == V)
+      return !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(DRE->getLocation()), After);
+    return llvm::any_of(S->children(), [&](const Stmt *C) { return readAfter(C, V, After, SM); });
+  }
+  static bool names(const Stmt *S, const VarDecl *V) {
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(S); DRE && DRE->getDecl()->getCanonicalDecl() == V)
+      return true;
+    return S && llvm::any_of(S->children(), [&](const Stmt *C) { return names(C, V); });
+  }
+  static bool jumps(const Stmt *S) {
+    if (isa_and_nonnull<BreakStmt, ContinueStmt, GotoStmt>(S))
+      return true;
+    return S && llvm::any_of(S->children(), [&](const Stmt *C) { return jumps(C); });
+  }
+
   ASTContext &Ctx;
   VaryLevel Level;
   std::vector<std::pair<const VarDecl *, const Expr *>> Assigned;
@@ -432,6 +496,8 @@ private:
   DenseSet<const Expr *> Steps;
   std::vector<const VarDecl *> AsmOutputs;
   DenseSet<const VarDecl *> Vars;
+  /// The values of assignments replaced before any read (replacedUnread).
+  DenseSet<const Expr *> Dead;
   /// Each local and a condition that decides an assignment to it.
   std::vector<std::pair<const VarDecl *, const Expr *>> AssignedUnder;
   /// How deep in Path each local's declaration lies.

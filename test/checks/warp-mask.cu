@@ -257,3 +257,34 @@ __global__ void blockRankAndTileVote(const int *In, int *Out, int N) {
     V += Tile.shfl_xor(V, 1);
   Out[threadIdx.x] = V;
 }
+
+// no-warning: one lane claims a slot and the warp takes its result at once (a slab allocator's
+// loop): what the elected lane gave Result under its test is replaced by the broadcast before any
+// lane reads it, so the loop runs alike for the warp.
+__global__ void electedThenBroadcast(unsigned *Bitmap, unsigned *Out) {
+  const unsigned Lane = threadIdx.x & 31;
+  unsigned Result = 0xffffffffu;
+  while (Result == 0xffffffffu) {
+    unsigned Free = __ballot_sync(0xffffffff, Bitmap[Lane] != 0xffffffffu);
+    unsigned Src = __ffs(Free) - 1;
+    if (Src == Lane)
+      Result = atomicOr(&Bitmap[Lane], 1u) | (Lane << 5);
+    Result = __shfl_sync(0xffffffff, Result, Src);
+  }
+  Out[threadIdx.x] = Result;
+}
+
+// Positive: the elected lane's result tested before it is handed to the warp: the lanes that did
+// not claim test their own value, and the shuffle runs in fewer lanes than its mask names.
+__global__ void electedTestedBeforeBroadcast(unsigned *Bitmap, unsigned *Out) {
+  const unsigned Lane = threadIdx.x & 31;
+  unsigned Result = 0xffffffffu;
+  unsigned Free = __ballot_sync(0xffffffff, Bitmap[Lane] != 0xffffffffu);
+  unsigned Src = __ffs(Free) - 1;
+  if (Src == Lane)
+    Result = atomicOr(&Bitmap[Lane], 1u) | (Lane << 5);
+  if (Result != 0xffffffffu)
+    Out[Lane] = __shfl_sync(0xffffffff, Result, Src);
+  // CHECK: :[[@LINE-1]]:17: warning: {{.*}} at {{.*}}warp-mask.cu:[[#@LINE-2]] that lanes of one warp may decide differently{{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-3]]:7: note: {{.*}}
+}
