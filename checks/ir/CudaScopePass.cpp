@@ -338,7 +338,7 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
     std::string Consider = messageAdvice(Publish, Form, FlagOp.What, F.Partner ? Scope::System : F.Needed);
     // Another GPU's memory, reached through integer arithmetic, often has no
     // name: the place names it.
-    const std::string Peer = Data.empty() || Data == "''" || !Rec.irOp(F.Data).Object
+    const std::string Peer = Data == UnnamedObject || !Rec.irOp(F.Data).Object
                                  ? std::string("another GPU's memory")
                                  : Data + " in another GPU's memory";
     if (F.Peer && Publish)

@@ -299,57 +299,6 @@ void collectAsm(const CallBase &CB, std::vector<IROp> &Out) {
   }
 }
 
-/// What cooperative groups' grid sync (and the like: model/barrierFunction)
-/// is made of, once inlined: a release and an acquire on the barrier's own
-/// word. Its operations are the barrier, not a flag of the user's.
-class BarrierFunctions {
-public:
-  std::optional<Scope> ofFunction(const Function &F) { return lookup(F.getSubprogram(), F.getName()); }
-  /// The grid barrier \p I was inlined from, if any.
-  std::optional<Scope> inlinedFrom(const Instruction &I) {
-    for (const DILocation *L = I.getDebugLoc().get(); L; L = L->getInlinedAt())
-      if (const DISubprogram *SP = L->getScope() ? L->getScope()->getSubprogram() : nullptr)
-        if (std::optional<Scope> S = lookup(SP, StringRef()))
-          return S;
-    return std::nullopt;
-  }
-
-private:
-  std::optional<Scope> lookup(const DISubprogram *SP, StringRef Mangled) {
-    const void *Key = SP ? static_cast<const void *>(SP) : Mangled.data();
-    auto It = Known.find(Key);
-    if (It != Known.end())
-      return It->second;
-    StringRef Linkage = SP && !SP->getLinkageName().empty() ? SP->getLinkageName() : Mangled;
-    std::optional<Scope> S;
-    std::optional<BarrierFunction> B;
-    if (!Linkage.empty())
-      B = barrierFunction(demangle(Linkage));
-    // Line tables alone (-gline-tables-only, or the locations -Rpass keeps)
-    // name a function without its namespaces: cooperative groups' file says
-    // whose it is.
-    else if (SP && SP->getFilename().contains("cooperative_groups"))
-      B = barrierFunction(("cooperative_groups::details::" + SP->getName()).str());
-    // Only the grid barrier stands for what is inside it; a block barrier's
-    // inside is the barrier instruction, which the pass reads itself.
-    if (B && B->What == OpKind::GridBarrier)
-      S = B->S;
-    Known[Key] = S;
-    return S;
-  }
-  DenseMap<const void *, std::optional<Scope>> Known;
-};
-
-void becomeGridBarrier(IROp &Op, Scope S) {
-  Op.What = OpKind::GridBarrier;
-  Op.Ord = Order::AcqRel;
-  Op.ScopeQual = S;
-  Op.Object = Op.Address = nullptr;
-  Op.Space = MemorySpace::Unknown;
-  Op.PerBlock = false;
-  Op.Spelling = "grid sync";
-}
-
 /// The read half of a write of a bitfield (node.i = v; node.b = 1), which
 /// the source only writes, as the AST front end records it: a load whose
 /// value, cleared by a constant mask or merged with another (and, or, shifts,
@@ -485,9 +434,14 @@ void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const 
         Op.What = OpKind::WarpBarrier;
         Op.Ord = Order::AcqRel;
         Op.Spelling = Callee->getName().str();
+      } else if (std::string Name; transferOfFunction(*Callee, Name) != PeerTransfer::None) {
+        Out.push_back(transferOp(I, peerTransferOf(Name), Name)); // not inlined: the call is the transfer
+        continue;
       } else if (!Callee->isDeclaration()) {
         Callees.insert(Callee);
-        continue;
+        Op.What = OpKind::Call;
+        Op.Callee = Callee;
+        Op.Spelling = Callee->getName().str();
       } else if (Callee->isIntrinsic() || Callee->doesNotAccessMemory() || Callee->getName() == "vprintf" ||
                  Callee->getName().starts_with("__nv_")) {
         continue; // printf's argument buffer is the thread's own; libdevice's math touches nothing
@@ -502,6 +456,7 @@ void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const 
     }
     Out.push_back(std::move(Op));
   }
+  replaceTransfers(Out, First);
   for (size_t I = First; I < Out.size(); ++I)
     if (Out[I].What != OpKind::GridBarrier)
       if (std::optional<Scope> S = Barriers.inlinedFrom(*Out[I].I))
@@ -733,6 +688,7 @@ std::vector<IROp> collectDeviceOps(const Function &Kernel) {
   BarrierFunctions Barriers;
   for (unsigned I = 0; I < Functions.size(); ++I)
     collectFunction(*Functions[I], Out, Functions, Barriers);
+  markOrderingCalls(Out);
   ObjectNames Names(Functions);
   std::vector<IROp> Expanded;
   Expanded.reserve(Out.size());
@@ -786,6 +742,9 @@ std::string describeObject(const Value *Object) {
            std::to_string(At->Offset) + " of " + describeObject(getUnderlyingObject(At->Holder, 0)) +
            (At->Indexed ? " point to" : " points to");
   }
+  // A pointer -O2 computed from others (a select between two backends' words).
+  if (!Object->hasName())
+    return UnnamedObject;
   return "'" + Object->getName().str() + "'";
 }
 

@@ -12,6 +12,7 @@
 
 #include "model/Engine.h"
 #include "model/MemoryModel.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
 #include <string>
@@ -27,6 +28,7 @@ struct IROp {
   std::optional<Scope> ScopeQual;
   MemorySpace Space = MemorySpace::Unknown;
   bool Multicast = false;               ///< multimem.*: every GPU's copy (MemOp::Peer)
+  bool Transfer = false;                ///< a library's transfer to or from a peer (MemOp::Peer)
   const llvm::Value *Address = nullptr; ///< the address, casts stripped
   const llvm::Value *Object = nullptr; ///< underlying object of the address
   bool PerBlock = false;               ///< the address depends on the block index
@@ -49,6 +51,11 @@ struct IROp {
   bool GoalVaries = false;
   /// A call whose callee's memory effects are not shown (MemOp::Opaque).
   bool Opaque = false;
+  /// A call of a function the module defines and -O2 did not inline: its
+  /// operations are its own list's; FenceCall, when they (or those of what
+  /// it calls) order anything (MemOp::FenceCall).
+  const llvm::Function *Callee = nullptr;
+  bool FenceCall = false;
   /// Where -O2 merged the accesses of two branches into one through a phi
   /// or select of their addresses (if (done) x = pref[i]; else x = agg[i];),
   /// the other objects the address may be based on: the access is one of
@@ -67,6 +74,36 @@ bool isKernel(const llvm::Function &F);
 /// module defines, in program order per function.
 std::vector<IROp> collectDeviceOps(const llvm::Function &Kernel);
 
+/// What cooperative groups' grid sync (and the like: model/barrierFunction)
+/// is made of, once inlined: a release and an acquire on the barrier's own
+/// word. Its operations are the barrier, not a flag of the user's
+/// (IrCalls.cpp).
+class BarrierFunctions {
+public:
+  std::optional<Scope> ofFunction(const llvm::Function &F);
+  /// The grid barrier \p I was inlined from, if any.
+  std::optional<Scope> inlinedFrom(const llvm::Instruction &I);
+
+private:
+  std::optional<Scope> lookup(const llvm::DISubprogram *SP, llvm::StringRef Mangled);
+  llvm::DenseMap<const void *, std::optional<Scope>> Known;
+};
+/// \p Op becomes the grid barrier of scope \p S it was inlined from.
+void becomeGridBarrier(IROp &Op, Scope S);
+
+/// The transfer (model: peerTransferOf) a call of \p F makes by its
+/// contract; \p Name is set to F's plain qualified name.
+PeerTransfer transferOfFunction(const llvm::Function &F, std::string &Name);
+/// That transfer's operation, at \p At; \p Name the function's plain name.
+IROp transferOp(const llvm::Instruction &At, PeerTransfer T, std::string Name);
+/// The operations Out[First..] that were inlined from one call of a transfer
+/// function become that call's operation, at the first of them (IrCalls.cpp).
+void replaceTransfers(std::vector<IROp> &Out, size_t First);
+/// Sets FenceCall on each call of a function \p Ops holds the operations of.
+void markOrderingCalls(std::vector<IROp> &Ops);
+
+/// How describeObject names an object -O2 computed and left unnamed.
+inline constexpr const char *UnnamedObject = "what a computed pointer points to";
 /// "flag", "kernel argument 'out'", "shared variable 'tile'".
 std::string describeObject(const llvm::Value *Object);
 

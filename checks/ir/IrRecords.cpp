@@ -583,7 +583,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
         R.S = Op.ScopeQual;
       R.Space = Op.Space;
       R.Home = homeOf(Op);
-      R.Peer = Op.Multicast || (Op.Address && peerAddress(*Op.I, Op.Address));
+      R.Peer = Op.Multicast || Op.Transfer || (Op.Address && peerAddress(*Op.I, Op.Address));
       if (Op.Object) {
         int64_t Field = Op.Address ? fieldOffset(Op.Address, M.getDataLayout()) : -1;
         R.Object = ObjectId.try_emplace({Op.Object, Field}, ObjectId.size()).first->second;
@@ -625,6 +625,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
       R.GoalVaries = Op.GoalVaries;
       R.GoalIsGrid = Op.GoalIsGrid;
       R.Opaque = Op.Opaque;
+      R.FenceCall = Op.FenceCall;
       R.Spins = Op.Test && spinLoopOf(Op.Test, Op.I, orderOf(Fn).loops());
       if (R.Spins)
         R.PassWhen = spinExit(Op, orderOf(Fn).loops());

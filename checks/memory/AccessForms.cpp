@@ -364,6 +364,23 @@ static const Expr *pointerBehindInteger(const Expr *E, const ScopedAccesses::Wal
   return nullptr;
 }
 
+void ScopedAccesses::Walker::transfer(const CallExpr *CE, PeerTransfer T, const Frame *Fr) {
+  // The call's body posts the transfer (a descriptor for a proxy thread or a
+  // NIC, and waits for room): the transfer is the operation the rules see.
+  TransferOp Op = transferOp(T);
+  ScopedAccess A;
+  A.What = Op.What;
+  A.Ord = Op.Ord;
+  if (Op.S)
+    A.S = *Op.S;
+  A.How = ScopedAccess::DeviceBuiltin;
+  A.Name = transferName(plainQualifiedName(CE->getDirectCallee()));
+  A.Loc = CE->getExprLoc();
+  A.Transfer = true;
+  A.ValueUnused = A.What == OpKind::RMW;
+  record(std::move(A), CE, Fr, /*PlainList=*/Op.Ord == Order::Plain);
+}
+
 void ScopedAccesses::Walker::inlineAsm(const GCCAsmStmt *Asm, const Frame *Fr) {
   for (const PtxInstr &P : parsePtx(Asm->getAsmString())) {
     ScopedAccess A;

@@ -560,6 +560,11 @@ void ScopedAccesses::Walker::call(const CallExpr *CE, const Frame *Fr) {
     C.Arms.assign(Arms.begin(), Arms.end());
     Owner.Calls.push_back(std::move(C));
   }
+  if (const FunctionDecl *Callee = CE->getDirectCallee())
+    if (PeerTransfer T = peerTransferOf(plainQualifiedName(Callee)); T != PeerTransfer::None) {
+      transfer(CE, T, Fr);
+      return;
+    }
   const FunctionDecl *Def = definitionOf(CE->getDirectCallee());
   if (!Def || (inSystemHeader(Def->getLocation()) && !walksLibraryFunction(plainQualifiedName(Def))) ||
       Active.contains(Def))

@@ -206,7 +206,7 @@ void AstRecords::build() {
     Op.ThreadPrivate = A.Object && A.Object->BlockDependent && A.Object->ThreadDependent;
     Op.FixedAddress = A.Object && A.Object->sameForEveryThread();
     Op.ThreadApart = A.Object && A.Object->ThreadVaries;
-    Op.Peer = A.Multicast || (A.Object && A.Object->Peer);
+    Op.Peer = A.Multicast || A.Transfer || (A.Object && A.Object->Peer);
     Ops.push_back(Op);
     AccessOf.push_back(&A);
     CallOf.push_back(nullptr);

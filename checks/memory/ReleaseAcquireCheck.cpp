@@ -108,7 +108,10 @@ void ReleaseAcquireCheck::report(const Finding &F) {
   const ScopedAccess *Other = Records->access(F.Other);
   std::string FlagName = Flag.Object ? ScopedAccesses::describe(*Flag.Object) : "'" + Flag.Name + "'";
   // A multicast access whose address the walk does not name: its instruction.
-  std::string DataName = Data.Object ? ScopedAccesses::describe(*Data.Object) : "'" + Data.Name + "'";
+  // A library's transfer: what the call moves (MemOp::Peer).
+  std::string DataName = Data.Object     ? ScopedAccesses::describe(*Data.Object)
+                         : Data.Transfer ? "what '" + Data.Name + (Data.What == OpKind::Load ? "' fetches" : "' sends")
+                                         : "'" + Data.Name + "'";
   bool Publish = F.What == Finding::NoRelease || (F.What == Finding::NarrowFence && !F.Receiving);
   if (Flag.Shown.isValid() && !ShownAtCall
                                   .insert({Flag.Shown.getRawEncoding(), Data.Loc.getRawEncoding(),

@@ -188,6 +188,9 @@ struct ScopedAccess {
   MemorySpace Space = MemorySpace::Unknown;
   /// A multicast access (multimem.*): every GPU's copy (MemOp::Peer).
   bool Multicast = false;
+  /// A library's transfer into or out of another GPU's memory, in place of
+  /// the call that makes it (model: peerTransferOf; MemOp::Peer).
+  bool Transfer = false;
   /// A read-modify-write whose value nothing uses (MemOp::ValueUnused).
   bool ValueUnused = false;
   /// A wait of its own (libcu++'s wait(old)): it returns once the value

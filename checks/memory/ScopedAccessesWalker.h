@@ -199,6 +199,9 @@ private:
   bool libcuMember(const clang::CallExpr *CE, const clang::CXXMethodDecl *MD, const clang::Expr *Obj, const Frame *Fr);
   void atomicExpr(const clang::AtomicExpr *AE, const Frame *Fr);
   void inlineAsm(const clang::GCCAsmStmt *A, const Frame *Fr);
+  /// A library call whose contract is a transfer to or from another GPU
+  /// (model: peerTransferOf): its operation, in place of its body.
+  void transfer(const clang::CallExpr *CE, PeerTransfer T, const Frame *Fr);
   void launch(const clang::CUDAKernelCallExpr *K, const Frame *Fr);
   void allocation(const clang::CallExpr *CE);
   void record(ScopedAccess A, const clang::Stmt *Site, const Frame *Fr, bool PlainList = false);

@@ -326,6 +326,39 @@ bool walksLibraryFunction(StringRef QualifiedName) {
   return QualifiedName.starts_with("nccl") || QualifiedName.starts_with("nvshmem");
 }
 
+PeerTransfer peerTransferOf(StringRef QualifiedName) {
+  // ncclGin is ncclGin_BackendMask<every backend>: its methods, and the C
+  // API's functions (ncclGinPut, and the _v2 forms they call).
+  if (QualifiedName.consume_front("ncclGin_BackendMask::"))
+    return StringSwitch<PeerTransfer>(QualifiedName)
+        .Cases({"put", "putValue"}, PeerTransfer::Put)
+        .Case("get", PeerTransfer::Get)
+        .Case("signal", PeerTransfer::Signal)
+        .Default(PeerTransfer::None);
+  QualifiedName.consume_back("_v2");
+  return StringSwitch<PeerTransfer>(QualifiedName)
+      .Cases({"ncclGinPut", "ncclGinPutValue"}, PeerTransfer::Put)
+      .Case("ncclGinGet", PeerTransfer::Get)
+      .Case("ncclGinSignal", PeerTransfer::Signal)
+      .Default(PeerTransfer::None);
+}
+
+TransferOp transferOp(PeerTransfer T) {
+  switch (T) {
+  case PeerTransfer::Put: return {OpKind::Store, Order::Plain, std::nullopt};
+  case PeerTransfer::Get: return {OpKind::Load, Order::Plain, std::nullopt};
+  case PeerTransfer::Signal: return {OpKind::RMW, Order::Release, Scope::System};
+  case PeerTransfer::None: break;
+  }
+  return {OpKind::Call, Order::Plain, std::nullopt};
+}
+
+std::string transferName(StringRef QualifiedName) {
+  if (QualifiedName.consume_front("ncclGin_BackendMask::"))
+    return ("ncclGin::" + QualifiedName).str();
+  return QualifiedName.str();
+}
+
 bool returnsPeerAddress(StringRef QualifiedName) {
   // The peer index picks whose memory; the multicast forms reach every copy.
   return StringSwitch<bool>(QualifiedName)

@@ -317,6 +317,34 @@ enum class OpKind : uint8_t {
 llvm::StringRef opKindName(OpKind K);
 inline bool isAccessKind(OpKind K) { return K == OpKind::Load || K == OpKind::Store || K == OpKind::RMW; }
 
+/// What a library call does to another GPU's memory by its contract, where
+/// the library's own code is a transport and not the accesses it stands for:
+/// NCCL's GPU-initiated networking (ncclGin) posts descriptors to a proxy
+/// thread or a NIC, which moves the bytes later. Its put and putValue write
+/// the peer's window (Put: a plain write into a peer's memory, as the NIC
+/// makes it), its get reads a peer's window (Get), and its signal adds to a
+/// signal word in the peer's memory (Signal), which the peer sees only after
+/// the payloads the context sent before it: a release at system scope. A
+/// put's own signal action is not counted (the front ends do not read which
+/// action a call passes). The front ends put these operations where the call
+/// is, in place of what its body does (its posting, its waits for credit).
+enum class PeerTransfer : uint8_t { None, Put, Get, Signal };
+/// \p QualifiedName as plainQualifiedName gives it: "ncclGin_BackendMask::put",
+/// "ncclGinPut".
+PeerTransfer peerTransferOf(llvm::StringRef QualifiedName);
+/// The operation a transfer is to the rules: a Put is a plain write into a
+/// peer's memory, a Get a plain read of it, a Signal a read-modify-write at
+/// system scope with release whose value the thread does not use.
+struct TransferOp {
+  OpKind What;
+  Order Ord;
+  std::optional<Scope> S;
+};
+TransferOp transferOp(PeerTransfer T);
+/// How a message names a transfer: "ncclGin::put".
+std::string transferName(llvm::StringRef QualifiedName);
+
+
 /// A function that is a barrier: cooperative groups' grid_group::sync (and
 /// what implements it) for every thread of a grid, multi_grid_group::sync
 /// for every grid of a multi-device launch, thread_block::sync for a block.

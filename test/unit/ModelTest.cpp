@@ -422,6 +422,32 @@ TEST(Model, PeerAddressesByFunction) {
     EXPECT_FALSE(returnsPeerAddress(F)) << F;
 }
 
+TEST(Model, PeerTransfersByFunction) {
+  // ncclGin's methods and the C API's functions are transfers by contract;
+  // its waits, reads of its own signals and flush are the kernel's code.
+  EXPECT_EQ(peerTransferOf("ncclGin_BackendMask::put"), PeerTransfer::Put);
+  EXPECT_EQ(peerTransferOf("ncclGin_BackendMask::putValue"), PeerTransfer::Put);
+  EXPECT_EQ(peerTransferOf("ncclGin_BackendMask::get"), PeerTransfer::Get);
+  EXPECT_EQ(peerTransferOf("ncclGin_BackendMask::signal"), PeerTransfer::Signal);
+  EXPECT_EQ(peerTransferOf("ncclGinPut"), PeerTransfer::Put);
+  EXPECT_EQ(peerTransferOf("ncclGinPutValue_v2"), PeerTransfer::Put);
+  EXPECT_EQ(peerTransferOf("ncclGinSignal_v2"), PeerTransfer::Signal);
+  EXPECT_EQ(peerTransferOf("ncclGinGet"), PeerTransfer::Get);
+  for (const char *F : {"ncclGin_BackendMask::waitSignal", "ncclGin_BackendMask::flush", "ncclGin_BackendMask::readSignal",
+                        "ncclGinWaitSignal", "ncclGinFlush", "put", "signal", "nccl::proxy::put", "ncclGin_BackendMask::put2"})
+    EXPECT_EQ(peerTransferOf(F), PeerTransfer::None) << F;
+  // A put is a plain write and a get a plain read, as the NIC makes them; a
+  // signal a release at system scope.
+  EXPECT_EQ(transferOp(PeerTransfer::Put).What, OpKind::Store);
+  EXPECT_EQ(transferOp(PeerTransfer::Put).Ord, Order::Plain);
+  EXPECT_EQ(transferOp(PeerTransfer::Get).What, OpKind::Load);
+  EXPECT_EQ(transferOp(PeerTransfer::Signal).What, OpKind::RMW);
+  EXPECT_EQ(transferOp(PeerTransfer::Signal).Ord, Order::Release);
+  EXPECT_EQ(transferOp(PeerTransfer::Signal).S, Scope::System);
+  EXPECT_EQ(transferName("ncclGin_BackendMask::put"), "ncclGin::put");
+  EXPECT_EQ(transferName("ncclGinPut"), "ncclGinPut");
+}
+
 TEST(Ptx, VolatileIsRelaxedSystem) {
   auto Is = parsePtx("ld.volatile.global.u32 %0, [%1];");
   EXPECT_EQ(Is[0].Sem, Order::Volatile);

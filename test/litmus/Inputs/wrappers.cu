@@ -298,3 +298,38 @@ __global__ void mappedOrdersReleaseOnly(int *data, int *flag, int *out) {
     out[blockIdx.x] = data[threadIdx.x];
   }
 }
+
+// LITMUS: forbidden
+// The acquire is a fence in a function -O2 keeps out of line: its call orders the data's read
+// after the wait as the fence would in line (the pass reads the callee's operations in a list of
+// their own, and the call, in the caller's order, stands for what they order).
+__device__ __noinline__ void acquireOutOfLine() { cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device); }
+
+__global__ void relaxedWaitOutOfLineFence(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, orderRelease);
+  } else {
+    while (cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(orderRelaxed) == 0) {
+    }
+    acquireOutOfLine();
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The same wait, and a function kept out of line that orders nothing (it counts the wakeups):
+// its call is no fence, and the data's read may return what it held before the flag.
+__device__ __noinline__ void countOutOfLine(int *wakeups) { atomicAdd(wakeups, 1); }
+
+__global__ void relaxedWaitOutOfLineCount(int *data, int *flag, int *out, int *wakeups) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, orderRelease);
+  } else {
+    while (cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(orderRelaxed) == 0) {
+    }
+    countOutOfLine(wakeups);
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
