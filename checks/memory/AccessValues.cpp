@@ -133,12 +133,40 @@ std::optional<int64_t> ScopedAccesses::Walker::valueIn(const Expr *E, const Fram
     std::optional<bool> Cond = knownCondition(CO->getCond(), Fr);
     return Cond ? valueIn(*Cond ? CO->getTrueExpr() : CO->getFalseExpr(), Fr, Depth + 1) : std::nullopt;
   }
+  // An operator that is a free function of its operands (a flag enum's
+  // constexpr operator&: fence & ncclGinFenceLevel::Get) is such a function;
+  // a member's reads its object, which may be memory.
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    if (isa<CXXMemberCallExpr, CXXOperatorCallExpr>(CE) || !CE->getType()->isIntegralOrEnumerationType())
+    if (isa<CXXMemberCallExpr>(CE) || (isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(CE->getDirectCallee())) ||
+        !CE->getType()->isIntegralOrEnumerationType())
       return std::nullopt;
     if (auto Ret = returned(CE, Fr))
       return valueIn(Ret->first, Ret->second, Depth + 1);
     return std::nullopt;
+  }
+  // What such a function computes of them: integer casts and arithmetic.
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
+    if (!Cast->getType()->isIntegralOrEnumerationType() ||
+        !Cast->getSubExpr()->getType()->isIntegralOrEnumerationType())
+      return std::nullopt;
+    return valueIn(Cast->getSubExpr(), Fr, Depth + 1);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->getType()->isIntegralOrEnumerationType()) {
+    std::optional<int64_t> L = valueIn(BO->getLHS(), Fr, Depth + 1);
+    std::optional<int64_t> R = L ? valueIn(BO->getRHS(), Fr, Depth + 1) : std::nullopt;
+    if (!L || !R)
+      return std::nullopt;
+    const uint64_t A = uint64_t(*L), B = uint64_t(*R);
+    switch (BO->getOpcode()) {
+    case BO_And: return int64_t(A & B);
+    case BO_Or: return int64_t(A | B);
+    case BO_Xor: return int64_t(A ^ B);
+    case BO_Add: return int64_t(A + B);
+    case BO_Sub: return int64_t(A - B);
+    case BO_Mul: return int64_t(A * B);
+    case BO_Shl: return B < 64 ? std::optional<int64_t>(int64_t(A << B)) : std::nullopt;
+    default: return std::nullopt;
+    }
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(E);
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;

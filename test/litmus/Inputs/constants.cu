@@ -74,3 +74,49 @@ __global__ void fencedByConstant(int *data, int *flag, int *out) {
   }
 }
 template __global__ void fencedByConstant<1>(int *, int *, int *);
+
+// A library's flag enum, combined by a constexpr operator the caller's constant argument decides
+// (NCCL's `fence & ncclGinFenceLevel::Get`): the arm the argument does not take is dead code. Each
+// test has its own helper, since a finding is made in the helper.
+enum FenceLevel : unsigned { NoFence = 0, PutFence = 1, GetFence = 2 };
+__device__ constexpr FenceLevel operator&(FenceLevel a, FenceLevel b) {
+  return static_cast<FenceLevel>(static_cast<unsigned>(a) & static_cast<unsigned>(b));
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Called with NoFence: the acquire fence's arm never runs, and the data's read may be stale.
+__device__ __forceinline__ void waitThenMaybeFenceA(int *flag, FenceLevel level) {
+  while (Dev(*flag).load(relaxed) != 1) {
+  }
+  if (level & GetFence)
+    cuda::atomic_thread_fence(acquire, cuda::thread_scope_device);
+}
+
+__global__ void waitWithoutFenceLevel(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    *data = 1;
+    Dev(*flag).store(1, release);
+  } else if (blockIdx.x == 1 && threadIdx.x == 0) {
+    waitThenMaybeFenceA(flag, NoFence);
+    *out = *data;
+  }
+}
+
+// LITMUS: forbidden
+// Called with GetFence: the fence runs after the wait, an acquire pattern.
+__device__ __forceinline__ void waitThenMaybeFenceB(int *flag, FenceLevel level) {
+  while (Dev(*flag).load(relaxed) != 1) {
+  }
+  if (level & GetFence)
+    cuda::atomic_thread_fence(acquire, cuda::thread_scope_device);
+}
+
+__global__ void waitWithFenceLevel(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    *data = 1;
+    Dev(*flag).store(1, release);
+  } else if (blockIdx.x == 1 && threadIdx.x == 0) {
+    waitThenMaybeFenceB(flag, GetFence);
+    *out = *data;
+  }
+}
