@@ -159,12 +159,12 @@ void replaceTransfers(std::vector<IROp> &Out, size_t First) {
   Out.erase(Out.begin() + First, Out.end());
   for (IROp &Op : Kept) {
     const DILocation *Site = nullptr;
-    const std::pair<PeerTransfer, std::string> *Which = nullptr;
+    std::pair<PeerTransfer, std::string> Which; // a copy: Lookup may grow the map
     for (const DILocation *L = Op.I->getDebugLoc().get(); L && L->getInlinedAt(); L = L->getInlinedAt()) {
       const DISubprogram *SP = L->getScope() ? L->getScope()->getSubprogram() : nullptr;
       if (const auto &W = Lookup(SP); W.first != PeerTransfer::None) {
         Site = L->getInlinedAt();
-        Which = &W;
+        Which = W;
       }
     }
     if (!Site) {
@@ -172,7 +172,7 @@ void replaceTransfers(std::vector<IROp> &Out, size_t First) {
       continue;
     }
     if (Placed.try_emplace(Site, true).second)
-      Out.push_back(transferOp(*Op.I, Which->first, Which->second));
+      Out.push_back(transferOp(*Op.I, Which.first, Which.second));
   }
 }
 
