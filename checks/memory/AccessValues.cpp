@@ -149,7 +149,10 @@ std::optional<int64_t> ScopedAccesses::Walker::valueIn(const Expr *E, const Fram
     if (!Cast->getType()->isIntegralOrEnumerationType() ||
         !Cast->getSubExpr()->getType()->isIntegralOrEnumerationType())
       return std::nullopt;
-    return valueIn(Cast->getSubExpr(), Fr, Depth + 1);
+    std::optional<int64_t> V = valueIn(Cast->getSubExpr(), Fr, Depth + 1);
+    if (V && Cast->getType()->isBooleanType())
+      return *V != 0;
+    return V;
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->getType()->isIntegralOrEnumerationType()) {
     std::optional<int64_t> L = valueIn(BO->getLHS(), Fr, Depth + 1);
