@@ -15,6 +15,13 @@
 // RUN: %clang %toolkit_device_flags -include %cuda_scope_build/plugin/include/cuda-scope-nvcc.h -O2 -g -mllvm -sink-common-insts=false \
 // RUN:   -fpass-plugin=%cuda_scope_pass -Rpass-analysis=cuda-scope -S -o /dev/null %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=PASS --implicit-check-not=remark:
+// Through the cuda-scope command the two front ends' reports are one, at the barrier's call, and
+// the barrier marked as intended at its call (NOLINT) is silenced:
+// RUN: %cuda_scope_tool --format=sarif -o %t.sarif %s -- --cuda-gpu-arch=sm_90 %toolkit_arch_flags || true
+// RUN: %python -c "import json; [print(r['ruleId'], r['locations'][0]['physicalLocation']['region']['startLine']) for r in json.load(open('%t.sarif'))['runs'][0]['results']]" \
+// RUN:   | FileCheck %s --check-prefix=SARIF
+// SARIF: cuda-scope-release-acquire 39
+// SARIF-NOT: cuda-scope
 #include <nccl_device.h>
 
 // An all-to-all whose first barrier is asked for relaxed: the puts after it may overwrite a
@@ -75,4 +82,17 @@ __global__ void putThenSignal(ncclWindow_t sendwin, ncclWindow_t recvwin, size_t
   ncclGin gin{devComm, 0};
   gin.put(ncclTeamWorld(devComm), peer, recvwin, 0, sendwin, 0, bytes);
   gin.signal(ncclTeamWorld(devComm), peer, ncclGin_SignalInc{0});
+}
+
+// The relaxed barrier again, marked as intended at the call: clang-tidy and the command are silent;
+// the pass alone knows no NOLINT:
+// PASS: release-acquire-gin-toolkit.cu:[[@LINE+5]]:7: remark: {{.*}} is waited for here (ld.relaxed.sys.b64, relaxed) and another GPU's memory is written after it
+__global__ void allToAllRelaxedIntended(ncclWindow_t sendwin, ncclWindow_t recvwin, size_t size, ncclDevComm devComm) {
+  ncclGin gin{devComm, 0};
+  unsigned int signalIndex = blockIdx.x;
+  ncclGinBarrierSession<ncclCoopCta> bar{ncclCoopCta(), gin, ncclTeamTagRail(), blockIdx.x};
+  bar.sync(ncclCoopCta(), cuda::memory_order_relaxed, ncclGinFenceLevel::Relaxed); // NOLINT(cuda-scope-release-acquire)
+  for (int r = threadIdx.x; r < devComm.nRanks; r += blockDim.x)
+    gin.put(ncclTeamWorld(devComm), r, recvwin, devComm.rank * size, sendwin, r * size, size,
+            ncclGin_SignalInc{signalIndex});
 }
