@@ -150,9 +150,18 @@ std::optional<int64_t> ScopedAccesses::Walker::valueIn(const Expr *E, const Fram
         !Cast->getSubExpr()->getType()->isIntegralOrEnumerationType())
       return std::nullopt;
     std::optional<int64_t> V = valueIn(Cast->getSubExpr(), Fr, Depth + 1);
-    if (V && Cast->getType()->isBooleanType())
+    if (!V)
+      return std::nullopt;
+    if (Cast->getType()->isBooleanType())
       return *V != 0;
-    return V;
+    // A narrower type keeps the low bits, sign-extended where it is signed.
+    const unsigned Width = Ctx.getIntWidth(Cast->getType());
+    if (Width == 0 || Width >= 64)
+      return V;
+    const uint64_t Low = uint64_t(*V) & ((uint64_t(1) << Width) - 1);
+    if (Cast->getType()->isSignedIntegerOrEnumerationType() && (Low >> (Width - 1)))
+      return int64_t(Low | ~((uint64_t(1) << Width) - 1));
+    return int64_t(Low);
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->getType()->isIntegralOrEnumerationType()) {
     std::optional<int64_t> L = valueIn(BO->getLHS(), Fr, Depth + 1);

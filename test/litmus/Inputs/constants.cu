@@ -120,3 +120,23 @@ __global__ void waitWithFenceLevel(int *data, int *flag, int *out) {
     *out = *data;
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A constant cast to a narrower type keeps its low bits: (unsigned char)256 is 0, so the fence's
+// arm never runs, as -O2 folds it.
+__device__ __forceinline__ void waitThenMaybeFenceC(int *flag, unsigned level) {
+  while (Dev(*flag).load(relaxed) != 1) {
+  }
+  if (static_cast<unsigned char>(level))
+    cuda::atomic_thread_fence(acquire, cuda::thread_scope_device);
+}
+
+__global__ void waitWithTruncatedLevel(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    *data = 1;
+    Dev(*flag).store(1, release);
+  } else if (blockIdx.x == 1 && threadIdx.x == 0) {
+    waitThenMaybeFenceC(flag, 256);
+    *out = *data;
+  }
+}
