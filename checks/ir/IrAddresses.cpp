@@ -56,7 +56,17 @@ static Arith arithOf(const BinaryOperator *BO) {
   case Instruction::SDiv: return Arith::Div;
   case Instruction::URem:
   case Instruction::SRem: return Arith::Rem;
-  case Instruction::And: return Arith::And;
+  case Instruction::And: {
+    // Clears only bits above the 24th that the operand may have set.
+    const auto *Mask = dyn_cast<ConstantInt>(BO->getOperand(1));
+    if (Mask && Mask->getBitWidth() <= 64) {
+      KnownBits Known = computeKnownBits(BO->getOperand(0), BO->getModule()->getDataLayout());
+      APInt Cleared = ~Mask->getValue() & ~Known.Zero;
+      if (Cleared.countr_zero() >= 24)
+        return Arith::Truncate;
+    }
+    return Arith::And;
+  }
   case Instruction::Xor: return Arith::Xor;
   case Instruction::LShr:
   case Instruction::AShr: return Arith::Shr;
@@ -89,10 +99,12 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
     IndexDeps L, R;
     std::string Text = "(" + std::string(BO->getOpcodeName()) + " " + canonical(BO->getOperand(0), L, Depth + 1) +
                        " " + canonical(BO->getOperand(1), R, Depth + 1) + ")";
-    std::optional<int64_t> K;
-    if (const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1)); C && C->getBitWidth() <= 64)
-      K = C->getSExtValue();
-    Deps |= combineIndex(arithOf(BO), L, R, K);
+    auto Constant = [](const Value *Op) -> std::optional<int64_t> {
+      if (const auto *C = dyn_cast<ConstantInt>(Op); C && C->getBitWidth() <= 64)
+        return C->getSExtValue();
+      return std::nullopt;
+    };
+    Deps |= combineIndex(arithOf(BO), L, R, Constant(BO->getOperand(1)), Constant(BO->getOperand(0)));
     return Text;
   }
   if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
@@ -100,6 +112,7 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
     case Intrinsic::nvvm_read_ptx_sreg_ctaid_x: Deps.Block = Deps.Varies = true; break;
     case Intrinsic::nvvm_read_ptx_sreg_tid_x: Deps.Thread = Deps.Varies = Deps.ThreadVaries = true; break;
     case Intrinsic::nvvm_read_ptx_sreg_nctaid_x: Deps.Grid = true; break;
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_x: Deps |= blockSizeIndex(); break;
     case Intrinsic::nvvm_read_ptx_sreg_tid_y: // y and z keep nothing apart the rules read, and vary
     case Intrinsic::nvvm_read_ptx_sreg_tid_z: Deps.Varies = Deps.ThreadVaries = true; break;
     case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
@@ -155,10 +168,16 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
         continue;
       IndexDeps StartDeps;
       std::string Text = canonical(Phi->getIncomingValue(Start), StartDeps, Depth + 1);
-      if (StartDeps.Block && StartDeps.Thread) {
-        Deps.Block = Deps.Thread = true;
+      if (std::optional<IndexDeps> Own = strideIndex(StartDeps)) {
+        Deps |= *Own;
         return "stride(" + Text + ")";
       }
+    }
+    // A range its bounds delimit (a CSR row).
+    if (std::optional<RangeWalk> Walk = rangeWalk(Phi, Depth)) {
+      IndexDeps Ignored;
+      Deps |= Walk->Deps;
+      return "range(" + canonical(Walk->Start, Ignored, Depth + 1) + ")";
     }
   }
   if (const auto *Call = dyn_cast<CallBase>(V))
@@ -409,6 +428,15 @@ std::string blockSegment(const Value *Address, bool &WarpApart, unsigned Depth) 
       if (Deps.Block) {
         IndexDeps Ignored;
         WarpApart = Deps.Warp || Deps.Thread;
+        // A range the owner's bounds delimit is the part its start's owned
+        // term names: e[j] for j from rowStart[v] + lane, as e[rowStart[v]].
+        if (std::optional<std::string> Row = Deps.InRange ? rangeRow(Index.get()) : std::nullopt) {
+          std::string Text = canonical(GEP->getPointerOperand(), Ignored) + "{" +
+                             std::to_string(GEP->getSourceElementType()->getTypeID()) + "}";
+          for (const Use &Before : GEP->indices())
+            Text += "[" + (&Before == &Index ? *Row : canonical(Before.get(), Ignored)) + "]";
+          return Text;
+        }
         return canonical(GEP, Ignored);
       }
     }

@@ -25,6 +25,7 @@ namespace llvm {
 class AllocaInst;
 class Function;
 class LoadInst;
+class PHINode;
 } // namespace llvm
 
 namespace cuda_scope {
@@ -37,6 +38,19 @@ namespace ir {
 /// the same address for the same thread), whichever instructions compute it;
 /// what cannot be followed is named by its own identity.
 std::string canonical(const llvm::Value *V, IndexDeps &Deps, unsigned Depth = 0);
+
+/// A loop's variable that walks a range its owner's bounds delimit (model:
+/// rangeIndex): it steps by what reads nothing of the thread and is compared
+/// with its bound (the loop's exit, or a guard in it). Its facts and start.
+struct RangeWalk {
+  IndexDeps Deps;
+  const llvm::Value *Start = nullptr;
+};
+std::optional<RangeWalk> rangeWalk(const llvm::PHINode *Phi, unsigned Depth);
+/// The owner's part a range walk \p Index lies in, as the canonical text of
+/// its start's one term that keeps blocks apart (rowStart[v] of rowStart[v] +
+/// lane), as the AST names it; none otherwise.
+std::optional<std::string> rangeRow(const llvm::Value *Index);
 
 /// The address whose canonical text is \p Text, read with \p Deps, is the
 /// same for every thread: no index reads the thread's identity or memory

@@ -3,8 +3,9 @@
 // The IR side of the facts model/MemoryModel decides of a thread's index: a
 // value that is threadIdx.x plus a constant (the lane, the block's linear
 // index and a tile's rank among them), and the bits of a value that may
-// differ between a warp's lanes, as -O2 leaves them. clang-tidy reads the same
-// from the AST (memory/ThreadIndex.cpp).
+// differ between a warp's lanes, as -O2 leaves them, and a loop's variable
+// that walks its owner's range. clang-tidy reads the same from the AST
+// (memory/ThreadIndex.cpp, memory/IndexText.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "IrAddresses.h"
@@ -154,6 +155,58 @@ uint64_t laneBits(const Value *V, SmallPtrSetImpl<const Value *> &Seen, unsigned
     return isa<CmpInst>(V) && M ? 1 : M;
   }
   return All;
+}
+
+std::optional<RangeWalk> rangeWalk(const PHINode *Phi, unsigned Depth) {
+  if (Phi->getNumIncomingValues() != 2 || Depth > 20)
+    return std::nullopt;
+  for (unsigned Start = 0; Start < 2; ++Start) {
+    const auto *Back = dyn_cast<BinaryOperator>(Phi->getIncomingValue(1 - Start));
+    if (!Back || (Back->getOpcode() != Instruction::Add && Back->getOpcode() != Instruction::Sub))
+      continue;
+    const Value *Step = Back->getOperand(0) == Phi ? Back->getOperand(1)
+                        : Back->getOperand(1) == Phi && Back->getOpcode() == Instruction::Add ? Back->getOperand(0)
+                                                                                              : nullptr;
+    if (!Step)
+      continue;
+    IndexDeps StepDeps, Bound, StartDeps;
+    canonical(Step, StepDeps, Depth + 1);
+    bool Bounded = false;
+    for (const Value *Walked : {static_cast<const Value *>(Phi), static_cast<const Value *>(Back)})
+      for (const User *U : Walked->users())
+        if (const auto *Cmp = dyn_cast<ICmpInst>(U); Cmp && !Bounded && (Cmp->isRelational() || Cmp->getPredicate() == ICmpInst::ICMP_NE)) {
+          canonical(Cmp->getOperand(Cmp->getOperand(0) == Walked ? 1 : 0), Bound, Depth + 1);
+          Bounded = true;
+        }
+    if (!Bounded)
+      continue;
+    canonical(Phi->getIncomingValue(Start), StartDeps, Depth + 1);
+    if (std::optional<IndexDeps> Walk = rangeIndex(StartDeps, StepDeps, Bound))
+      return RangeWalk{*Walk, Phi->getIncomingValue(Start)};
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> rangeRow(const Value *Index) {
+  while (const auto *Cast = dyn_cast<CastInst>(Index))
+    Index = Cast->getOperand(0);
+  const auto *Phi = dyn_cast<PHINode>(Index);
+  std::optional<RangeWalk> Walk = Phi ? rangeWalk(Phi, 0) : std::nullopt;
+  if (!Walk)
+    return std::nullopt;
+  auto Owned = [](const Value *V) -> std::optional<std::string> {
+    IndexDeps D;
+    std::string Text = canonical(V, D);
+    return D.Block ? std::optional<std::string>(Text) : std::nullopt;
+  };
+  const auto *Sum = dyn_cast<BinaryOperator>(Walk->Start);
+  if (Sum && (Sum->getOpcode() == Instruction::Add || Sum->getOpcode() == Instruction::Sub)) {
+    std::optional<std::string> L = Owned(Sum->getOperand(0)), R = Owned(Sum->getOperand(1));
+    if (L.has_value() == R.has_value())
+      return std::nullopt;
+    return L ? L : Sum->getOpcode() == Instruction::Add ? R : std::nullopt;
+  }
+  return Owned(Walk->Start);
 }
 
 } // namespace ir

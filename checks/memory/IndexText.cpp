@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "ScopedAccessesWalker.h"
 #include "ast/CheckUtils.h"
+#include "model/Hierarchy.h"
+#include <functional>
 #include "llvm/ADT/StringExtras.h"
 
 using namespace clang;
@@ -49,6 +51,98 @@ const Expr *ScopedAccesses::Walker::gridStrideStart(const VarDecl *V, const Fram
   return Start;
 }
 
+std::optional<std::string> ScopedAccesses::Walker::rangeWalk(const VarDecl *V, const Frame *Fr, IndexDeps &Deps,
+                                                             unsigned Depth) {
+  const Modifications *Map = modificationsOf(V);
+  auto It = Map ? Map->find(V) : Modifications::const_iterator();
+  if (!Map || It == Map->end() || It->second.Count != 1 || !V->getInit())
+    return std::nullopt;
+  // The loop that declares it.
+  const ForStmt *For = nullptr;
+  for (const DynTypedNode &P : Ctx.getParents(*V))
+    if (const auto *DS = P.get<DeclStmt>())
+      for (const DynTypedNode &Q : Ctx.getParents(*DS))
+        if (const auto *F = Q.get<ForStmt>(); F && F->getInit() == DS)
+          For = F;
+  if (!For || !For->getInc() || !For->getCond())
+    return std::nullopt;
+  auto IsV = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == V;
+  };
+  const Frame *Own = frameOf(V->getParentFunctionOrMethod(), Fr);
+  // Its one change is the loop's step: ++, --, += e, -= e, v = v + e.
+  IndexDeps Step;
+  const Expr *Inc = For->getInc()->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc); UO && UO->isIncrementDecrementOp() && IsV(UO->getSubExpr())) {
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(Inc);
+             BO && (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) && IsV(BO->getLHS())) {
+    canon(BO->getRHS(), Own, Step, Depth + 1);
+  } else {
+    return std::nullopt;
+  }
+  // Its condition compares it with the bound, as a whole or in a warp's
+  // vote (__any_sync(mask, j < end)), or in one operand of an &&.
+  IndexDeps Bound;
+  bool Bounded = false;
+  std::function<void(const Expr *)> Find = [&](const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (BO->getOpcode() == BO_LAnd) {
+        Find(BO->getLHS());
+        Find(BO->getRHS());
+      } else if (BO->isRelationalOp() || BO->getOpcode() == BO_NE) {
+        const Expr *Other = IsV(BO->getLHS()) ? BO->getRHS() : IsV(BO->getRHS()) ? BO->getLHS() : nullptr;
+        if (Other && !Bounded) {
+          canon(Other, Own, Bound, Depth + 1);
+          Bounded = true;
+        }
+      }
+    } else if (const auto *CE = dyn_cast<CallExpr>(E); CE && CE->getDirectCallee()) {
+      std::optional<WarpSyncCall> Vote = warpSyncCall(identifierOf(CE->getDirectCallee()));
+      if (Vote && (Vote->Name == "__any_sync" || Vote->Name == "__all_sync"))
+        for (const Expr *Arg : CE->arguments())
+          Find(Arg);
+    }
+  };
+  Find(For->getCond());
+  if (!Bounded)
+    return std::nullopt;
+  IndexDeps Start;
+  std::string Text = canon(V->getInit(), Own, Start, Depth + 1);
+  std::optional<IndexDeps> Walk = rangeIndex(Start, Step, Bound);
+  if (!Walk)
+    return std::nullopt;
+  Deps |= *Walk;
+  return "range(" + Text + ")";
+}
+
+std::optional<std::string> ScopedAccesses::Walker::rangeRow(const Expr *Index, const Frame *Fr) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  IndexDeps Walk;
+  if (!V || !V->hasLocalStorage() || !rangeWalk(V, Fr, Walk, 0))
+    return std::nullopt;
+  // The start's one term that keeps blocks apart: rowStart[v] of rowStart[v] + lane.
+  const Frame *Own = frameOf(V->getParentFunctionOrMethod(), Fr);
+  const Expr *Start = V->getInit()->IgnoreParenImpCasts();
+  std::optional<std::string> Row;
+  auto Owned = [&](const Expr *E) {
+    IndexDeps D;
+    std::string Text = canon(E, Own, D);
+    return D.Block ? std::optional<std::string>(Text) : std::nullopt;
+  };
+  const auto *Sum = dyn_cast<BinaryOperator>(Start);
+  if (Sum && Sum->isAdditiveOp()) {
+    std::optional<std::string> L = Owned(Sum->getLHS()), R = Owned(Sum->getRHS());
+    if (L.has_value() != R.has_value())
+      Row = L ? L : Sum->getOpcode() == BO_Add ? R : std::nullopt;
+  } else {
+    Row = Owned(Start);
+  }
+  return Row;
+}
+
 void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Frame *Fr) {
   IndexDeps Deps;
   std::string Text = canon(Index, Fr, Deps);
@@ -58,6 +152,11 @@ void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Fra
   R.Index += "[" + Text + "]";
   if (Deps.Block && !R.BlockDependent) {
     R.BlockSegment = R.Index;
+    // A range the owner's bounds delimit is the part its start's owned term
+    // names: e[j] for j from rowStart[v] + lane, as e[rowStart[v]].
+    if (Deps.InRange)
+      if (std::optional<std::string> Row = rangeRow(Index, Fr))
+        R.BlockSegment = Before + "[" + *Row + "]";
     R.WarpSegment = Deps.Warp || Deps.Thread;
     std::vector<IndexTerm> Terms;
     additiveTerms(Index, Fr, false, Terms);
@@ -172,11 +271,14 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
       if (const Expr *Start = gridStrideStart(VD, Fr, Depth + 1)) {
         IndexDeps Sub;
         std::string Text = canon(Start, frameOf(VD->getParentFunctionOrMethod(), Fr), Sub, Depth + 1);
-        if (Sub.Block && Sub.Thread) {
-          Deps.Block = Deps.Thread = Deps.Varies = Deps.ThreadVaries = true;
+        if (std::optional<IndexDeps> Own = strideIndex(Sub)) {
+          Deps |= *Own;
           return "stride(" + Text + ")";
         }
       }
+      // A range its bounds delimit (a CSR row).
+      if (std::optional<std::string> Text = rangeWalk(VD, Fr, Deps, Depth + 1))
+        return *Text;
     }
     if (isGridSizeName(identifierOf(D))) {
       Deps.Grid = true;
@@ -218,6 +320,8 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
     Deps.Varies |= Sub.Varies;
     Deps.ThreadVaries |= Sub.ThreadVaries;
     Deps.Grid |= Sub.Grid && Apart;
+    if (isBlockSizeXName(BaseName) && Name == "x")
+      Deps |= blockSizeIndex();
     return Text;
   };
   // threadIdx or blockDim passed down as a dim3 (cooperative groups' vec3_to_linear).
@@ -227,6 +331,8 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
         Deps.Thread |= Thread && separatesBlocks(*C);
         Deps.Varies |= Thread;
         Deps.ThreadVaries |= Thread;
+        if (!Thread && *C == 'x')
+          Deps |= blockSizeIndex();
         return std::string(Thread ? "threadIdx." : "blockDim.") + *C;
       }
   if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E))
@@ -254,7 +360,7 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
     IndexDeps L, R;
     std::string Text = "(" + canon(BO->getLHS(), Fr, L, Depth + 1) + BO->getOpcodeStr().str() +
                        canon(BO->getRHS(), Fr, R, Depth + 1) + ")";
-    Deps |= combineIndex(Kind(BO->getOpcode()), L, R, constantInt(BO->getRHS(), Ctx));
+    Deps |= combineIndex(Kind(BO->getOpcode()), L, R, constantInt(BO->getRHS(), Ctx), constantInt(BO->getLHS(), Ctx));
     return Text;
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
@@ -288,6 +394,10 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
       Deps.Varies |= !isGridSizeName(Name);
       Deps.ThreadVaries |= isThreadIndexName(Name);
       return Name.str();
+    }
+    if (FD && isBlockSizeXName(identifierOf(FD))) {
+      Deps |= blockSizeIndex(); // __nvvm_read_ptx_sreg_ntid_x
+      return identifierOf(FD).str();
     }
     if (auto Ret = returned(CE, Fr))
       return canon(Ret->first, Ret->second, Deps, Depth + 1);

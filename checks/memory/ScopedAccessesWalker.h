@@ -363,6 +363,14 @@ private:
   /// grid's size (for (i = tid; i < n; i += blockDim.x * gridDim.x)): where
   /// it starts, or null.
   const clang::Expr *gridStrideStart(const clang::VarDecl *V, const Frame *Fr, unsigned Depth);
+  /// A for loop's variable that walks a range its owner's bounds delimit:
+  /// declared by the loop, changed only by its step, compared with its bound
+  /// in the condition (model: rangeIndex). Its text, with \p Deps set; none
+  /// for other variables.
+  std::optional<std::string> rangeWalk(const clang::VarDecl *V, const Frame *Fr, IndexDeps &Deps, unsigned Depth);
+  /// The owner's part that a range walk (rangeWalk) \p Index lies in, as the
+  /// text of its start's one term that keeps blocks apart; none otherwise.
+  std::optional<std::string> rangeRow(const clang::Expr *Index, const Frame *Fr);
   std::string canon(const clang::Expr *E, const Frame *Fr, IndexDeps &Deps, unsigned Depth = 0);
   ObjectRef rootRef(const clang::ValueDecl *D);
   bool modified(const clang::VarDecl *V);

@@ -520,7 +520,8 @@ std::optional<Allocation> allocationByApi(StringRef Name) {
       .Default(std::nullopt);
 }
 
-IndexDeps combineIndex(Arith A, const IndexDeps &L, const IndexDeps &R, std::optional<int64_t> RHS) {
+IndexDeps combineIndex(Arith A, const IndexDeps &L, const IndexDeps &R, std::optional<int64_t> RHS,
+                       std::optional<int64_t> LHS) {
   IndexDeps Out;
   if (keepsIndicesApart(A)) {
     Out = L;
@@ -529,10 +530,73 @@ IndexDeps combineIndex(Arith A, const IndexDeps &L, const IndexDeps &R, std::opt
   Out.Read = L.Read || R.Read; // slot & (size - 1) keeps nothing apart, and still varies with the slot
   Out.Varies = L.Varies || R.Varies; // so does the lane, tid & 31
   Out.ThreadVaries = L.ThreadVaries || R.ThreadVaries;
-  // The thread's warp keeps a block's warps apart.
+  // Whole warps: what reads the block's index (or the grid's size) through a
+  // factor of whole warps, and sums of such terms and of terms that read
+  // neither.
+  auto Whole = [](const IndexDeps &D, std::optional<int64_t> K) {
+    return D.WarpMultiple || (K && *K != 0 && isWarpMultiple(*K));
+  };
+  auto ReadsGrid = [](const IndexDeps &D) { return D.Block || D.Grid; };
+  auto Scaled = [&](const IndexDeps &D) { return D.InWarps || !ReadsGrid(D); };
+  bool LWhole = Whole(L, LHS), RWhole = Whole(R, RHS);
+  switch (A) {
+  case Arith::Add:
+  case Arith::Sub:
+  case Arith::DisjointOr:
+    Out.WarpMultiple = LWhole && RWhole;
+    Out.InWarps = ReadsGrid(Out) && Scaled(L) && Scaled(R);
+    break;
+  case Arith::Mul:
+    Out.WarpMultiple = LWhole || RWhole;
+    Out.InWarps = ReadsGrid(Out) && (LWhole || RWhole || (Scaled(L) && Scaled(R)));
+    break;
+  case Arith::Truncate:
+    Out.WarpMultiple = L.WarpMultiple;
+    Out.InWarps = L.InWarps;
+    break;
+  case Arith::Shl:
+    Out.WarpMultiple = LWhole || (RHS && isWarpMultipleShift(*RHS));
+    Out.InWarps = ReadsGrid(Out) && (Out.WarpMultiple || L.InWarps);
+    break;
+  default: break;
+  }
+  // The thread's warp keeps a block's warps apart; a block's (the grid's)
+  // whole warps keep blocks apart (step over the grid) once divided.
   bool WarpStep = RHS && ((A == Arith::Shr && isWarpShift(*RHS)) || (A == Arith::Div && isWarpDivisor(*RHS)));
   if (!keepsIndicesApart(A) && WarpStep && (L.Thread || L.Warp))
     Out.Warp = true;
+  if (!keepsIndicesApart(A) && WarpStep && L.InWarps) {
+    Out.Block = L.Block;
+    Out.Grid = L.Grid;
+  }
+  return Out;
+}
+
+IndexDeps blockSizeIndex() {
+  IndexDeps Out;
+  Out.WarpMultiple = true;
+  return Out;
+}
+
+std::optional<IndexDeps> rangeIndex(const IndexDeps &Start, const IndexDeps &Step, const IndexDeps &Bound) {
+  if (!Start.Block || !Bound.Block || Step.Block || Step.Thread || Step.Warp || Step.ThreadVaries)
+    return std::nullopt;
+  IndexDeps Out = Start;
+  Out.Varies |= Step.Varies;
+  Out.Read |= Step.Read;
+  Out.WarpMultiple = Out.InWarps = false;
+  Out.InRange = true;
+  return Out;
+}
+
+std::optional<IndexDeps> strideIndex(const IndexDeps &Start) {
+  if (!Start.Block || !(Start.Thread || Start.Warp))
+    return std::nullopt;
+  IndexDeps Out;
+  Out.Block = true;
+  Out.Thread = Start.Thread;
+  Out.Warp = Start.Warp && !Start.Thread;
+  Out.Varies = Out.ThreadVaries = true;
   return Out;
 }
 
@@ -557,6 +621,9 @@ std::string blockPart(const std::vector<IndexTerm> &Terms) {
 IndexDeps loadedIndex(const IndexDeps &Address) {
   IndexDeps Out = Address;
   Out.Read = true;
+  Out.WarpMultiple = Out.InWarps = false; // what memory holds is any value
+  if (Address.InRange)
+    Out.Block = Out.Thread = Out.Warp = Out.InRange = false;
   return Out;
 }
 

@@ -200,7 +200,10 @@ std::string plainFunctionName(llvm::StringRef Demangled);
 inline bool separatesBlocks(char Component) { return Component == 'x'; }
 
 /// Integer arithmetic, in one vocabulary for every front end.
-enum class Arith : uint8_t { Add, Sub, Mul, Shl, DisjointOr, Div, Rem, And, Or, Xor, Shr, Other };
+/// Truncate: an `and` that clears only bits above the 24th of a value whose
+/// lower bits it keeps (the IR's form of (x << 8) >> 5 for 32-bit unsigned
+/// x, (x << 3) & 0x7fffff8): the value itself for any index below 2^24.
+enum class Arith : uint8_t { Add, Sub, Mul, Shl, DisjointOr, Truncate, Div, Rem, And, Or, Xor, Shr, Other };
 /// Whether an index computed with \p A from a value that differs between
 /// blocks (threads) still differs: +, -, * and << keep distinct blocks on
 /// distinct elements; /, %, &, |, ^ and >> can map several to one
@@ -208,7 +211,8 @@ enum class Arith : uint8_t { Add, Sub, Mul, Shl, DisjointOr, Div, Rem, And, Or, 
 /// operands with no common bit is an add. A remainder -O2 expands
 /// (x - (x / n) * n) is a remainder: the IR front end reads it back.
 inline bool keepsIndicesApart(Arith A) {
-  return A == Arith::Add || A == Arith::Sub || A == Arith::Mul || A == Arith::Shl || A == Arith::DisjointOr;
+  return A == Arith::Add || A == Arith::Sub || A == Arith::Mul || A == Arith::Shl || A == Arith::DisjointOr ||
+         A == Arith::Truncate;
 }
 
 /// The threads of a warp, on every architecture CUDA supports.
@@ -231,6 +235,19 @@ struct IndexDeps {
   /// Of those, the thread's index in its block (threadIdx.x, the lane, the
   /// warp): the threads of one block may compute different values.
   bool ThreadVaries = false;
+  /// The value is a whole number of warps: a constant multiple of the warp
+  /// size, the block's size (blockIdx.x's pitch, which the warp rules take
+  /// to be whole warps: isBlockSizeXName), a product with one, a shift left
+  /// by at least the warp size's log.
+  bool WarpMultiple = false;
+  /// What the value reads of blockIdx.x and gridDim.x it reads scaled by a
+  /// whole number of warps (blockIdx.x * 256 + threadIdx.x): divided by the
+  /// warp size, it still keeps blocks apart, and steps over the grid's warps.
+  bool InWarps = false;
+  /// The index walks a range its owner's bounds delimit (rangeIndex: a CSR
+  /// row, rowStart[v] .. rowStart[v + 1]): the elements are the owner's, but
+  /// what they hold is not an item of its (an edge's other end is shared).
+  bool InRange = false;
   IndexDeps &operator|=(const IndexDeps &O) {
     Varies |= O.Varies;
     ThreadVaries |= O.ThreadVaries;
@@ -239,19 +256,46 @@ struct IndexDeps {
     Grid |= O.Grid;
     Warp |= O.Warp;
     Read |= O.Read;
+    WarpMultiple |= O.WarpMultiple;
+    InWarps |= O.InWarps;
+    InRange |= O.InRange;
     return *this;
   }
 };
 /// The facts of a value computed with \p A from operands with facts \p L
-/// and \p R (\p RHS: the right operand's value where it is a constant):
+/// and \p R (\p RHS, \p LHS: an operand's value where it is a constant):
 /// +, -, * and << keep blocks and threads apart (keepsIndicesApart); any
 /// other operation keeps only that the value reads memory, except that a
 /// division by the warp size (a shift right by its log) of a value that
-/// reads the thread's index (or warp) is the thread's warp.
-IndexDeps combineIndex(Arith A, const IndexDeps &L, const IndexDeps &R, std::optional<int64_t> RHS);
+/// reads the thread's index (or warp) is the thread's warp, and of a value
+/// that reads the block's index (the grid's size) in whole warps keeps
+/// blocks apart (steps over the grid): (threadIdx.x + blockIdx.x * 256) / 32
+/// is the warp's index in the grid, (gridDim.x * blockDim.x) >> 5 the
+/// grid's warps.
+IndexDeps combineIndex(Arith A, const IndexDeps &L, const IndexDeps &R, std::optional<int64_t> RHS,
+                       std::optional<int64_t> LHS = std::nullopt);
+/// The facts of the block's size in x (isBlockSizeXName): the same for every
+/// thread, and a whole number of warps.
+IndexDeps blockSizeIndex();
+/// The facts of a grid-stride loop's variable, whose every step is over the
+/// whole grid (reads gridDim.x), from those of its start: the thread's own
+/// where the start keeps both blocks and a block's threads apart
+/// (blockIdx.x * blockDim.x + threadIdx.x), the warp's own where it keeps
+/// blocks and a block's warps apart (the warp's index in the grid, stepped
+/// by the grid's warps); none otherwise.
+std::optional<IndexDeps> strideIndex(const IndexDeps &Start);
+/// The facts of a loop's variable that starts at \p Start, steps by what
+/// reads nothing of the thread's identity (\p Step) and stops at \p Bound:
+/// where the start and the bound are both the thread's (warp's, block's)
+/// own, the variable walks the range between them, which the ownership
+/// rules take as the owner's as they take a worklist's item (a CSR row:
+/// for (e = rowStart[v] + lane; e < rowStart[v + 1]; e += 32)). What is read
+/// at such an index is any value (loadedIndex). None otherwise.
+std::optional<IndexDeps> rangeIndex(const IndexDeps &Start, const IndexDeps &Step, const IndexDeps &Bound);
 /// The facts of a value loaded from an address with facts \p Address: the
 /// value read at the thread's own element is the thread's own (a worklist's
-/// item, wl[i], as the ownership rules assume), and it is read from memory.
+/// item, wl[i], as the ownership rules assume), and it is read from memory;
+/// what is read in a range the thread walks (rangeIndex) is no item of its.
 IndexDeps loadedIndex(const IndexDeps &Address);
 /// One additive term of a flat index, as a front end reads it: its
 /// canonical text, its facts, whether it is taken away (- k), and whether

@@ -225,6 +225,55 @@ TEST(MemoryModel, IndexFactsCombineOnceForBothFrontEnds) {
   EXPECT_FALSE(combineIndex(Arith::Rem, Read, IndexDeps(), 32).Varies);
 }
 
+TEST(MemoryModel, TheGridsWarpsAndTheRangesTheyOwn) {
+  IndexDeps Block, Thread, Grid, None;
+  Block.Block = Block.Varies = true;
+  Thread.Thread = Thread.Varies = Thread.ThreadVaries = true;
+  Grid.Grid = true;
+  // (threadIdx.x + blockIdx.x * 256) / 32: the warp's index in the grid,
+  // whichever side the constant is written on.
+  IndexDeps Scaled = combineIndex(Arith::Mul, Block, None, 256);
+  EXPECT_TRUE(Scaled.InWarps);
+  EXPECT_TRUE(combineIndex(Arith::Mul, None, Block, std::nullopt, 256).InWarps);
+  IndexDeps GridWarp = combineIndex(Arith::Div, combineIndex(Arith::Add, Thread, Scaled, std::nullopt), None, 32);
+  EXPECT_TRUE(GridWarp.Block && GridWarp.Warp && !GridWarp.Thread);
+  // ... and through a shift, with the block's size as the pitch.
+  IndexDeps ByDim = combineIndex(Arith::Mul, Block, blockSizeIndex(), std::nullopt);
+  EXPECT_TRUE(combineIndex(Arith::Shr, combineIndex(Arith::Add, ByDim, Thread, std::nullopt), None, 5).Block);
+  // (threadIdx.x + blockIdx.x * 48) / 32: blocks 0 and 1 share a quotient.
+  IndexDeps Straddles =
+      combineIndex(Arith::Div, combineIndex(Arith::Add, Thread, combineIndex(Arith::Mul, Block, None, 48), std::nullopt),
+                   None, 32);
+  EXPECT_TRUE(Straddles.Warp && !Straddles.Block);
+  // (threadIdx.x + blockIdx.x) / 32, blockIdx.x / 32: no pitch of whole warps.
+  EXPECT_FALSE(combineIndex(Arith::Div, combineIndex(Arith::Add, Thread, Block, std::nullopt), None, 32).Block);
+  EXPECT_FALSE(combineIndex(Arith::Div, Block, None, 32).Block);
+  // blockIdx.x << 8 is whole warps; (gridDim.x * 256) / 32 steps over the grid's warps.
+  EXPECT_TRUE(combineIndex(Arith::Shl, Block, None, 8).InWarps);
+  EXPECT_TRUE(combineIndex(Arith::Div, combineIndex(Arith::Mul, Grid, None, 256), None, 32).Grid);
+  EXPECT_FALSE(combineIndex(Arith::Div, Grid, None, 32).Grid);
+  // A grid-stride loop from the warp's index is the warp's own; from the lane's, nobody's.
+  std::optional<IndexDeps> WarpStride = strideIndex(GridWarp);
+  ASSERT_TRUE(WarpStride);
+  EXPECT_TRUE(WarpStride->Block && WarpStride->Warp && !WarpStride->Thread);
+  EXPECT_FALSE(strideIndex(combineIndex(Arith::Rem, Thread, None, 32)));
+  // A value read from memory is no whole number of warps, whatever its address.
+  EXPECT_FALSE(loadedIndex(Scaled).InWarps);
+  // for (e = rowStart[v] + lane; e < rowStart[v + 1]; e += 32): the warp's row.
+  IndexDeps Item = loadedIndex(GridWarp);
+  IndexDeps Lane = combineIndex(Arith::Rem, Thread, None, 32);
+  std::optional<IndexDeps> Row =
+      rangeIndex(combineIndex(Arith::Add, loadedIndex(Item), Lane, std::nullopt), None, loadedIndex(Item));
+  ASSERT_TRUE(Row);
+  EXPECT_TRUE(Row->Block && Row->Warp && Row->InRange);
+  // What the row holds (an edge's other end) is no item of the warp's.
+  IndexDeps Neighbour = loadedIndex(*Row);
+  EXPECT_TRUE(Neighbour.Read && !Neighbour.Block && !Neighbour.Warp);
+  // Bounded by what nobody owns (a kernel's n), or stepped by the thread's index: no range.
+  EXPECT_FALSE(rangeIndex(Item, None, None));
+  EXPECT_FALSE(rangeIndex(Item, Thread, Item));
+}
+
 TEST(Hierarchy, WarpSynchronousCalls) {
   EXPECT_EQ(warpSyncCall("__shfl_down_sync")->Name, "__shfl_down_sync");
   EXPECT_EQ(warpSyncCall("llvm.nvvm.shfl.sync.down.i32")->Name, "__shfl_down_sync");

@@ -390,3 +390,115 @@ __global__ void dropInserted(int *keys, int *vals, const int *in, int cap) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   insertOrGet(keys, vals, in[i], i, cap);
 }
+
+// LITMUS: forbidden
+// HeCBench graphB+'s tree labelling (kernels.h, treelabel): each warp of the grid takes its own
+// queue items, (threadIdx.x + blockIdx.x * 256) / 32 stepped by the grid's warps, and rewrites the
+// adjacency slice of its node, a volatile flag word per edge and the edge's data beside it. No
+// other warp reads or writes that slice: there is no message, and no fence is needed.
+struct EdgeData { int beg, end; };
+__global__ void warpOwnedSlices(const int *rowStart, volatile int *edges, EdgeData *info, const int *queue,
+                                int *label, int start, int end) {
+  const int from = (threadIdx.x + blockIdx.x * 256) / 32;
+  const int step = (gridDim.x * 256) / 32;
+  const int lane = threadIdx.x % 32;
+  for (int i = start + from; i < end; i += step) {
+    const int node = queue[i];
+    const int beg = rowStart[node], stop = rowStart[node + 1];
+    for (int j = beg + lane; j < stop; j += 32) {
+      const int other = edges[j] >> 1;
+      if (other != node) {
+        info[j].beg = label[node];
+        edges[j] |= 1;
+      }
+    }
+    __syncwarp();
+    if (lane == 0 && beg < stop && (edges[beg] & 1))
+      label[node] = info[beg].beg;
+  }
+}
+
+// LITMUS: forbidden
+// The same warp-owned slices with the grid's warp written as blockDim.x (a whole number of warps,
+// as the warp rules take a block's size to be) and a shift.
+__global__ void warpOwnedSlicesBlockDim(const int *rowStart, volatile int *edges, EdgeData *info,
+                                        const int *queue, int *label, int n) {
+  const int lane = threadIdx.x & 31;
+  for (int w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < n; w += (gridDim.x * blockDim.x) >> 5) {
+    const int node = queue[w];
+    const int beg = rowStart[node], stop = rowStart[node + 1];
+    for (int j = beg + lane; j < stop; j += 32) {
+      if ((edges[j] >> 1) != node) {
+        info[j].beg = label[node];
+        edges[j] |= 1;
+      }
+    }
+    __syncwarp();
+    if (lane == 0 && beg < stop && (edges[beg] & 1))
+      label[node] = info[beg].beg;
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Blocks of 256 threads whose "warp" index is (threadIdx.x + blockIdx.x * 48) / 32: the block's part
+// is no whole number of warps, so the last threads of block 0 and the first of block 1 take the same
+// item and write and read each other's slice, with no fence.
+__global__ void straddlingSlices(const int *rowStart, volatile int *edges, EdgeData *info, const int *queue,
+                                 int *label, int n) {
+  const int from = (threadIdx.x + blockIdx.x * 48) / 32;
+  const int lane = threadIdx.x % 32;
+  if (from < n) {
+    const int node = queue[from];
+    const int beg = rowStart[node], stop = rowStart[node + 1];
+    for (int j = beg + lane; j < stop; j += 32) {
+      if ((edges[j] >> 1) != node) {
+        info[j].beg = label[node];
+        edges[j] |= 1;
+      }
+    }
+    if (lane == 0 && beg < stop && (edges[beg] & 1))
+      label[node] = info[beg].beg;
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A vertex's own adjacency row is its thread's, but what the row holds is not: the neighbour u
+// that col[e] names is every vertex's neighbour too, so its value and its flag, written with no
+// fence between them, are a message to the threads that poll them.
+__global__ void rowNeighboursShared(const int *rowStart, const int *col, volatile int *ready, int *value,
+                                    int vertices) {
+  int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= vertices)
+    return;
+  for (int e = rowStart[v]; e < rowStart[v + 1]; ++e) {
+    int u = col[e];
+    if (ready[u]) {
+      value[v] += value[u];
+    } else {
+      value[u] = v;
+      ready[u] = 1;
+    }
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A walk from the warp's row to the end of the array leaves the row: what it bounds is no owner's,
+// so the warps meet in each other's slices.
+__global__ void walkPastTheRow(const int *rowStart, volatile int *edges, EdgeData *info, const int *queue,
+                               int *label, int n, int total) {
+  const int from = (threadIdx.x + blockIdx.x * 256) / 32;
+  const int lane = threadIdx.x % 32;
+  if (from < n) {
+    const int node = queue[from];
+    const int beg = rowStart[node];
+    for (int j = beg + lane; j < total; j += 32) {
+      if ((edges[j] >> 1) != node) {
+        info[j].beg = label[node];
+        edges[j] |= 1;
+      }
+    }
+    __syncwarp();
+    if (lane == 0 && (edges[beg] & 1))
+      label[node] = info[beg].beg;
+  }
+}
