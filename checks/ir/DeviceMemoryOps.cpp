@@ -689,6 +689,7 @@ std::vector<IROp> collectDeviceOps(const Function &Kernel) {
   for (unsigned I = 0; I < Functions.size(); ++I)
     collectFunction(*Functions[I], Out, Functions, Barriers);
   markOrderingCalls(Out);
+  copyAtCallSites(Out);
   ObjectNames Names(Functions);
   std::vector<IROp> Expanded;
   Expanded.reserve(Out.size());

@@ -14,6 +14,7 @@
 #include "model/MemoryModel.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instruction.h"
 #include <string>
 #include <vector>
@@ -63,6 +64,10 @@ struct IROp {
   /// op, marked Alternative, at the same instruction.
   llvm::SmallVector<const llvm::Value *, 2> OtherObjects;
   bool Alternative = false;
+  /// A copy of a callee's operation at a call of it (Callee) that -O2 kept
+  /// out of line: it runs in the caller's order at this call, with the
+  /// callee's parameters bound to the call's arguments (copyAtCallSites).
+  const llvm::CallBase *Site = nullptr;
 
   bool isAccess() const { return isAccessKind(What); }
   bool isStrongAccess() const { return isAccess() && isStrong(Ord); }
@@ -88,6 +93,13 @@ private:
   std::optional<Scope> lookup(const llvm::DISubprogram *SP, llvm::StringRef Mangled);
   llvm::DenseMap<const void *, std::optional<Scope>> Known;
 };
+/// Every operation of a function a call in \p Ops calls out of line, copied
+/// to the call (IROp::Site), so that the caller's order holds what the
+/// callee does where it does it, as inlining would (and the AST's walk into
+/// the call does). The callee's own list stays. One level: a copy's calls
+/// stand for what their callees order (FenceCall).
+void copyAtCallSites(std::vector<IROp> &Ops);
+
 /// \p Op becomes the grid barrier of scope \p S it was inlined from.
 void becomeGridBarrier(IROp &Op, Scope S);
 

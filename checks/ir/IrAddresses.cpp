@@ -78,12 +78,23 @@ static Arith arithOf(const BinaryOperator *BO) {
 /// the same address for the same thread), whichever instructions compute it;
 /// what cannot be followed is named by its own identity. The AST front end
 /// reads its indices the same way.
+static const CallBase *BoundCall = nullptr;
+
+BindCallArguments::BindCallArguments(const CallBase *Call) : Saved(BoundCall) { BoundCall = Call; }
+BindCallArguments::~BindCallArguments() { BoundCall = Saved; }
+
 std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
   if (!V)
     return "?";
   V = V->stripPointerCasts();
   if (Depth > 24)
     return "@" + utohexstr(reinterpret_cast<uintptr_t>(V));
+  if (const auto *A = dyn_cast<Argument>(V); A && BoundCall && A->getParent() == BoundCall->getCalledFunction() &&
+                                             A->getArgNo() < BoundCall->arg_size()) {
+    const CallBase *Call = BoundCall;
+    BindCallArguments Caller(nullptr); // the argument is the caller's value
+    return canonical(Call->getArgOperand(A->getArgNo()), Deps, Depth + 1);
+  }
   if (const auto *C = dyn_cast<ConstantInt>(V))
     return std::to_string(C->getSExtValue());
   if (const auto *GEP = dyn_cast<GEPOperator>(V)) {

@@ -23,6 +23,7 @@
 
 namespace llvm {
 class AllocaInst;
+class CallBase;
 class Function;
 class LoadInst;
 class PHINode;
@@ -38,6 +39,20 @@ namespace ir {
 /// the same address for the same thread), whichever instructions compute it;
 /// what cannot be followed is named by its own identity.
 std::string canonical(const llvm::Value *V, IndexDeps &Deps, unsigned Depth = 0);
+
+/// While one lives, canonical() reads a parameter of \p Call's callee as
+/// the argument the call passes: the address of an operation copied to a
+/// call that runs it (IROp::Site).
+class BindCallArguments {
+public:
+  explicit BindCallArguments(const llvm::CallBase *Call);
+  ~BindCallArguments();
+  BindCallArguments(const BindCallArguments &) = delete;
+  BindCallArguments &operator=(const BindCallArguments &) = delete;
+
+private:
+  const llvm::CallBase *Saved;
+};
 
 /// A loop's variable that walks a range its owner's bounds delimit (model:
 /// rangeIndex): it steps by what reads nothing of the thread and is compared

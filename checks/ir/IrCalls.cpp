@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DeviceMemoryOps.h"
+#include "IrAddresses.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -140,6 +141,33 @@ void markOrderingCalls(std::vector<IROp> &Ops) {
   for (IROp &Op : Ops)
     if (Op.Callee)
       Op.FenceCall = Reaches(Op.Callee);
+}
+
+void copyAtCallSites(std::vector<IROp> &Ops) {
+  // A bound on what copies add to one kernel's list.
+  constexpr size_t MaxCopies = 4096;
+  DenseMap<const Function *, SmallVector<unsigned, 16>> Of;
+  for (unsigned I = 0; I < Ops.size(); ++I)
+    Of[Ops[I].I->getFunction()].push_back(I);
+  const size_t Original = Ops.size();
+  for (unsigned C = 0; C < Original; ++C) {
+    const auto *Call = dyn_cast<CallBase>(Ops[C].I);
+    const Function *Callee = Ops[C].Callee;
+    if (!Call || !Callee || Callee == Call->getFunction())
+      continue;
+    auto It = Of.find(Callee);
+    if (It == Of.end() || Ops.size() - Original + It->second.size() > MaxCopies)
+      continue;
+    for (unsigned I : It->second) {
+      IROp Copy = Ops[I];
+      Copy.Site = Call;
+      // The callee's parameter is what this call passes.
+      if (const auto *A = dyn_cast_or_null<Argument>(Copy.Object); A && A->getParent() == Callee &&
+                                                                   A->getArgNo() < Call->arg_size())
+        Copy.Object = ir::underlyingObject(Call->getArgOperand(A->getArgNo()));
+      Ops.push_back(std::move(Copy));
+    }
+  }
 }
 
 void replaceTransfers(std::vector<IROp> &Out, size_t First) {

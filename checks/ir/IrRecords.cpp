@@ -576,6 +576,8 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
         std::tie(Op.Test, Tests[I - First]) =
             testedAt(First, Last, Op, &Op.AgainstGrid, &Op.GoalVaries, &Op.GoalIsGrid);
       const Function *Fn = Op.I->getFunction();
+      // A copy at a call runs in the caller's order, on the call's arguments.
+      BindCallArguments Bind(Op.Site);
       MemOp R;
       R.What = Op.What;
       R.Ord = Op.Ord;
@@ -603,19 +605,23 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
       }
       R.PerBlock = Op.PerBlock;
       R.OnlyBlock = GridsOverlap ? -1 : onlyBlock(Op.I, orderOf(Fn));
+      if (R.OnlyBlock < 0 && Op.Site && !GridsOverlap)
+        R.OnlyBlock = onlyBlock(Op.Site, orderOf(Op.Site->getFunction()));
       if (R.OnlyBlock < 0 && LaunchedOneBlock)
         R.OnlyBlock = 0;
       if (const Instruction *Ticket = GridsOverlap ? nullptr : electedBy(Op.I, orderOf(Fn), Tickets))
         R.ElectedBy = ElectionId.try_emplace(Ticket, ElectionId.size()).first->second;
       R.Context = Context;
       R.RunBy = Runner::Kernel;
-      R.Thread = ThreadId.try_emplace({Context, Fn}, ThreadId.size()).first->second;
-      // Several PTX instructions of one asm statement follow each other.
+      const Instruction *At = Op.Site ? Op.Site : Op.I;
+      R.Thread = ThreadId.try_emplace({Context, At->getFunction()}, ThreadId.size()).first->second;
+      // Several PTX instructions of one asm statement follow each other, and
+      // so do the copies at one call, after the call's own operation.
       // (An alternative object of one merged access is the same step.)
       if (!Op.Alternative)
-        Within = Op.I == Previous ? Within + 1 : 0;
-      Previous = Op.I;
-      R.Seq = orderOf(Fn).number(Op.I) * 256 + std::min(Within, 255u);
+        Within = At == Previous ? Within + 1 : 0;
+      Previous = At;
+      R.Seq = orderOf(At->getFunction()).number(At) * 256 + std::min(Within, 255u);
       R.Tested = Op.Test != nullptr;
       R.Test = Tests[I - First];
       R.Counts = Op.What == OpKind::RMW && countsArrivals(Op.Spelling, Op.Operand);
@@ -639,6 +645,8 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
           R.LaneBase = LaneBaseId.try_emplace(K->Base, LaneBaseId.size()).first->second;
         }
       R.ThreadBelow = threadBelow(Op.I, orderOf(Fn), R.RankGroup);
+      if (R.ThreadBelow == -1 && Op.Site)
+        R.ThreadBelow = threadBelow(Op.Site, orderOf(Op.Site->getFunction()), R.RankGroup);
       Ops.push_back(R);
     }
   }
@@ -710,16 +718,34 @@ std::pair<const Instruction *, ValueTest> IrRecords::testedAt(unsigned First, un
   return {nullptr, ValueTest::None};
 }
 
+// Two copies at one call (IROp::Site), or two of a function's own, are
+// ordered by where they are; others by where each runs: a copy at its call.
+static const Instruction *anchor(const IROp &X, const IROp &Y) { return X.Site == Y.Site ? X.I : X.Site ? X.Site : X.I; }
+
 bool IrRecords::mayPrecede(unsigned A, unsigned B) const {
   const IROp &X = IROps[A], &Y = IROps[B];
-  if (X.I == Y.I)
+  const Instruction *PX = anchor(X, Y), *PY = anchor(Y, X);
+  if (PX == PY)
     return Ops[A].Seq < Ops[B].Seq;
-  return orderOf(X.I->getFunction()).mayPrecede(X.I, Y.I);
+  return PX->getFunction() == PY->getFunction() && orderOf(PX->getFunction()).mayPrecede(PX, PY);
 }
 
 bool IrRecords::afterTest(unsigned A, unsigned B) const {
   const IROp &X = IROps[A], &Y = IROps[B];
-  if (!X.Test || X.Test->getFunction() != Y.I->getFunction())
+  if (!X.Test)
+    return false;
+  if (X.Site != Y.Site) {
+    // A wait in a callee decides what runs after the call: the callee
+    // returns only past its spin. What a test in the caller guards, the
+    // call's copies run under too.
+    const Instruction *PX = anchor(X, Y), *PY = anchor(Y, X);
+    if (X.Site)
+      return Ops[A].Spins && PX->getFunction() == PY->getFunction() && PX != PY &&
+             orderOf(PX->getFunction()).mayPrecede(PX, PY);
+    return PY->getFunction() == X.Test->getFunction() && X.Test != PY &&
+           orderOf(PY->getFunction()).guardedBy(X.Test, PY);
+  }
+  if (X.Test->getFunction() != Y.I->getFunction())
     return false;
   // A select decides a value, not what runs.
   return X.Test != Y.I && orderOf(X.I->getFunction()).guardedBy(X.Test, Y.I);
@@ -729,23 +755,25 @@ bool IrRecords::alwaysBefore(unsigned A, unsigned B) const {
   const IROp &X = IROps[A], &Y = IROps[B];
   if (!mayPrecede(A, B))
     return false;
-  return X.I == Y.I || orderOf(X.I->getFunction()).domTree().dominates(X.I, Y.I);
+  const Instruction *PX = anchor(X, Y), *PY = anchor(Y, X);
+  return PX == PY || orderOf(PX->getFunction()).domTree().dominates(PX, PY);
 }
 
 bool IrRecords::inCommonLoop(unsigned A, unsigned B) const {
   const IROp &X = IROps[A], &Y = IROps[B];
-  if (X.I->getFunction() != Y.I->getFunction())
+  const Instruction *PX = anchor(X, Y), *PY = anchor(Y, X);
+  if (PX->getFunction() != PY->getFunction())
     return false;
-  const LoopInfo &LI = orderOf(X.I->getFunction()).loops();
-  for (const Loop *L = LI.getLoopFor(X.I->getParent()); L; L = L->getParentLoop())
-    if (L->contains(Y.I->getParent()))
+  const LoopInfo &LI = orderOf(PX->getFunction()).loops();
+  for (const Loop *L = LI.getLoopFor(PX->getParent()); L; L = L->getParentLoop())
+    if (L->contains(PY->getParent()))
       return true;
   return false;
 }
 
 bool IrRecords::inSpinLoop(unsigned A, unsigned B) const {
   const IROp &X = IROps[A], &Y = IROps[B];
-  if (X.I->getFunction() != Y.I->getFunction() || !X.Test)
+  if (X.Site != Y.Site || X.I->getFunction() != Y.I->getFunction() || !X.Test)
     return inCommonLoop(A, B);
   // The innermost loop around the read in which its test makes the thread
   // read again (spinLoopOf).

@@ -333,3 +333,56 @@ __global__ void relaxedWaitOutOfLineCount(int *data, int *flag, int *out, int *w
     out[blockIdx.x] = data[threadIdx.x];
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The relaxed wait itself is in a function -O2 keeps out of line (NCCL 2.30's GIN barrier keeps its
+// signal-and-wait lambda so): what the caller reads after the call may still be older than the
+// flag. The pass reads the callee's operations at the call, in the caller's order.
+__device__ __noinline__ void relaxedWaitFor(int *flag) {
+  while (cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(orderRelaxed) == 0) {
+  }
+}
+
+__global__ void relaxedWaitCalledOutOfLine(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, orderRelease);
+  } else {
+    relaxedWaitFor(flag);
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// The same wait out of line with an acquire: the caller's read after the call is ordered.
+__device__ __noinline__ void acquireWaitFor(int *flag) {
+  while (cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(cuda::memory_order_acquire) == 0) {
+  }
+}
+
+__global__ void acquireWaitCalledOutOfLine(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, orderRelease);
+  } else {
+    acquireWaitFor(flag);
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The data written before an out-of-line relaxed signal: the release side kept out of line.
+__device__ __noinline__ void relaxedSignal(int *flag) {
+  cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, orderRelaxed);
+}
+
+__global__ void relaxedSignalCalledOutOfLine(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    relaxedSignal(flag);
+  } else {
+    while (cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(cuda::memory_order_acquire) == 0) {
+    }
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
