@@ -454,16 +454,22 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
 
 PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM) {
   const CudaScopeAnalysis::Result &Res = AM.getResult<CudaScopeAnalysis>(M);
+  // A callee's own operation and its copy at a call (IROp::Site) may make
+  // the same finding: one remark for each place and wording.
+  std::set<std::pair<std::string, std::string>> Reported;
   for (const Finding &F : Res.Findings) {
     const Instruction *I = Res.Records->irOp(F.At).I;
     OptimizationRemarkEmitter ORE(I->getFunction());
-    ORE.emit([&] {
-      OptimizationRemarkAnalysis R("cuda-scope", checkName(F.What),
-                                   userLoc(I, F.What == Finding::ProxyFence || F.What == Finding::ClusterWait),
-                                   I->getParent());
-      word(*Res.Records, F, R);
-      return R;
-    });
+    OptimizationRemarkAnalysis R("cuda-scope", checkName(F.What),
+                                 userLoc(I, F.What == Finding::ProxyFence || F.What == Finding::ClusterWait),
+                                 I->getParent());
+    word(*Res.Records, F, R);
+    const DiagnosticLocation &Where = R.getLocation();
+    std::string Place = Where.isValid() ? (Where.getRelativePath() + ":" + Twine(Where.getLine()) + ":" +
+                                           Twine(Where.getColumn())).str()
+                                        : std::string();
+    if (Reported.insert({Place, R.getMsg()}).second)
+      ORE.emit(R);
   }
   for (const DivergentBarrier &B : Res.DivergentBarriers) {
     if (!inProjectCode(B.Barrier) && !inProjectCode(B.Branch))
