@@ -11,6 +11,8 @@
 #include "IrAddresses.h"
 #include "model/Hierarchy.h"
 #include "model/MemoryModel.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -158,8 +160,11 @@ uint64_t laneBits(const Value *V, SmallPtrSetImpl<const Value *> &Seen, unsigned
 }
 
 std::optional<RangeWalk> rangeWalk(const PHINode *Phi, unsigned Depth) {
-  if (Phi->getNumIncomingValues() != 2 || Depth > 20)
+  // A bound read through the variable itself is no bound.
+  static SmallPtrSet<const PHINode *, 4> Walking;
+  if (Phi->getNumIncomingValues() != 2 || Depth > 20 || !Walking.insert(Phi).second)
     return std::nullopt;
+  llvm::scope_exit Done([&] { Walking.erase(Phi); });
   for (unsigned Start = 0; Start < 2; ++Start) {
     const auto *Back = dyn_cast<BinaryOperator>(Phi->getIncomingValue(1 - Start));
     if (!Back || (Back->getOpcode() != Instruction::Add && Back->getOpcode() != Instruction::Sub))
@@ -171,12 +176,18 @@ std::optional<RangeWalk> rangeWalk(const PHINode *Phi, unsigned Depth) {
       continue;
     IndexDeps StepDeps, Bound, StartDeps;
     canonical(Step, StepDeps, Depth + 1);
+    // Compared with a bound its owner owns (j < rowStart[v + 1]).
     bool Bounded = false;
     for (const Value *Walked : {static_cast<const Value *>(Phi), static_cast<const Value *>(Back)})
       for (const User *U : Walked->users())
-        if (const auto *Cmp = dyn_cast<ICmpInst>(U); Cmp && !Bounded && (Cmp->isRelational() || Cmp->getPredicate() == ICmpInst::ICMP_NE)) {
-          canonical(Cmp->getOperand(Cmp->getOperand(0) == Walked ? 1 : 0), Bound, Depth + 1);
-          Bounded = true;
+        if (const auto *Cmp = dyn_cast<ICmpInst>(U);
+            Cmp && !Bounded && (Cmp->isRelational() || Cmp->getPredicate() == ICmpInst::ICMP_NE)) {
+          IndexDeps D;
+          canonical(Cmp->getOperand(Cmp->getOperand(0) == Walked ? 1 : 0), D, Depth + 1);
+          if (D.Block) {
+            Bound = D;
+            Bounded = true;
+          }
         }
     if (!Bounded)
       continue;

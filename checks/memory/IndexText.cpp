@@ -11,6 +11,7 @@
 #include "ast/CheckUtils.h"
 #include "model/Hierarchy.h"
 #include <functional>
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace clang;
@@ -55,62 +56,50 @@ std::optional<std::string> ScopedAccesses::Walker::rangeWalk(const VarDecl *V, c
                                                              unsigned Depth) {
   const Modifications *Map = modificationsOf(V);
   auto It = Map ? Map->find(V) : Modifications::const_iterator();
-  if (!Map || It == Map->end() || It->second.Count != 1 || !V->getInit())
+  const auto *Fn = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  if (!Map || It == Map->end() || It->second.Count != 1 || !V->getInit() || !Fn || !Fn->getBody() ||
+      !RangeWalks.insert(V).second) // a bound read through the variable itself is no bound
     return std::nullopt;
-  // The loop that declares it.
-  const ForStmt *For = nullptr;
-  for (const DynTypedNode &P : Ctx.getParents(*V))
-    if (const auto *DS = P.get<DeclStmt>())
-      for (const DynTypedNode &Q : Ctx.getParents(*DS))
-        if (const auto *F = Q.get<ForStmt>(); F && F->getInit() == DS)
-          For = F;
-  if (!For || !For->getInc() || !For->getCond())
-    return std::nullopt;
+  llvm::scope_exit Done([&] { RangeWalks.erase(V); });
   auto IsV = [&](const Expr *E) {
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return DRE && DRE->getDecl() == V;
   };
-  const Frame *Own = frameOf(V->getParentFunctionOrMethod(), Fr);
-  // Its one change is the loop's step: ++, --, += e, -= e, v = v + e.
-  IndexDeps Step;
-  const Expr *Inc = For->getInc()->IgnoreParenImpCasts();
-  if (const auto *UO = dyn_cast<UnaryOperator>(Inc); UO && UO->isIncrementDecrementOp() && IsV(UO->getSubExpr())) {
-  } else if (const auto *BO = dyn_cast<BinaryOperator>(Inc);
-             BO && (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) && IsV(BO->getLHS())) {
-    canon(BO->getRHS(), Own, Step, Depth + 1);
-  } else {
-    return std::nullopt;
-  }
-  // Its condition compares it with the bound, as a whole or in a warp's
-  // vote (__any_sync(mask, j < end)), or in one operand of an &&.
-  IndexDeps Bound;
-  bool Bounded = false;
-  std::function<void(const Expr *)> Find = [&](const Expr *E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-      if (BO->getOpcode() == BO_LAnd) {
-        Find(BO->getLHS());
-        Find(BO->getRHS());
-      } else if (BO->isRelationalOp() || BO->getOpcode() == BO_NE) {
+  const Frame *Own = frameOf(Fn, Fr);
+  // Its one change is a step (++, --, += e, -= e), and it is compared with
+  // a bound its owner owns (j < rowStart[v + 1]), as the IR's PHI is.
+  bool Stepped = false;
+  std::optional<IndexDeps> Step, Bound;
+  std::function<void(const Stmt *)> Find = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp() && IsV(UO->getSubExpr())) {
+      Stepped = true;
+      Step = IndexDeps();
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+      if ((BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) && IsV(BO->getLHS())) {
+        Stepped = true;
+        Step = IndexDeps();
+        canon(BO->getRHS(), Own, *Step, Depth + 1);
+      } else if ((BO->isRelationalOp() || BO->getOpcode() == BO_NE) && !Bound) {
         const Expr *Other = IsV(BO->getLHS()) ? BO->getRHS() : IsV(BO->getRHS()) ? BO->getLHS() : nullptr;
-        if (Other && !Bounded) {
-          canon(Other, Own, Bound, Depth + 1);
-          Bounded = true;
+        IndexDeps D;
+        if (Other) {
+          canon(Other, Own, D, Depth + 1);
+          if (D.Block)
+            Bound = D;
         }
       }
-    } else if (const auto *CE = dyn_cast<CallExpr>(E); CE && CE->getDirectCallee()) {
-      std::optional<WarpSyncCall> Vote = warpSyncCall(identifierOf(CE->getDirectCallee()));
-      if (Vote && (Vote->Name == "__any_sync" || Vote->Name == "__all_sync"))
-        for (const Expr *Arg : CE->arguments())
-          Find(Arg);
     }
+    for (const Stmt *Child : S->children())
+      Find(Child);
   };
-  Find(For->getCond());
-  if (!Bounded)
+  Find(Fn->getBody());
+  if (!Stepped || !Step || !Bound)
     return std::nullopt;
   IndexDeps Start;
   std::string Text = canon(V->getInit(), Own, Start, Depth + 1);
-  std::optional<IndexDeps> Walk = rangeIndex(Start, Step, Bound);
+  std::optional<IndexDeps> Walk = rangeIndex(Start, *Step, *Bound);
   if (!Walk)
     return std::nullopt;
   Deps |= *Walk;

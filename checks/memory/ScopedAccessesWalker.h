@@ -368,6 +368,7 @@ private:
   /// in the condition (model: rangeIndex). Its text, with \p Deps set; none
   /// for other variables.
   std::optional<std::string> rangeWalk(const clang::VarDecl *V, const Frame *Fr, IndexDeps &Deps, unsigned Depth);
+  llvm::DenseSet<const clang::VarDecl *> RangeWalks; ///< being read by rangeWalk
   /// The owner's part that a range walk (rangeWalk) \p Index lies in, as the
   /// text of its start's one term that keeps blocks apart; none otherwise.
   std::optional<std::string> rangeRow(const clang::Expr *Index, const Frame *Fr);
