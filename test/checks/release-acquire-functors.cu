@@ -21,8 +21,9 @@ struct AppendNoAcquire {
     __threadfence();
     unsigned old = atomicOr(&locks[slot], 1u);
     // TIDY: :[[@LINE-1]]:20: warning: 'locks' is received here with a relaxed read-modify-write and 'next' is read after it, with no acquire between them; the read may return data older than the flag; consider '__threadfence()' after it [cuda-scope-release-acquire]
-    // CUB instantiates its kernel more than once (and -O2 merges the read's location in some):
-    // PASS-COUNT-4: :[[@LINE-3]]:20: remark: {{.*}} is received here (atomicOr, relaxed) and {{.*}} is read after it at {{.*}} with no acquire between them; the read can return stale data; consider '__threadfence()' after it
+    // CUB instantiates its kernel more than once (and -O2 merges the read's location in some): one
+    // remark per distinct wording, the same one only once:
+    // PASS-COUNT-2: :[[@LINE-4]]:20: remark: {{.*}} is received here (atomicOr, relaxed) and {{.*}} is read after it at {{.*}} with no acquire between them; the read can return stale data; consider '__threadfence()' after it
     // TIDY: :[[#@LINE+2]]:16: note: 'next' is read here
     if (!(old & 1u)) {
       out[i] = next[slot];

@@ -502,3 +502,27 @@ __global__ void walkPastTheRow(const int *rowStart, volatile int *edges, EdgeDat
       label[node] = info[beg].beg;
   }
 }
+
+// LITMUS: forbidden
+// The warp's row walked by a while loop: the variable changes once, by its step, and is compared
+// with the row's end, so both front ends read it as the warp's range as they read a for loop's.
+__global__ void warpOwnedSlicesWhile(const int *rowStart, volatile int *edges, EdgeData *info, const int *queue,
+                                     int *label, int n) {
+  const int from = (threadIdx.x + blockIdx.x * 256) / 32;
+  const int lane = threadIdx.x % 32;
+  if (from < n) {
+    const int node = queue[from];
+    const int beg = rowStart[node], stop = rowStart[node + 1];
+    int j = beg + lane;
+    while (j < stop) {
+      if ((edges[j] >> 1) != node) {
+        info[j].beg = label[node];
+        edges[j] |= 1;
+      }
+      j += 32;
+    }
+    __syncwarp();
+    if (lane == 0 && beg < stop && (edges[beg] & 1))
+      label[node] = info[beg].beg;
+  }
+}
