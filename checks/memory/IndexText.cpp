@@ -61,45 +61,56 @@ std::optional<std::string> ScopedAccesses::Walker::rangeWalk(const VarDecl *V, c
       !RangeWalks.insert(V).second) // a bound read through the variable itself is no bound
     return std::nullopt;
   llvm::scope_exit Done([&] { RangeWalks.erase(V); });
-  auto IsV = [&](const Expr *E) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DRE && DRE->getDecl() == V;
-  };
   const Frame *Own = frameOf(Fn, Fr);
   // Its one change is a step (++, --, += e, -= e), and it is compared with
-  // a bound its owner owns (j < rowStart[v + 1]), as the IR's PHI is.
-  bool Stepped = false;
-  std::optional<IndexDeps> Step, Bound;
-  std::function<void(const Stmt *)> Find = [&](const Stmt *S) {
-    if (!S)
-      return;
-    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp() && IsV(UO->getSubExpr())) {
-      Stepped = true;
-      Step = IndexDeps();
-    } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-      if ((BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) && IsV(BO->getLHS())) {
-        Stepped = true;
-        Step = IndexDeps();
-        canon(BO->getRHS(), Own, *Step, Depth + 1);
-      } else if ((BO->isRelationalOp() || BO->getOpcode() == BO_NE) && !Bound) {
-        const Expr *Other = IsV(BO->getLHS()) ? BO->getRHS() : IsV(BO->getRHS()) ? BO->getLHS() : nullptr;
-        IndexDeps D;
-        if (Other) {
-          canon(Other, Own, D, Depth + 1);
-          if (D.Block)
-            Bound = D;
+  // a bound its owner owns (j < rowStart[v + 1]), as the IR's PHI is. What
+  // the body says of it is read once.
+  auto [Shape, New] = RangeShapes.try_emplace(V);
+  if (New) {
+    auto IsV = [&](const Expr *E) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return DRE && DRE->getDecl() == V;
+    };
+    RangeShape &R = Shape->second;
+    std::function<void(const Stmt *)> Find = [&](const Stmt *S) {
+      if (!S)
+        return;
+      if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp() && IsV(UO->getSubExpr())) {
+        R.Stepped = true;
+      } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+        if ((BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) && IsV(BO->getLHS())) {
+          R.Stepped = true;
+          R.Step = BO->getRHS();
+        } else if (BO->isRelationalOp() || BO->getOpcode() == BO_NE) {
+          if (const Expr *Other = IsV(BO->getLHS()) ? BO->getRHS() : IsV(BO->getRHS()) ? BO->getLHS() : nullptr)
+            R.Compared.push_back(Other);
         }
       }
+      for (const Stmt *Child : S->children())
+        Find(Child);
+    };
+    Find(Fn->getBody());
+  }
+  const RangeShape R = Shape->second; // a copy: canon below may grow the map
+  if (!R.Stepped || R.Compared.empty())
+    return std::nullopt;
+  IndexDeps Step;
+  if (R.Step)
+    canon(R.Step, Own, Step, Depth + 1);
+  std::optional<IndexDeps> Bound;
+  for (const Expr *Other : R.Compared) {
+    IndexDeps D;
+    canon(Other, Own, D, Depth + 1);
+    if (D.Block) {
+      Bound = D;
+      break;
     }
-    for (const Stmt *Child : S->children())
-      Find(Child);
-  };
-  Find(Fn->getBody());
-  if (!Stepped || !Step || !Bound)
+  }
+  if (!Bound)
     return std::nullopt;
   IndexDeps Start;
   std::string Text = canon(V->getInit(), Own, Start, Depth + 1);
-  std::optional<IndexDeps> Walk = rangeIndex(Start, *Step, *Bound);
+  std::optional<IndexDeps> Walk = rangeIndex(Start, Step, *Bound);
   if (!Walk)
     return std::nullopt;
   Deps |= *Walk;

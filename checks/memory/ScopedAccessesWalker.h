@@ -369,6 +369,14 @@ private:
   /// for other variables.
   std::optional<std::string> rangeWalk(const clang::VarDecl *V, const Frame *Fr, IndexDeps &Deps, unsigned Depth);
   llvm::DenseSet<const clang::VarDecl *> RangeWalks; ///< being read by rangeWalk
+  /// What a function's body says of a variable rangeWalk reads: whether a
+  /// step changes it (and by what, for += and -=), what it is compared with.
+  struct RangeShape {
+    bool Stepped = false;
+    const clang::Expr *Step = nullptr;
+    llvm::SmallVector<const clang::Expr *, 2> Compared;
+  };
+  llvm::DenseMap<const clang::VarDecl *, RangeShape> RangeShapes;
   /// The owner's part that a range walk (rangeWalk) \p Index lies in, as the
   /// text of its start's one term that keeps blocks apart; none otherwise.
   std::optional<std::string> rangeRow(const clang::Expr *Index, const Frame *Fr);
