@@ -62,7 +62,7 @@ static Arith arithOf(const BinaryOperator *BO) {
     if (Mask && Mask->getBitWidth() <= 64) {
       KnownBits Known = computeKnownBits(BO->getOperand(0), BO->getModule()->getDataLayout());
       APInt Cleared = ~Mask->getValue() & ~Known.Zero;
-      if (Cleared.countr_zero() >= 24)
+      if (truncatesOnlyHighBits(Cleared.getZExtValue()))
         return Arith::Truncate;
     }
     return Arith::And;

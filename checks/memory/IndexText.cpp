@@ -360,7 +360,17 @@ std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexD
     IndexDeps L, R;
     std::string Text = "(" + canon(BO->getLHS(), Fr, L, Depth + 1) + BO->getOpcodeStr().str() +
                        canon(BO->getRHS(), Fr, R, Depth + 1) + ")";
-    Deps |= combineIndex(Kind(BO->getOpcode()), L, R, constantInt(BO->getRHS(), Ctx), constantInt(BO->getLHS(), Ctx));
+    std::optional<int64_t> LK = constantInt(BO->getLHS(), Ctx), RK = constantInt(BO->getRHS(), Ctx);
+    Arith A = Kind(BO->getOpcode());
+    // A mask that clears only bits above the 24th, as the IR reads one.
+    if (A == Arith::And && (LK || RK)) {
+      uint64_t Cleared = ~uint64_t(RK ? *RK : *LK);
+      if (Ctx.getTypeSize(BO->getType()) < 64)
+        Cleared &= (uint64_t(1) << Ctx.getTypeSize(BO->getType())) - 1;
+      if (truncatesOnlyHighBits(Cleared))
+        A = Arith::Truncate;
+    }
+    Deps |= combineIndex(A, L, R, RK, LK);
     return Text;
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {

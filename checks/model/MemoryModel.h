@@ -210,6 +210,10 @@ enum class Arith : uint8_t { Add, Sub, Mul, Shl, DisjointOr, Truncate, Div, Rem,
 /// (out[blockIdx.x % n] is shared by blocks b and b + n). An `or` of
 /// operands with no common bit is an add. A remainder -O2 expands
 /// (x - (x / n) * n) is a remainder: the IR front end reads it back.
+/// Whether an `and` that clears the bits \p Cleared (those its mask clears
+/// that the operand may have set) is a Truncate: it clears none below the
+/// 24th, so any index below 2^24 keeps its value.
+inline bool truncatesOnlyHighBits(uint64_t Cleared) { return (Cleared & ((uint64_t(1) << 24) - 1)) == 0; }
 inline bool keepsIndicesApart(Arith A) {
   return A == Arith::Add || A == Arith::Sub || A == Arith::Mul || A == Arith::Shl || A == Arith::DisjointOr ||
          A == Arith::Truncate;

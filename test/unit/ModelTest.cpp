@@ -257,6 +257,12 @@ TEST(MemoryModel, TheGridsWarpsAndTheRangesTheyOwn) {
   ASSERT_TRUE(WarpStride);
   EXPECT_TRUE(WarpStride->Block && WarpStride->Warp && !WarpStride->Thread);
   EXPECT_FALSE(strideIndex(combineIndex(Arith::Rem, Thread, None, 32)));
+  // -O2's (gridDim.x << 3) & 0x7fffff8, and a source's x & 0xffffff, clear only bits above the
+  // 24th: the value itself for an index below 2^24; x & 0xffff is a remainder.
+  EXPECT_TRUE(truncatesOnlyHighBits(~uint64_t(0x7fffff8) & ~uint64_t(7) & 0xffffffffu));
+  EXPECT_TRUE(truncatesOnlyHighBits(~uint64_t(0xffffff) & 0xffffffffu));
+  EXPECT_FALSE(truncatesOnlyHighBits(~uint64_t(0xffff) & 0xffffffffu));
+  EXPECT_TRUE(combineIndex(Arith::Truncate, Block, None, 0xffffff).Block);
   // A value read from memory is no whole number of warps, whatever its address.
   EXPECT_FALSE(loadedIndex(Scaled).InWarps);
   // for (e = rowStart[v] + lane; e < rowStart[v + 1]; e += 32): the warp's row.
