@@ -104,8 +104,8 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
       Text += "[" + canonical(Index.get(), Deps, Depth + 1) + "]";
     return Text;
   }
-  if (const auto *Cast = dyn_cast<CastInst>(V))
-    return canonical(Cast->getOperand(0), Deps, Depth + 1);
+  if (isa<CastInst, FreezeInst>(V)) // freeze: what -O2 puts on a value a moved test reads
+    return canonical(cast<Instruction>(V)->getOperand(0), Deps, Depth + 1);
   if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
     IndexDeps L, R;
     std::string Text = "(" + std::string(BO->getOpcodeName()) + " " + canonical(BO->getOperand(0), L, Depth + 1) +

@@ -55,8 +55,8 @@ private:
 };
 
 /// A loop's variable that walks a range its owner's bounds delimit (model:
-/// rangeIndex): it steps by what reads nothing of the thread and is compared
-/// with its bound (the loop's exit, or a guard in it). Its facts and start.
+/// rangeIndex): it steps by what reads nothing of the thread and a branch
+/// that leaves its loop compares it with its bound. Its facts and start.
 struct RangeWalk {
   IndexDeps Deps;
   const llvm::Value *Start = nullptr;

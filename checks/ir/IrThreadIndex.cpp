@@ -159,6 +159,42 @@ uint64_t laneBits(const Value *V, SmallPtrSetImpl<const Value *> &Seen, unsigned
   return All;
 }
 
+/// The blocks of the loop whose back edge runs from \p Latch to \p Header:
+/// the header and every block that reaches the latch without passing it.
+static SmallPtrSet<const BasicBlock *, 16> loopBlocks(const BasicBlock *Header, const BasicBlock *Latch) {
+  SmallPtrSet<const BasicBlock *, 16> Loop{Header};
+  SmallVector<const BasicBlock *, 16> Work{Latch};
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.pop_back_val();
+    if (Loop.insert(BB).second)
+      append_range(Work, predecessors(BB));
+  }
+  return Loop;
+}
+
+/// Whether \p V decides a branch that leaves \p Loop, itself or through
+/// the logic, casts and warp votes -O2 puts between a test and its branch.
+static bool endsLoop(const Value *V, const SmallPtrSetImpl<const BasicBlock *> &Loop, unsigned Depth = 0) {
+  if (Depth > 6)
+    return false;
+  for (const User *U : V->users()) {
+    if (const auto *Br = dyn_cast<BranchInst>(U)) {
+      if (Br->isConditional() && Loop.contains(Br->getParent()) &&
+          any_of(successors(Br), [&](const BasicBlock *S) { return !Loop.contains(S); }))
+        return true;
+      continue;
+    }
+    const auto *I = dyn_cast<Instruction>(U);
+    const auto *Vote = dyn_cast<IntrinsicInst>(U);
+    bool Passes = I && (isa<SelectInst>(I) || isa<CastInst>(I) || isa<CmpInst>(I) || isa<FreezeInst>(I) ||
+                        (isa<BinaryOperator>(I) && I->getType()->isIntegerTy(1)));
+    bool Votes = Vote && Vote->getCalledFunction() && Vote->getCalledFunction()->getName().starts_with("llvm.nvvm.vote");
+    if ((Passes || Votes) && endsLoop(U, Loop, Depth + 1))
+      return true;
+  }
+  return false;
+}
+
 std::optional<RangeWalk> rangeWalk(const PHINode *Phi, unsigned Depth) {
   // A bound read through the variable itself is no bound.
   static SmallPtrSet<const PHINode *, 4> Walking;
@@ -176,17 +212,31 @@ std::optional<RangeWalk> rangeWalk(const PHINode *Phi, unsigned Depth) {
       continue;
     IndexDeps StepDeps, Bound, StartDeps;
     canonical(Step, StepDeps, Depth + 1);
-    // Compared with a bound its owner owns (j < rowStart[v + 1]).
+    // Compared with a bound its owner owns (j < rowStart[v + 1]) by a test
+    // that leaves the loop, as clang-tidy reads the loop's condition or an
+    // if that breaks out of it.
+    SmallPtrSet<const BasicBlock *, 16> Loop = loopBlocks(Phi->getParent(), Phi->getIncomingBlock(1 - Start));
     bool Bounded = false;
     for (const Value *Walked : {static_cast<const Value *>(Phi), static_cast<const Value *>(Back)})
       for (const User *U : Walked->users())
-        if (const auto *Cmp = dyn_cast<ICmpInst>(U);
-            Cmp && !Bounded && (Cmp->isRelational() || Cmp->getPredicate() == ICmpInst::ICMP_NE)) {
-          IndexDeps D;
-          canonical(Cmp->getOperand(Cmp->getOperand(0) == Walked ? 1 : 0), D, Depth + 1);
-          if (D.Block) {
-            Bound = D;
-            Bounded = true;
+        if (const auto *Cmp = dyn_cast<ICmpInst>(U); Cmp && !Bounded &&
+                                                      (Cmp->isRelational() || Cmp->getPredicate() == ICmpInst::ICMP_NE) &&
+                                                      endsLoop(Cmp, Loop)) {
+          // -O2 joins two exits (j < total, j >= stop breaks) into one
+          // test against their min (max for a walk down): either bounds it.
+          const Value *Other = Cmp->getOperand(Cmp->getOperand(0) == Walked ? 1 : 0);
+          SmallVector<const Value *, 2> Bounds{Other};
+          if (const auto *MM = dyn_cast<MinMaxIntrinsic>(Other);
+              MM && (Back->getOpcode() == Instruction::Add) == (MM->getPredicate() == ICmpInst::ICMP_SLT ||
+                                                                MM->getPredicate() == ICmpInst::ICMP_ULT))
+            Bounds.assign({MM->getLHS(), MM->getRHS()});
+          for (const Value *B : Bounds) {
+            IndexDeps D;
+            canonical(B, D, Depth + 1);
+            if (D.Block && !Bounded) {
+              Bound = D;
+              Bounded = true;
+            }
           }
         }
     if (!Bounded)

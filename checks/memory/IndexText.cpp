@@ -62,34 +62,101 @@ std::optional<std::string> ScopedAccesses::Walker::rangeWalk(const VarDecl *V, c
     return std::nullopt;
   llvm::scope_exit Done([&] { RangeWalks.erase(V); });
   const Frame *Own = frameOf(Fn, Fr);
-  // Its one change is a step (++, --, += e, -= e), and it is compared with
-  // a bound its owner owns (j < rowStart[v + 1]), as the IR's PHI is. What
-  // the body says of it is read once.
+  // Its one change is a step (++, --, += e, -= e), and a test that ends a
+  // loop the step is in compares it with a bound its owner owns (j <
+  // rowStart[v + 1]), as the IR's exiting branch does. What the body says of
+  // it is read once.
   auto [Shape, New] = RangeShapes.try_emplace(V);
   if (New) {
     auto IsV = [&](const Expr *E) {
       const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
       return DRE && DRE->getDecl() == V;
     };
+    const Stmt *const EveryLoop = Fn->getBody(); // what a return ends
+    SmallVector<const Stmt *, 4> Loops, BreakTargets;          // enclosing loops; loops and switches
+    SmallVector<const Stmt *, 4> StepLoops;                     // the loops around the step
+    SmallVector<std::pair<const Expr *, const Stmt *>, 4> Tests; // compared with, the loop the test ends
     RangeShape &R = Shape->second;
-    std::function<void(const Stmt *)> Find = [&](const Stmt *S) {
+    // What a branch that leaves by \p S ends: the innermost loop for a
+    // break (none if a switch is nearer), every loop for a return.
+    auto Ends = [&](const Stmt *S) -> const Stmt * {
+      if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+        S = CS->body_empty() ? nullptr : CS->body_back();
+      if (isa_and_nonnull<ReturnStmt>(S))
+        return Loops.empty() ? nullptr : EveryLoop;
+      if (isa_and_nonnull<BreakStmt>(S) && !BreakTargets.empty() && !isa<SwitchStmt>(BreakTargets.back()))
+        return BreakTargets.back();
+      return nullptr;
+    };
+    std::function<void(const Stmt *, const Stmt *)> Find = [&](const Stmt *S, const Stmt *Ending) {
       if (!S)
         return;
+      auto InLoop = [&](const Stmt *L, auto Visit) {
+        Loops.push_back(L);
+        BreakTargets.push_back(L);
+        Visit();
+        Loops.pop_back();
+        BreakTargets.pop_back();
+      };
+      if (const auto *For = dyn_cast<ForStmt>(S)) {
+        Find(For->getInit(), nullptr);
+        InLoop(For, [&] {
+          Find(For->getCond(), For);
+          Find(For->getInc(), nullptr);
+          Find(For->getBody(), nullptr);
+        });
+        return;
+      }
+      if (const auto *While = dyn_cast<WhileStmt>(S))
+        return InLoop(While, [&] {
+          Find(While->getCond(), While);
+          Find(While->getBody(), nullptr);
+        });
+      if (const auto *Do = dyn_cast<DoStmt>(S))
+        return InLoop(Do, [&] {
+          Find(Do->getBody(), nullptr);
+          Find(Do->getCond(), Do);
+        });
+      if (isa<CXXForRangeStmt>(S))
+        return InLoop(S, [&] {
+          for (const Stmt *Child : S->children())
+            Find(Child, nullptr);
+        });
+      if (const auto *Switch = dyn_cast<SwitchStmt>(S)) {
+        Find(Switch->getCond(), nullptr);
+        BreakTargets.push_back(Switch);
+        Find(Switch->getBody(), nullptr);
+        BreakTargets.pop_back();
+        return;
+      }
+      if (const auto *If = dyn_cast<IfStmt>(S)) {
+        const Stmt *Leaves = Ends(If->getThen());
+        Find(If->getCond(), Leaves ? Leaves : Ends(If->getElse()));
+        Find(If->getThen(), nullptr);
+        Find(If->getElse(), nullptr);
+        return;
+      }
       if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp() && IsV(UO->getSubExpr())) {
         R.Stepped = true;
+        StepLoops = Loops;
       } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
         if ((BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) && IsV(BO->getLHS())) {
           R.Stepped = true;
           R.Step = BO->getRHS();
+          StepLoops = Loops;
         } else if (BO->isRelationalOp() || BO->getOpcode() == BO_NE) {
           if (const Expr *Other = IsV(BO->getLHS()) ? BO->getRHS() : IsV(BO->getRHS()) ? BO->getLHS() : nullptr)
-            R.Compared.push_back(Other);
+            if (Ending)
+              Tests.push_back({Other, Ending});
         }
       }
       for (const Stmt *Child : S->children())
-        Find(Child);
+        Find(Child, Ending);
     };
-    Find(Fn->getBody());
+    Find(Fn->getBody(), nullptr);
+    for (auto [Other, Ending] : Tests)
+      if (!StepLoops.empty() && (Ending == EveryLoop || is_contained(StepLoops, Ending)))
+        R.Compared.push_back(Other);
   }
   const RangeShape R = Shape->second; // a copy: canon below may grow the map
   if (!R.Stepped || R.Compared.empty())

@@ -363,14 +363,16 @@ private:
   /// grid's size (for (i = tid; i < n; i += blockDim.x * gridDim.x)): where
   /// it starts, or null.
   const clang::Expr *gridStrideStart(const clang::VarDecl *V, const Frame *Fr, unsigned Depth);
-  /// A for loop's variable that walks a range its owner's bounds delimit:
-  /// declared by the loop, changed only by its step, compared with its bound
-  /// in the condition (model: rangeIndex). Its text, with \p Deps set; none
-  /// for other variables.
+  /// A loop's variable that walks a range its owner's bounds delimit:
+  /// changed once, by a step inside a loop, and compared with an owned bound
+  /// by a test that ends that loop (its condition, or an if that breaks out
+  /// of it or returns) (model: rangeIndex). Its text, with \p Deps set;
+  /// none for other variables.
   std::optional<std::string> rangeWalk(const clang::VarDecl *V, const Frame *Fr, IndexDeps &Deps, unsigned Depth);
   llvm::DenseSet<const clang::VarDecl *> RangeWalks; ///< being read by rangeWalk
   /// What a function's body says of a variable rangeWalk reads: whether a
-  /// step changes it (and by what, for += and -=), what it is compared with.
+  /// step changes it (and by what, for += and -=), what the tests that end a
+  /// loop around the step compare it with.
   struct RangeShape {
     bool Stepped = false;
     const clang::Expr *Step = nullptr;

@@ -503,6 +503,51 @@ __global__ void walkPastTheRow(const int *rowStart, volatile int *edges, EdgeDat
   }
 }
 
+// LITMUS: allowed cuda-scope-release-acquire
+// The walk of walkPastTheRow that also compares with the row's start inside the body: that test
+// does not end the loop, the array's end does, so the walk still leaves the row.
+__global__ void walkPastTheRowInnerTest(const int *rowStart, volatile int *edges, EdgeData *info,
+                                        const int *queue, int *label, int n, int total) {
+  const int from = (threadIdx.x + blockIdx.x * 256) / 32;
+  const int lane = threadIdx.x % 32;
+  if (from < n) {
+    const int node = queue[from];
+    const int beg = rowStart[node];
+    for (int j = beg + lane; j < total; j += 32) {
+      if (j != rowStart[node] && (edges[j] >> 1) != node) {
+        info[j].beg = label[node];
+        edges[j] |= 1;
+      }
+    }
+    __syncwarp();
+    if (lane == 0 && (edges[beg] & 1))
+      label[node] = info[beg].beg;
+  }
+}
+
+// LITMUS: forbidden
+// The warp's row left by a break at the row's end: the loop exits there, so the walk is the row's.
+__global__ void warpOwnedSlicesBreak(const int *rowStart, volatile int *edges, EdgeData *info,
+                                     const int *queue, int *label, int n, int total) {
+  const int from = (threadIdx.x + blockIdx.x * 256) / 32;
+  const int lane = threadIdx.x % 32;
+  if (from < n) {
+    const int node = queue[from];
+    const int beg = rowStart[node], stop = rowStart[node + 1];
+    for (int j = beg + lane; j < total; j += 32) {
+      if (j >= stop)
+        break;
+      if ((edges[j] >> 1) != node) {
+        info[j].beg = label[node];
+        edges[j] |= 1;
+      }
+    }
+    __syncwarp();
+    if (lane == 0 && beg < stop && (edges[beg] & 1))
+      label[node] = info[beg].beg;
+  }
+}
+
 // LITMUS: forbidden
 // The warp's row walked by a while loop: the variable changes once, by its step, and is compared
 // with the row's end, so both front ends read it as the warp's range as they read a for loop's.
