@@ -452,6 +452,21 @@ void word(const IrRecords &Rec, const Finding &F, OptimizationRemarkAnalysis &R)
 }
 } // namespace
 
+StringRef checkName(Finding::Kind K) {
+  switch (K) {
+  case Finding::ScopeMismatch: return "cuda-scope-mismatch";
+  case Finding::ScopeWider: return WideScopeCheckName;
+  case Finding::ScopeInsufficient:
+  case Finding::FenceTooNarrow: return "cuda-scope-insufficient";
+  case Finding::NoRelease:
+  case Finding::NoAcquire:
+  case Finding::NarrowFence: return "cuda-scope-release-acquire";
+  case Finding::ProxyFence: return "cuda-scope-proxy-fence";
+  case Finding::ClusterWait: return "cuda-scope-cluster-wait";
+  }
+  return "cuda-scope";
+}
+
 PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM) {
   const CudaScopeAnalysis::Result &Res = AM.getResult<CudaScopeAnalysis>(M);
   // A callee's own operation and its copy at a call (IROp::Site) may make

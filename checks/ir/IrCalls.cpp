@@ -10,7 +10,10 @@
 // places) runs its operations in its own list; at the call, the caller's
 // list has one operation that orders what a fence would where the callee
 // (or what it calls) holds a fence, a barrier, an acquire or a release, as
-// the AST front end, which walks into the call, sees them there.
+// the AST front end, which walks into the call, sees them there. Both
+// read only the callee's paths that a call's constant arguments leave
+// open (a memory order handed down: load(ord) is a switch over ord), as
+// clang-tidy follows the parameter to its value.
 //
 // A communication library's transfer (NCCL's ncclGin put, get and signal:
 // model/peerTransferOf) is, once -O2 inlines it, the library's posting of a
@@ -25,10 +28,13 @@
 #include "DeviceMemoryOps.h"
 #include "IrAddresses.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
+#include "llvm/IR/Instructions.h"
 #include <functional>
 
 using namespace llvm;
@@ -49,6 +55,110 @@ std::string nameOf(const DISubprogram &SP) {
     return ("ncclGin_BackendMask::" + Name).str();
   return Name.str();
 }
+
+/// \p V's value in \p Call's callee once its parameters are the call's
+/// constant arguments, where the arithmetic -O2 leaves between them folds.
+std::optional<APInt> foldAt(const Value *V, const CallBase &Call, unsigned Depth = 0) {
+  if (Depth > 12)
+    return std::nullopt;
+  if (const auto *C = dyn_cast<ConstantInt>(V))
+    return C->getValue();
+  if (const auto *A = dyn_cast<Argument>(V)) {
+    const auto *C = A->getParent() == Call.getCalledFunction() && A->getArgNo() < Call.arg_size()
+                        ? dyn_cast<ConstantInt>(Call.getArgOperand(A->getArgNo()))
+                        : nullptr;
+    return C ? std::optional<APInt>(C->getValue()) : std::nullopt;
+  }
+  if (const auto *F = dyn_cast<FreezeInst>(V))
+    return foldAt(F->getOperand(0), Call, Depth + 1);
+  if (const auto *Sel = dyn_cast<SelectInst>(V)) {
+    std::optional<APInt> C = foldAt(Sel->getCondition(), Call, Depth + 1);
+    return C ? foldAt(C->isZero() ? Sel->getFalseValue() : Sel->getTrueValue(), Call, Depth + 1) : std::nullopt;
+  }
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || !I->getType()->isIntegerTy() || I->getType()->getIntegerBitWidth() > 64)
+    return std::nullopt;
+  unsigned Bits = I->getType()->getIntegerBitWidth();
+  if (const auto *Cast = dyn_cast<CastInst>(I)) {
+    std::optional<APInt> X = foldAt(Cast->getOperand(0), Call, Depth + 1);
+    if (!X)
+      return std::nullopt;
+    switch (Cast->getOpcode()) {
+    case Instruction::ZExt: return X->zext(Bits);
+    case Instruction::SExt: return X->sext(Bits);
+    case Instruction::Trunc: return X->trunc(Bits);
+    default: return std::nullopt;
+    }
+  }
+  if (!isa<ICmpInst, BinaryOperator>(I))
+    return std::nullopt;
+  std::optional<APInt> L = foldAt(I->getOperand(0), Call, Depth + 1);
+  std::optional<APInt> R = L ? foldAt(I->getOperand(1), Call, Depth + 1) : std::nullopt;
+  if (!R)
+    return std::nullopt;
+  if (const auto *Cmp = dyn_cast<ICmpInst>(I))
+    return APInt(1, ICmpInst::compare(*L, *R, Cmp->getPredicate()));
+  switch (I->getOpcode()) {
+  case Instruction::Add: return *L + *R;
+  case Instruction::Sub: return *L - *R;
+  case Instruction::And: return *L & *R;
+  case Instruction::Or: return *L | *R;
+  case Instruction::Xor: return *L ^ *R;
+  case Instruction::Shl: return R->ult(Bits) ? std::optional<APInt>(L->shl(*R)) : std::nullopt;
+  case Instruction::LShr: return R->ult(Bits) ? std::optional<APInt>(L->lshr(*R)) : std::nullopt;
+  default: return std::nullopt;
+  }
+}
+
+/// The blocks of the function \p Call calls that can run at this call: a
+/// branch or switch whose condition folds (foldAt) goes one way. None when
+/// the call passes no constant: every block can run.
+class OpenPaths {
+public:
+  const DenseSet<const BasicBlock *> *at(const CallBase &Call) {
+    auto [It, New] = Known.try_emplace(&Call);
+    if (New && Call.getCalledFunction() && !Call.getCalledFunction()->isDeclaration() &&
+        any_of(Call.args(), [](const Use &A) { return isa<ConstantInt>(A.get()); }))
+      It->second = walk(Call);
+    return It->second ? &*It->second : nullptr;
+  }
+  bool open(const IROp &Op, const CallBase &Call) {
+    const DenseSet<const BasicBlock *> *Open = at(Call);
+    return !Open || Open->contains(Op.I->getParent());
+  }
+
+private:
+  static DenseSet<const BasicBlock *> walk(const CallBase &Call) {
+    const BasicBlock *Entry = &Call.getCalledFunction()->getEntryBlock();
+    DenseSet<const BasicBlock *> Open{Entry};
+    SmallVector<const BasicBlock *, 16> Work{Entry};
+    auto Go = [&](const BasicBlock *BB) {
+      if (Open.insert(BB).second)
+        Work.push_back(BB);
+    };
+    while (!Work.empty()) {
+      const Instruction *T = Work.pop_back_val()->getTerminator();
+      if (const auto *Br = dyn_cast<BranchInst>(T); Br && Br->isConditional())
+        if (std::optional<APInt> C = foldAt(Br->getCondition(), Call)) {
+          Go(Br->getSuccessor(C->isZero() ? 1 : 0));
+          continue;
+        }
+      if (const auto *Sw = dyn_cast<SwitchInst>(T))
+        if (std::optional<APInt> C = foldAt(Sw->getCondition(), Call)) {
+          const BasicBlock *To = Sw->getDefaultDest();
+          for (const auto &Case : Sw->cases())
+            if (Case.getCaseValue()->getValue() == *C)
+              To = Case.getCaseSuccessor();
+          Go(To);
+          continue;
+        }
+      for (const BasicBlock *S : successors(T))
+        Go(S);
+    }
+    return Open;
+  }
+  DenseMap<const CallBase *, std::optional<DenseSet<const BasicBlock *>>> Known;
+};
 
 } // namespace
 
@@ -110,21 +220,25 @@ IROp transferOp(const Instruction &At, PeerTransfer T, std::string Name) {
   return Op;
 }
 
+static bool orders(const IROp &Op) {
+  return Op.What == OpKind::Fence || Op.What == OpKind::BlockBarrier || Op.What == OpKind::GridBarrier ||
+         Op.What == OpKind::WarpBarrier || Op.What == OpKind::ClusterArrive || Op.What == OpKind::ClusterWait ||
+         Op.What == OpKind::ChildLaunch || Op.Opaque || (Op.isAccess() && (hasRelease(Op.Ord) || hasAcquire(Op.Ord)));
+}
+
 void markOrderingCalls(std::vector<IROp> &Ops) {
   // What each function holds itself, and what it calls.
   DenseMap<const Function *, bool> Orders;
   DenseMap<const Function *, SmallVector<const Function *, 4>> Calls;
+  DenseMap<const Function *, SmallVector<const IROp *, 16>> Of;
   for (const IROp &Op : Ops) {
     const Function *F = Op.I->getFunction();
+    Of[F].push_back(&Op);
     if (Op.Callee) {
       Calls[F].push_back(Op.Callee);
       continue;
     }
-    bool Ordering = Op.What == OpKind::Fence || Op.What == OpKind::BlockBarrier || Op.What == OpKind::GridBarrier ||
-                    Op.What == OpKind::WarpBarrier || Op.What == OpKind::ClusterArrive ||
-                    Op.What == OpKind::ClusterWait || Op.What == OpKind::ChildLaunch || Op.Opaque ||
-                    (Op.isAccess() && (hasRelease(Op.Ord) || hasAcquire(Op.Ord)));
-    Orders[F] |= Ordering;
+    Orders[F] |= orders(Op);
   }
   // Through the calls, each function once (a recursive call adds nothing).
   DenseMap<const Function *, bool> Done;
@@ -138,9 +252,18 @@ void markOrderingCalls(std::vector<IROp> &Ops) {
     Done[F] = R;
     return R;
   };
-  for (IROp &Op : Ops)
-    if (Op.Callee)
-      Op.FenceCall = Reaches(Op.Callee);
+  // At a call, only what the paths its constant arguments leave open hold.
+  OpenPaths Paths;
+  for (IROp &Op : Ops) {
+    const auto *Call = dyn_cast<CallBase>(Op.I);
+    if (!Op.Callee || !Call || Call->getCalledFunction() != Op.Callee || !Paths.at(*Call)) {
+      Op.FenceCall = Op.Callee && Reaches(Op.Callee);
+      continue;
+    }
+    Op.FenceCall = any_of(Of.lookup(Op.Callee), [&](const IROp *In) {
+      return Paths.open(*In, *Call) && (In->Callee ? Reaches(In->Callee) : orders(*In));
+    });
+  }
 }
 
 void copyAtCallSites(std::vector<IROp> &Ops) {
@@ -150,6 +273,7 @@ void copyAtCallSites(std::vector<IROp> &Ops) {
   for (unsigned I = 0; I < Ops.size(); ++I)
     Of[Ops[I].I->getFunction()].push_back(I);
   const size_t Original = Ops.size();
+  OpenPaths Paths;
   for (unsigned C = 0; C < Original; ++C) {
     const auto *Call = dyn_cast<CallBase>(Ops[C].I);
     const Function *Callee = Ops[C].Callee;
@@ -159,6 +283,8 @@ void copyAtCallSites(std::vector<IROp> &Ops) {
     if (It == Of.end() || Ops.size() - Original + It->second.size() > MaxCopies)
       continue;
     for (unsigned I : It->second) {
+      if (!Paths.open(Ops[I], *Call))
+        continue;
       IROp Copy = Ops[I];
       Copy.Site = Call;
       // The callee's parameter is what this call passes.

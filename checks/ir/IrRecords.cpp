@@ -572,9 +572,20 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
     }
     for (unsigned I = First; I < Last; ++I) {
       IROp &Op = IROps[I];
+      // A copy's read that its callee returns is tested where the caller
+      // tests the call's result (while (loadWith(flag, ord) == 0)).
+      IROp AtCall = Op;
+      if (Op.Site && !Op.I->getType()->isVoidTy() && returnedBy(*Op.I)) {
+        AtCall.I = Op.Site;
+        AtCall.Site = nullptr;
+      }
       if (Op.What == OpKind::Load || Op.What == OpKind::RMW)
+        std::tie(Op.Test, Tests[I - First]) = testedAt(First, Last, Op, &Op.AgainstGrid, &Op.GoalVaries, &Op.GoalIsGrid);
+      if (!Op.Test && AtCall.I != Op.I)
         std::tie(Op.Test, Tests[I - First]) =
-            testedAt(First, Last, Op, &Op.AgainstGrid, &Op.GoalVaries, &Op.GoalIsGrid);
+            testedAt(First, Last, AtCall, &Op.AgainstGrid, &Op.GoalVaries, &Op.GoalIsGrid);
+      AtCall.Test = Op.Test;
+      const IROp &Tested = Op.Test && Op.Test->getFunction() != Op.I->getFunction() ? AtCall : Op;
       const Function *Fn = Op.I->getFunction();
       // A copy at a call runs in the caller's order, on the call's arguments.
       BindCallArguments Bind(Op.Site);
@@ -632,9 +643,10 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
       R.GoalIsGrid = Op.GoalIsGrid;
       R.Opaque = Op.Opaque;
       R.FenceCall = Op.FenceCall;
-      R.Spins = Op.Test && spinLoopOf(Op.Test, Op.I, orderOf(Fn).loops());
+      const LoopInfo &TestLoops = orderOf(Tested.I->getFunction()).loops();
+      R.Spins = Op.Test && spinLoopOf(Op.Test, Tested.I, TestLoops);
       if (R.Spins)
-        R.PassWhen = spinExit(Op, orderOf(Fn).loops());
+        R.PassWhen = spinExit(Tested, TestLoops);
       if (R.writes())
         R.Stored = Op.Stored;
       R.GridLoop = inLoopOverGrid(Op.I, orderOf(Fn).loops());
@@ -780,21 +792,6 @@ bool IrRecords::inSpinLoop(unsigned A, unsigned B) const {
   if (const Loop *L = spinLoopOf(X.Test, X.I, orderOf(X.I->getFunction()).loops()))
     return L->contains(Y.I->getParent());
   return inCommonLoop(A, B);
-}
-
-StringRef checkName(Finding::Kind K) {
-  switch (K) {
-  case Finding::ScopeMismatch: return "cuda-scope-mismatch";
-  case Finding::ScopeWider: return WideScopeCheckName;
-  case Finding::ScopeInsufficient:
-  case Finding::FenceTooNarrow: return "cuda-scope-insufficient";
-  case Finding::NoRelease:
-  case Finding::NoAcquire:
-  case Finding::NarrowFence: return "cuda-scope-release-acquire";
-  case Finding::ProxyFence: return "cuda-scope-proxy-fence";
-  case Finding::ClusterWait: return "cuda-scope-cluster-wait";
-  }
-  return "cuda-scope";
 }
 
 } // namespace cuda_scope

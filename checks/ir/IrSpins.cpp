@@ -152,6 +152,22 @@ const Loop *spinLoopOf(const Instruction *Guard, const Instruction *I, const Loo
   return nullptr;
 }
 
+bool returnedBy(const Instruction &I) {
+  SmallVector<const Value *, 8> Work{&I};
+  SmallPtrSet<const Value *, 8> Seen{&I};
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const User *U : V->users()) {
+      if (isa<ReturnInst>(U))
+        return true;
+      if ((isa<CastInst>(U) || isa<PHINode>(U) || (isa<SelectInst>(U) && U->getOperand(0) != V)) &&
+          Seen.insert(U).second && Seen.size() < 32)
+        Work.push_back(U);
+    }
+  }
+  return false;
+}
+
 /// The condition on the value \p Op reads under which the loop it spins in
 /// is left (MemOp::PassWhen): the branch its value decides is the loop's one
 /// exiting branch or a retry's test (spinLoopOf), and its condition is one equality comparison of the value

@@ -15,6 +15,11 @@ namespace cuda_scope {
 /// header (a take that failed retries). None where it does neither.
 const llvm::Loop *spinLoopOf(const llvm::Instruction *Guard, const llvm::Instruction *I, const llvm::LoopInfo &LI);
 
+/// Whether the function holding \p I returns its value (itself, or through
+/// the casts, phis and selects that merge its paths), so that a caller's
+/// test of the call tests the read.
+bool returnedBy(const llvm::Instruction &I);
+
 /// The condition on the value \p Op reads under which the loop it spins in
 /// is left (MemOp::PassWhen), or none where the IR does not show one.
 std::optional<ValueCondition> spinExit(const IROp &Op, const llvm::LoopInfo &LI);

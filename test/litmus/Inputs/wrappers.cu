@@ -386,3 +386,73 @@ __global__ void relaxedSignalCalledOutOfLine(int *data, int *flag, int *out) {
     out[blockIdx.x] = data[threadIdx.x];
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The order handed to a load -O2 keeps out of line, whose value the caller spins on: the callee's
+// load(ord) is a switch over ord with an acquire and a relaxed path, and this call's constant
+// leaves only the relaxed one open; the caller's test of the call tests the read.
+__device__ __noinline__ int loadWithOrder(int *flag, cuda::memory_order ord) {
+  return cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(ord);
+}
+
+__global__ void relaxedOrderPassedOutOfLine(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, orderRelease);
+  } else {
+    while (loadWithOrder(flag, orderRelaxed) == 0) {
+    }
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// The same load called with an acquire: the path the call leaves open orders the read after it.
+__device__ __noinline__ int loadWithOrder2(int *flag, cuda::memory_order ord) {
+  return cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(ord);
+}
+
+__global__ void acquireOrderPassedOutOfLine(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, orderRelease);
+  } else {
+    while (loadWithOrder2(flag, orderAcquire) == 0) {
+    }
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The release side: an out-of-line signal handed a relaxed order, after the data.
+__device__ __noinline__ void signalWithOrder(int *flag, cuda::memory_order ord) {
+  cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, ord);
+}
+
+__global__ void relaxedOrderSignalledOutOfLine(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    signalWithOrder(flag, orderRelaxed);
+  } else {
+    while (cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(cuda::memory_order_acquire) == 0) {
+    }
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// The same signal handed a release.
+__device__ __noinline__ void signalWithOrder2(int *flag, cuda::memory_order ord) {
+  cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, ord);
+}
+
+__global__ void releaseOrderSignalledOutOfLine(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    signalWithOrder2(flag, orderRelease);
+  } else {
+    while (cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(cuda::memory_order_acquire) == 0) {
+    }
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
