@@ -574,18 +574,19 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
       IROp &Op = IROps[I];
       // A copy's read that its callee returns is tested where the caller
       // tests the call's result (while (loadWith(flag, ord) == 0)).
-      IROp AtCall = Op;
-      if (Op.Site && !Op.I->getType()->isVoidTy() && returnedBy(*Op.I)) {
-        AtCall.I = Op.Site;
-        AtCall.Site = nullptr;
-      }
-      if (Op.What == OpKind::Load || Op.What == OpKind::RMW)
+      std::optional<IROp> AtCall;
+      if (Op.What == OpKind::Load || Op.What == OpKind::RMW) {
         std::tie(Op.Test, Tests[I - First]) = testedAt(First, Last, Op, &Op.AgainstGrid, &Op.GoalVaries, &Op.GoalIsGrid);
-      if (!Op.Test && AtCall.I != Op.I)
-        std::tie(Op.Test, Tests[I - First]) =
-            testedAt(First, Last, AtCall, &Op.AgainstGrid, &Op.GoalVaries, &Op.GoalIsGrid);
-      AtCall.Test = Op.Test;
-      const IROp &Tested = Op.Test && Op.Test->getFunction() != Op.I->getFunction() ? AtCall : Op;
+        if (!Op.Test && Op.Site && returnedBy(*Op.I)) {
+          AtCall = Op;
+          AtCall->I = Op.Site;
+          AtCall->Site = nullptr;
+          std::tie(Op.Test, Tests[I - First]) =
+              testedAt(First, Last, *AtCall, &Op.AgainstGrid, &Op.GoalVaries, &Op.GoalIsGrid);
+          AtCall->Test = Op.Test;
+        }
+      }
+      const IROp &Tested = AtCall && Op.Test ? *AtCall : Op;
       const Function *Fn = Op.I->getFunction();
       // A copy at a call runs in the caller's order, on the call's arguments.
       BindCallArguments Bind(Op.Site);
