@@ -10,7 +10,7 @@ using namespace llvm;
 namespace cuda_scope {
 
 FunctionOrder::FunctionOrder(const Function &F)
-    : DT(const_cast<Function &>(F)), LI(DT), PDT(const_cast<Function &>(F)) { // the analyses only read it
+    : Fn(F), DT(const_cast<Function &>(F)), LI(DT), PDT(const_cast<Function &>(F)) { // the analyses only read it
   unsigned N = 0;
   for (const BasicBlock *BB : ReversePostOrderTraversal<const Function *>(&F))
     RPO[BB] = N++;
@@ -20,6 +20,14 @@ FunctionOrder::FunctionOrder(const Function &F)
   for (const BasicBlock *BB : Blocks)
     for (const Instruction &I : *BB)
       InstNum[&I] = Pos++;
+}
+
+const CycleInfo &FunctionOrder::cycles() const {
+  if (!Cycles) {
+    Cycles = std::make_unique<CycleInfo>();
+    Cycles->compute(const_cast<Function &>(Fn)); // it only reads the function
+  }
+  return *Cycles;
 }
 
 void FunctionOrder::order(const Loop *L, std::vector<const BasicBlock *> &Out) {

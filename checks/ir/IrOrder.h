@@ -14,8 +14,10 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/CycleInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
+#include <memory>
 
 namespace cuda_scope {
 
@@ -30,6 +32,10 @@ public:
 
   const llvm::DominatorTree &domTree() const { return DT; }
   const llvm::LoopInfo &loops() const { return LI; }
+  /// The function's cycles, natural loops or not: -O2 may thread a loop's
+  /// test into its entries so that no natural loop is left (computed when
+  /// first asked).
+  const llvm::CycleInfo &cycles() const;
   /// \p B runs on the outcome of the branch \p Guard: in a branch it decides
   /// (B does not post-dominate it), or after the loop it exits.
   bool guardedBy(const llvm::Instruction *Guard, const llvm::Instruction *B) const;
@@ -38,11 +44,13 @@ private:
   void order(const llvm::Loop *L, std::vector<const llvm::BasicBlock *> &Out);
   bool blockReaches(const llvm::BasicBlock *From, const llvm::BasicBlock *To) const;
 
+  const llvm::Function &Fn;
   llvm::DominatorTree DT;
   llvm::LoopInfo LI;
   llvm::PostDominatorTree PDT;
   llvm::DenseMap<const llvm::BasicBlock *, unsigned> RPO;
   llvm::DenseMap<const llvm::Instruction *, unsigned> InstNum;
+  mutable std::unique_ptr<llvm::CycleInfo> Cycles;
   mutable llvm::DenseMap<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, bool> Reach, Guarded;
 };
 

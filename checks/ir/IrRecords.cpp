@@ -644,10 +644,10 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
       R.GoalIsGrid = Op.GoalIsGrid;
       R.Opaque = Op.Opaque;
       R.FenceCall = Op.FenceCall;
-      const LoopInfo &TestLoops = orderOf(Tested.I->getFunction()).loops();
-      R.Spins = Op.Test && spinLoopOf(Op.Test, Tested.I, TestLoops);
+      const FunctionOrder &TestOrder = orderOf(Tested.I->getFunction());
+      R.Spins = Op.Test && spinLoopOf(Op.Test, Tested.I, TestOrder);
       if (R.Spins)
-        R.PassWhen = spinExit(Tested, TestLoops);
+        R.PassWhen = spinExit(Tested, TestOrder);
       if (R.writes())
         R.Stored = Op.Stored;
       R.GridLoop = inLoopOverGrid(Op.I, orderOf(Fn).loops());
@@ -790,8 +790,8 @@ bool IrRecords::inSpinLoop(unsigned A, unsigned B) const {
     return inCommonLoop(A, B);
   // The innermost loop around the read in which its test makes the thread
   // read again (spinLoopOf).
-  if (const Loop *L = spinLoopOf(X.Test, X.I, orderOf(X.I->getFunction()).loops()))
-    return L->contains(Y.I->getParent());
+  if (const SpinLoop L = spinLoopOf(X.Test, X.I, orderOf(X.I->getFunction())))
+    return L.contains(Y.I->getParent());
   return inCommonLoop(A, B);
 }
 

@@ -137,19 +137,30 @@ static int retryingOutcome(const BranchInst *Br, const Loop *L) {
   return First == Second ? -1 : First ? 0 : 1;
 }
 
-const Loop *spinLoopOf(const Instruction *Guard, const Instruction *I, const LoopInfo &LI) {
+/// Whether \p BB has a successor outside the cycle \p C.
+static bool leaves(const BasicBlock *BB, const Cycle *C) {
+  return any_of(successors(BB), [&](const BasicBlock *S) { return !C->contains(S); });
+}
+
+SpinLoop spinLoopOf(const Instruction *Guard, const Instruction *I, const FunctionOrder &O) {
   if (!isa<BranchInst>(Guard) && !isa<SwitchInst>(Guard))
-    return nullptr;
+    return {};
+  const LoopInfo &LI = O.loops();
   for (const Loop *L = LI.getLoopFor(I->getParent()); L; L = L->getParentLoop())
     if (L->contains(Guard->getParent()) && L->isLoopExiting(Guard->getParent()))
-      return L;
+      return {L, nullptr};
   // A retry: the outcome that failed goes back to the head of a loop holding
   // both, and the thread reads again, as when it leaves a spin on the other.
   if (const auto *Br = dyn_cast<BranchInst>(Guard))
     for (const Loop *L = LI.getLoopFor(I->getParent()); L; L = L->getParentLoop())
       if (L->contains(Guard->getParent()) && retryingOutcome(Br, L) >= 0)
-        return L;
-  return nullptr;
+        return {L, nullptr};
+  // A loop -O2 made irreducible: only a cycle of several entries, which
+  // LoopInfo leaves out, is asked here, so a natural loop's answer stands.
+  for (const Cycle *C = O.cycles().getCycle(I->getParent()); C; C = C->getParentCycle())
+    if (!C->isReducible() && C->contains(Guard->getParent()) && leaves(Guard->getParent(), C))
+      return {nullptr, C};
+  return {};
 }
 
 bool returnedBy(const Instruction &I) {
@@ -174,22 +185,29 @@ bool returnedBy(const Instruction &I) {
 /// (through casts) with a constant, or a compare-and-swap's success bit (the
 /// value equals what it expects), under any number of negations. As the AST
 /// front end reads a loop's test or an if that breaks out (spinExit).
-std::optional<ValueCondition> spinExit(const IROp &Op, const LoopInfo &LI) {
+std::optional<ValueCondition> spinExit(const IROp &Op, const FunctionOrder &O) {
   using namespace PatternMatch;
   const auto *Br = dyn_cast_or_null<BranchInst>(Op.Test);
   if (!Br || !Br->isConditional())
     return std::nullopt;
-  const Loop *L = spinLoopOf(Br, Op.I, LI);
-  if (!L)
+  const SpinLoop Spin = spinLoopOf(Br, Op.I, O);
+  if (!Spin)
     return std::nullopt;
   bool FirstLeaves, SecondLeaves;
-  if (L->isLoopExiting(Br->getParent())) {
+  if (const Cycle *C = Spin.C) {
+    // The cycle's one way out, as a natural loop's below.
+    SmallVector<BasicBlock *, 4> Exiting;
+    C->getExitingBlocks(Exiting);
+    if (Exiting.size() != 1 || Exiting.front() != Br->getParent())
+      return std::nullopt;
+    FirstLeaves = !C->contains(Br->getSuccessor(0)), SecondLeaves = !C->contains(Br->getSuccessor(1));
+  } else if (const Loop *L = Spin.L; L->isLoopExiting(Br->getParent())) {
     if (L->getExitingBlock() != Br->getParent())
       return std::nullopt;
     FirstLeaves = !L->contains(Br->getSuccessor(0)), SecondLeaves = !L->contains(Br->getSuccessor(1));
   } else {
     // A retry: the outcome that does not go back around passes.
-    FirstLeaves = retryingOutcome(Br, L) == 1, SecondLeaves = !FirstLeaves;
+    FirstLeaves = retryingOutcome(Br, Spin.L) == 1, SecondLeaves = !FirstLeaves;
   }
   if (FirstLeaves == SecondLeaves)
     return std::nullopt;

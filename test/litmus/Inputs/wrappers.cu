@@ -456,3 +456,40 @@ __global__ void releaseOrderSignalledOutOfLine(int *data, int *flag, int *out) {
     out[blockIdx.x] = data[threadIdx.x];
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A wait handed its order at run time, kept out of line: -O2 threads the load's switch over the
+// order into the loop, whose test jumps straight to the relaxed or the acquire load, so the loop
+// has an entry per order and no natural loop is left. The thread still reads again until the flag
+// is set; this call's relaxed order leaves the caller's read unordered.
+__device__ __noinline__ void waitWithOrder(int *flag, cuda::memory_order ord) {
+  while (cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(ord) == 0) {
+  }
+}
+
+__global__ void relaxedOrderWaitedOutOfLine(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, orderRelease);
+  } else {
+    waitWithOrder(flag, orderRelaxed);
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// The same wait handed an acquire.
+__device__ __noinline__ void waitWithOrder2(int *flag, cuda::memory_order ord) {
+  while (cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(ord) == 0) {
+  }
+}
+
+__global__ void acquireOrderWaitedOutOfLine(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, orderRelease);
+  } else {
+    waitWithOrder2(flag, orderAcquire);
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
