@@ -29,12 +29,14 @@
 #include "IrAddresses.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 #include <functional>
 
 using namespace llvm;
@@ -56,6 +58,112 @@ std::string nameOf(const DISubprogram &SP) {
   return Name.str();
 }
 
+/// \p P, a pointer in \p Call's callee, is only read through: every use,
+/// through address arithmetic, is a load from it.
+bool onlyRead(const Value *P, unsigned Depth = 0) {
+  return Depth < 4 && all_of(P->users(), [&](const User *U) {
+           if (const auto *L = dyn_cast<LoadInst>(U))
+             return L->getPointerOperand() == P && L->isSimple();
+           return isa<GetElementPtrInst>(U) && onlyRead(U, Depth + 1);
+         });
+}
+
+/// A store into a local of the caller: where, how many bytes, what.
+struct LocalStore {
+  int64_t At;
+  int64_t Size;
+  const Value *Stored;
+};
+
+/// The stores into \p AI, a local of \p Call's caller, where nothing else
+/// may write it: every use, through constant offsets, is a load, a store
+/// into it, a lifetime marker, a call of \p Call's callee that only reads
+/// the parameter it is handed, or a store of its address into another such
+/// local. None where anything else uses it.
+std::optional<SmallVector<LocalStore, 4>> localStores(const AllocaInst *AI, const CallBase &Call, unsigned Depth = 0) {
+  const DataLayout &DL = Call.getModule()->getDataLayout();
+  const Function *Callee = Call.getCalledFunction();
+  SmallVector<LocalStore, 4> Stores;
+  SmallVector<std::pair<const Value *, int64_t>, 8> Work{{AI, 0}};
+  while (!Work.empty()) {
+    auto [V, At] = Work.pop_back_val();
+    for (const Use &U : V->uses()) {
+      const auto *I = dyn_cast<Instruction>(U.getUser());
+      if (!I || I->getFunction() != Call.getFunction())
+        return std::nullopt;
+      if (const auto *G = dyn_cast<GetElementPtrInst>(I)) {
+        APInt D(64, 0);
+        if (!G->accumulateConstantOffset(DL, D) || Work.size() > 32)
+          return std::nullopt;
+        Work.push_back({G, At + D.getSExtValue()});
+      } else if (const auto *S = dyn_cast<StoreInst>(I)) {
+        if (!S->isSimple())
+          return std::nullopt;
+        if (U.getOperandNo() == StoreInst::getPointerOperandIndex()) {
+          Stores.push_back({At, int64_t(DL.getTypeStoreSize(S->getValueOperand()->getType())), S->getValueOperand()});
+          continue;
+        }
+        const auto *Into = dyn_cast<AllocaInst>(getUnderlyingObject(S->getPointerOperand()));
+        if (Depth > 1 || !Into || Into == AI || !localStores(Into, Call, Depth + 1))
+          return std::nullopt;
+      } else if (const auto *C = dyn_cast<CallBase>(I)) {
+        if (!C->isLifetimeStartOrEnd() &&
+            (C->getCalledFunction() != Callee || !C->isArgOperand(&U) || !onlyRead(Callee->getArg(C->getArgOperandNo(&U)))))
+          return std::nullopt;
+      } else if (!isa<LoadInst>(I) || !cast<LoadInst>(I)->isSimple()) {
+        return std::nullopt;
+      }
+    }
+  }
+  return Stores;
+}
+
+/// The one value \p Call's caller ever stores into the \p Size bytes at
+/// \p Off of its local \p AI, where nothing else may write them
+/// (localStores): the only defined value a load there can return. None
+/// where it stores there twice, or partly.
+const Value *onlyStoreAt(const AllocaInst *AI, int64_t Off, int64_t Size, const CallBase &Call) {
+  std::optional<SmallVector<LocalStore, 4>> Stores = localStores(AI, Call);
+  if (!Stores)
+    return nullptr;
+  const Value *Found = nullptr;
+  for (const LocalStore &S : *Stores) {
+    if (S.At == Off && S.Size == Size && !Found)
+      Found = S.Stored;
+    else if (S.At < Off + Size && Off < S.At + S.Size)
+      return nullptr;
+  }
+  return Found;
+}
+
+/// The local of \p Call's caller, and the byte in it, that the pointer
+/// \p P of its callee names at the call: a parameter handed the local's
+/// address, or a pointer the callee loads from such a local where the caller
+/// stored one there once (a lambda's closure: a capture by reference).
+/// The callee must only read through each.
+std::optional<std::pair<const AllocaInst *, int64_t>> callerLocal(const Value *P, const CallBase &Call,
+                                                                  unsigned Depth) {
+  const DataLayout &DL = Call.getModule()->getDataLayout();
+  APInt Off(64, 0);
+  P = P->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
+  const Value *There = nullptr;
+  if (const auto *A = dyn_cast<Argument>(P)) {
+    if (A->getParent() == Call.getCalledFunction() && A->getArgNo() < Call.arg_size() && onlyRead(A))
+      There = Call.getArgOperand(A->getArgNo());
+  } else if (const auto *L = dyn_cast<LoadInst>(P);
+             L && Depth < 4 && L->isSimple() && L->getType()->isPointerTy() && onlyRead(L)) {
+    if (auto Loc = callerLocal(L->getPointerOperand(), Call, Depth + 1))
+      There = onlyStoreAt(Loc->first, Loc->second, DL.getTypeStoreSize(L->getType()), Call);
+  }
+  if (!There)
+    return std::nullopt;
+  APInt More(64, 0);
+  const auto *AI = dyn_cast<AllocaInst>(There->stripAndAccumulateConstantOffsets(DL, More, true));
+  if (!AI || AI->getFunction() != Call.getFunction())
+    return std::nullopt;
+  return std::make_pair(AI, Off.getSExtValue() + More.getSExtValue());
+}
+
 /// \p V's value in \p Call's callee once its parameters are the call's
 /// constant arguments, where the arithmetic -O2 leaves between them folds.
 std::optional<APInt> foldAt(const Value *V, const CallBase &Call, unsigned Depth = 0) {
@@ -71,6 +179,15 @@ std::optional<APInt> foldAt(const Value *V, const CallBase &Call, unsigned Depth
   }
   if (const auto *F = dyn_cast<FreezeInst>(V))
     return foldAt(F->getOperand(0), Call, Depth + 1);
+  // A value the callee reads from its caller's memory (an order a lambda
+  // captured by reference) that the caller stored once.
+  if (const auto *L = dyn_cast<LoadInst>(V); L && L->isSimple() && L->getType()->isIntegerTy() && onlyRead(L->getPointerOperand()))
+    if (auto Loc = callerLocal(L->getPointerOperand(), Call, 0)) {
+      const DataLayout &DL = Call.getModule()->getDataLayout();
+      const auto *C = dyn_cast_or_null<ConstantInt>(
+          onlyStoreAt(Loc->first, Loc->second, DL.getTypeStoreSize(L->getType()), Call));
+      return C ? std::optional<APInt>(C->getValue()) : std::nullopt;
+    }
   if (const auto *Sel = dyn_cast<SelectInst>(V)) {
     std::optional<APInt> C = foldAt(Sel->getCondition(), Call, Depth + 1);
     return C ? foldAt(C->isZero() ? Sel->getFalseValue() : Sel->getTrueValue(), Call, Depth + 1) : std::nullopt;
@@ -118,7 +235,9 @@ public:
   const DenseSet<const BasicBlock *> *at(const CallBase &Call) {
     auto [It, New] = Known.try_emplace(&Call);
     if (New && Call.getCalledFunction() && !Call.getCalledFunction()->isDeclaration() &&
-        any_of(Call.args(), [](const Use &A) { return isa<ConstantInt>(A.get()); }))
+        any_of(Call.args(), [](const Use &A) {
+          return isa<ConstantInt>(A.get()) || isa<AllocaInst>(getUnderlyingObject(A.get()));
+        }))
       It->second = walk(Call);
     return It->second ? &*It->second : nullptr;
   }

@@ -493,3 +493,48 @@ __global__ void acquireOrderWaitedOutOfLine(int *data, int *flag, int *out) {
     out[blockIdx.x] = data[threadIdx.x];
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The order reaches the wait through a lambda's closure (NCCL 2.30's GIN barrier: signalAndWait
+// captures the barrier's order by reference, and -O2 keeps the lambda out of line): the lambda
+// loads the order from the closure, so its one body holds every order's load. The caller stores
+// the order once and hands the closure only to the lambda, which only reads it: the relaxed load
+// is the one this call runs.
+__device__ __forceinline__ void barrierWithOrder(int *flag, cuda::memory_order ord) {
+  auto waitFor = [&]() __attribute__((noinline)) {
+    while (cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(ord) == 0) {
+    }
+  };
+  waitFor();
+}
+
+__global__ void relaxedOrderCapturedOutOfLine(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, orderRelease);
+  } else {
+    barrierWithOrder(flag, orderRelaxed);
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
+
+// LITMUS: forbidden
+// The same barrier handed an acquire: the closure's order leaves only the acquire load open (the
+// pass reported the relaxed path of the lambda's body before it read the closure).
+__device__ __forceinline__ void barrierWithOrder2(int *flag, cuda::memory_order ord) {
+  auto waitFor = [&]() __attribute__((noinline)) {
+    while (cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.load(ord) == 0) {
+    }
+  };
+  waitFor();
+}
+
+__global__ void acquireOrderCapturedOutOfLine(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[threadIdx.x] = 1;
+    cuda::atomic_ref<int, cuda::thread_scope_device>{*flag}.store(1, orderRelease);
+  } else {
+    barrierWithOrder2(flag, orderAcquire);
+    out[blockIdx.x] = data[threadIdx.x];
+  }
+}
