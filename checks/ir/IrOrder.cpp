@@ -3,6 +3,8 @@
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/PatternMatch.h"
+#include <functional>
 #include <queue>
 
 using namespace llvm;
@@ -94,6 +96,84 @@ void FunctionOrder::order(const Loop *L, std::vector<const BasicBlock *> &Out) {
       if (--InDegree[To] == 0 && !Done.count(To))
         Ready.push(To);
   }
+}
+
+namespace {
+/// What a branch's condition says of one value on one of its edges.
+struct EdgeFact {
+  const Value *V;
+  ValueCondition Test;
+};
+
+/// The facts \p C gives where it is \p Holds: an equality of a value with a
+/// constant, the parts of an and that held or an or that failed (as -O2
+/// writes && and ||: and, or, or a select with a constant arm), negations.
+void factsOf(const Value *C, bool Holds, SmallVectorImpl<EdgeFact> &Out, unsigned Depth = 0) {
+  using namespace PatternMatch;
+  if (Depth > 8)
+    return;
+  const Value *X, *Y;
+  if (match(C, m_Not(m_Value(X))))
+    return factsOf(X, !Holds, Out, Depth + 1);
+  if ((Holds && match(C, m_LogicalAnd(m_Value(X), m_Value(Y)))) ||
+      (!Holds && match(C, m_LogicalOr(m_Value(X), m_Value(Y))))) {
+    factsOf(X, Holds, Out, Depth + 1);
+    factsOf(Y, Holds, Out, Depth + 1);
+    return;
+  }
+  const auto *Cmp = dyn_cast<ICmpInst>(C);
+  if (!Cmp || !Cmp->isEquality())
+    return;
+  const Value *V = Cmp->getOperand(0);
+  const auto *K = dyn_cast<ConstantInt>(Cmp->getOperand(1));
+  if (!K || K->getBitWidth() > 64)
+    return;
+  const bool Equal = (Cmp->getPredicate() == ICmpInst::ICMP_EQ) == Holds;
+  Out.push_back({V, {Equal ? Comparison::EQ : Comparison::NE, K->getSExtValue()}});
+}
+} // namespace
+
+bool FunctionOrder::mayPrecedeOnOpenPath(const Instruction *A, const Instruction *B) const {
+  if (!mayPrecede(A, B))
+    return false;
+  // The facts of the branch edges that dominate a block: every path to it
+  // took them.
+  auto FactsAt = [&](const BasicBlock *BB, SmallVectorImpl<EdgeFact> &Out) {
+    const DomTreeNode *N = DT.getNode(BB);
+    for (unsigned Up = 0; N && N->getIDom() && Up < 32; ++Up) {
+      N = N->getIDom();
+      const auto *Br = dyn_cast<BranchInst>(N->getBlock()->getTerminator());
+      if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
+        continue;
+      for (unsigned I = 0; I < 2; ++I)
+        if (DT.dominates(BasicBlockEdge(N->getBlock(), Br->getSuccessor(I)), BB))
+          factsOf(Br->getCondition(), I == 0, Out);
+    }
+  };
+  SmallVector<EdgeFact, 8> AtA, AtB;
+  FactsAt(A->getParent(), AtA);
+  if (AtA.empty())
+    return true;
+  FactsAt(B->getParent(), AtB);
+  // One value in every thread of the launch, wherever it is read: a
+  // kernel's parameter, or arithmetic on such values and constants. A test
+  // of the thread's identity (its lane, its rank in a tile) decides which
+  // thread runs each arm, and the rules pair those threads' operations.
+  std::function<bool(const Value *, unsigned)> Uniform = [&](const Value *V, unsigned Depth) {
+    if (isa<ConstantInt>(V))
+      return true;
+    if (const auto *Arg = dyn_cast<Argument>(V))
+      return Arg->getParent()->getCallingConv() == CallingConv::PTX_Kernel;
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I || Depth > 8 || !isa<BinaryOperator, CastInst, ICmpInst, SelectInst, FreezeInst>(I))
+      return false;
+    return all_of(I->operands(), [&](const Value *Op) { return Uniform(Op, Depth + 1); });
+  };
+  for (const EdgeFact &Needed : AtB)
+    for (const EdgeFact &Known : AtA)
+      if (Needed.V == Known.V && !consistentTests(Known.Test, Needed.Test) && Uniform(Known.V, 0))
+        return false;
+  return true;
 }
 
 bool FunctionOrder::mayPrecede(const Instruction *A, const Instruction *B) const {

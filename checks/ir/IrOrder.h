@@ -17,6 +17,7 @@
 #include "llvm/IR/CycleInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
+#include "model/Engine.h"
 #include <memory>
 
 namespace cuda_scope {
@@ -29,6 +30,10 @@ public:
   unsigned number(const llvm::Instruction *I) const { return InstNum.lookup(I); }
   /// \p A may run before \p B (in the same function) in one thread.
   bool mayPrecede(const llvm::Instruction *A, const llvm::Instruction *B) const;
+  /// ... on a path whose tests can all pass: no test on every path to \p A
+  /// decides one on every path to \p B the other way, for one value (model
+  /// consistentTests; what -O2 did not thread, as the AST's DecidedPaths).
+  bool mayPrecedeOnOpenPath(const llvm::Instruction *A, const llvm::Instruction *B) const;
 
   const llvm::DominatorTree &domTree() const { return DT; }
   const llvm::LoopInfo &loops() const { return LI; }

@@ -740,7 +740,7 @@ bool IrRecords::mayPrecede(unsigned A, unsigned B) const {
   const Instruction *PX = anchor(X, Y), *PY = anchor(Y, X);
   if (PX == PY)
     return Ops[A].Seq < Ops[B].Seq;
-  return PX->getFunction() == PY->getFunction() && orderOf(PX->getFunction()).mayPrecede(PX, PY);
+  return PX->getFunction() == PY->getFunction() && orderOf(PX->getFunction()).mayPrecedeOnOpenPath(PX, PY);
 }
 
 bool IrRecords::afterTest(unsigned A, unsigned B) const {

@@ -1,6 +1,7 @@
 //===- AstRecords.cpp - the TU's accesses as the engine's records ----------===//
 #include "AstRecords.h"
 #include "AstSpins.h"
+#include "DecidedPaths.h"
 #include "ast/CheckUtils.h"
 #include "ast/KernelLaunches.h"
 #include "ast/PerTU.h"
@@ -19,16 +20,18 @@ namespace cuda_scope {
 /// Program order as the AST walk saw it.
 class AstRecords::Order : public ProgramOrder {
 public:
-  explicit Order(const AstRecords &R) : R(R) {}
+  explicit Order(const AstRecords &R) : R(R), Decided(R.Accesses->context()) {}
+  /// A path no execution takes, because a test on it decides a later one
+  /// the other way, is no order (DecidedPaths).
   bool mayPrecede(unsigned A, unsigned B) const override {
     const ScopedAccess *X = R.access(A), *Y = R.access(B);
     const CallSite *CX = R.call(A), *CY = R.call(B);
     if (X && Y)
-      return cuda_scope::mayPrecede(*X, *Y);
+      return cuda_scope::mayPrecede(*X, *Y) && !Decided.closed(X->Root, X->Arms, Y->Arms);
     if (X && CY)
-      return cuda_scope::mayPrecede(*X, *CY);
+      return cuda_scope::mayPrecede(*X, *CY) && !Decided.closed(X->Root, X->Arms, CY->Arms);
     if (CX && Y)
-      return cuda_scope::mayPrecede(*CX, *Y);
+      return cuda_scope::mayPrecede(*CX, *Y) && !Decided.closed(CX->Root, CX->Arms, Y->Arms);
     return false;
   }
   bool afterTest(unsigned A, unsigned B) const override {
@@ -100,6 +103,7 @@ public:
 
 private:
   const AstRecords &R;
+  DecidedPaths Decided;
 };
 
 std::shared_ptr<AstRecords> AstRecords::get(ASTContext &Ctx) { return sharedPerTU<AstRecords>(Ctx); }

@@ -119,6 +119,13 @@ bool sameValue(int64_t A, int64_t B) {
   return Is32(A) && Is32(B) && static_cast<uint32_t>(A) == static_cast<uint32_t>(B);
 }
 
+bool consistentTests(const ValueCondition &Known, const ValueCondition &Needed) {
+  if (Known.Op == Comparison::EQ)
+    return Needed.holdsFor(Known.C);
+  // Known: the value is not Known.C; anything else it may be.
+  return !(Needed.Op == Comparison::EQ && sameValue(Needed.C, Known.C));
+}
+
 StringRef strictnessName(Strictness S) { return S == Strictness::Wide ? "wide" : "evidence"; }
 
 namespace engine {

@@ -142,6 +142,14 @@ struct ValueCondition {
   bool holdsFor(int64_t V) const { return (Op == Comparison::EQ) == sameValue(V, C); }
 };
 
+/// Whether a later test \p Needed of a value can pass once the path has
+/// passed \p Known of it, the value unchanged between them (a parameter
+/// no statement writes): if (mode == 1) ...; if (mode == 2) ... never runs
+/// both arms. False where the first test decides the second the other way,
+/// so that no path runs through both arms; -O2 threads such branches, and
+/// the AST front end closes them (DecidedPaths).
+bool consistentTests(const ValueCondition &Known, const ValueCondition &Needed);
+
 /// MemOp::ThreadBelow when a condition on the thread's index that no bound
 /// reads decides the operation.
 inline constexpr int UnknownThreadGuard = -2;

@@ -939,6 +939,23 @@ TEST(Engine, UpdateFormsAndValues) {
   EXPECT_TRUE((ValueCondition{Comparison::NE, 0}).holdsFor(1));
 }
 
+TEST(Engine, ATestThePathPassedDecidesALaterOne) {
+  const ValueCondition Is1{Comparison::EQ, 1}, Is2{Comparison::EQ, 2}, Not1{Comparison::NE, 1},
+      Not2{Comparison::NE, 2};
+  // if (mode == 1) ... if (mode == 2): never both.
+  EXPECT_FALSE(consistentTests(Is1, Is2));
+  EXPECT_TRUE(consistentTests(Is1, Is1));
+  EXPECT_TRUE(consistentTests(Is1, Not2));
+  EXPECT_FALSE(consistentTests(Is1, Not1));
+  // mode != 1 leaves mode == 2 open, and closes mode == 1.
+  EXPECT_TRUE(consistentTests(Not1, Is2));
+  EXPECT_FALSE(consistentTests(Not1, Is1));
+  EXPECT_TRUE(consistentTests(Not1, Not2));
+  EXPECT_TRUE(consistentTests(Not1, Not1));
+  // One 32-bit value, read signed and unsigned.
+  EXPECT_FALSE(consistentTests({Comparison::EQ, -1}, {Comparison::NE, 0xffffffffLL}));
+}
+
 TEST(Engine, AWriteIsHeardOnlyByWaitersItsValueLetsGo) {
   // Data written, then a lock taken by a CAS that stores `Stores`; the waiter
   // (the same CAS in another thread) leaves its spin on 0, then reads the data.
