@@ -108,7 +108,8 @@ std::optional<SmallVector<LocalStore, 4>> localStores(const AllocaInst *AI, cons
           return std::nullopt;
       } else if (const auto *C = dyn_cast<CallBase>(I)) {
         if (!C->isLifetimeStartOrEnd() &&
-            (C->getCalledFunction() != Callee || !C->isArgOperand(&U) || !onlyRead(Callee->getArg(C->getArgOperandNo(&U)))))
+            (C->getCalledFunction() != Callee || !C->isArgOperand(&U) || C->getArgOperandNo(&U) >= Callee->arg_size() ||
+             !onlyRead(Callee->getArg(C->getArgOperandNo(&U)))))
           return std::nullopt;
       } else if (!isa<LoadInst>(I) || !cast<LoadInst>(I)->isSimple()) {
         return std::nullopt;
