@@ -164,6 +164,21 @@ static std::shared_ptr<Module> optimizedCopy(const Module &M) {
   return Copy;
 }
 
+/// With CUDA_SCOPE_DUMP_OPS set, where each record the engine is handed comes
+/// from: its kernel, its source line and its instruction, by record number
+/// (the clang-tidy side prints the same for its records).
+static void dumpSites(const IrRecords &Rec) {
+  if (!dumpingOps())
+    return;
+  for (unsigned I = 0; I < Rec.ops().size(); ++I) {
+    const IROp &Op = Rec.irOp(I);
+    const DILocation *L = Op.I->getDebugLoc().get();
+    errs() << "  site #" << I << " " << Rec.kernelOf(I)->getName() << " "
+           << (L ? sys::path::filename(L->getFilename()) : StringRef("?")) << ":" << (L ? L->getLine() : 0) << " "
+           << Op.Spelling << "\n";
+  }
+}
+
 CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManager &) {
   Result R;
   if (!M.getTargetTriple().isNVPTX())
@@ -176,6 +191,7 @@ CudaScopeAnalysis::Result CudaScopeAnalysis::run(Module &M, ModuleAnalysisManage
   LaunchFacts Launches = launchFacts();
   writeKernels(*Analysed);
   R.Records = std::make_unique<IrRecords>(*Analysed, Launches.OneBlock, Launches.Overlaps);
+  dumpSites(*R.Records);
   EngineOptions Opts;
   Opts.Net = StrictnessOption;
   Opts.AcrossKernels = AcrossKernelsOption;
