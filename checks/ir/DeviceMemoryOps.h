@@ -45,6 +45,9 @@ struct IROp {
   /// For a read: the branch (or select) its value decides, directly or
   /// through a variable it was relayed through; null when none.
   const llvm::Instruction *Test = nullptr;
+  /// The value's other tests (read once, tested twice): what any of them
+  /// guards runs on the value too.
+  llvm::SmallVector<const llvm::Instruction *, 1> OtherTests;
   /// Its value is compared with the grid's size (MemOp::AgainstGrid), and
   /// that size is the grid's width itself (MemOp::GoalIsGrid).
   bool AgainstGrid = false, GoalIsGrid = false;

@@ -43,9 +43,14 @@ public:
 
 private:
   const FunctionOrder &orderOf(const llvm::Function *F) const;
-  std::pair<const llvm::Instruction *, ValueTest> testedAt(unsigned First, unsigned Last, const IROp &Op,
-                                                          bool *AgainstGrid, bool *GoalVaries,
-                                                          bool *GoalIsGrid) const;
+  /// Where \p Op's value is tested, and how; \p Others collects its other
+  /// tests (IROp::OtherTests).
+  std::pair<const llvm::Instruction *, ValueTest>
+  testedAt(unsigned First, unsigned Last, const IROp &Op, bool *AgainstGrid, bool *GoalVaries, bool *GoalIsGrid,
+           llvm::SmallVectorImpl<const llvm::Instruction *> *Others = nullptr) const;
+  /// \p Guard, or, where its one effect is to set a relay, the relay's test.
+  const llvm::Instruction *throughSetter(unsigned First, unsigned Last, const llvm::Instruction *Guard,
+                                         bool *AgainstGrid, bool *GoalVaries, bool *GoalIsGrid) const;
 
   std::vector<IROp> IROps;
   std::vector<MemOp> Ops;

@@ -49,6 +49,7 @@ void ScopedAccesses::Walker::resolveRelays() {
     SmallVector<Step, 4> Work{{R.To, A.Seq, -1, R.Compare, R.AgainstGrid, R.GoalVaries, R.GoalIsGrid}};
     std::optional<unsigned> Best;
     const Stmt *Guard = nullptr;
+    SmallVector<std::pair<const Stmt *, unsigned>, 2> Tests;
     ValueTest How = ValueTest::Bound;
     bool AgainstGrid = false, GoalVaries = false, GoalIsGrid = false;
     for (unsigned Round = 0; Round < 4 && !Work.empty(); ++Round) {
@@ -56,7 +57,10 @@ void ScopedAccesses::Walker::resolveRelays() {
       for (const Step &W : Work)
         for (int FI = 0, E = int(VarFlows.size()); FI < E; ++FI) {
           const VarFlow &F = VarFlows[FI];
-          if (F.From != W.Var || (W.AfterFlow < 0 ? F.Seq <= W.After : FI <= W.AfterFlow))
+          // A flow after the relay was given another value (the same
+          // variable in a second call of its function) is that value's.
+          if (F.From != W.Var || (W.AfterFlow < 0 ? F.Seq <= W.After : FI <= W.AfterFlow) ||
+              definedBetween(W.Var, W.After, F.Seq))
             continue;
           ValueTest Compare = W.Compare != ValueTest::None ? W.Compare : F.Compare;
           bool Grid = W.AgainstGrid || F.AgainstGrid, Varies = W.GoalVaries || F.GoalVaries,
@@ -74,6 +78,8 @@ void ScopedAccesses::Walker::resolveRelays() {
               Best = F.Seq;
               Guard = F.Guard;
             }
+            if (F.Guard && Tests.size() < 8)
+              Tests.push_back({F.Guard, F.Seq});
           } else if (Next.size() < 16) {
             Next.push_back({F.To, F.Seq, FI, Compare, Grid, Varies, Width});
           }
@@ -84,6 +90,9 @@ void ScopedAccesses::Walker::resolveRelays() {
     if (Best) {
       A.Test = How;
       A.TestGuard = Guard;
+      for (const auto &T : Tests)
+        if (T.second != *Best || T.first != Guard)
+          A.OtherTests.push_back(T);
       A.AgainstGrid = AgainstGrid;
       A.GoalVaries = GoalVaries;
       A.GoalIsGrid = GoalIsGrid;
@@ -96,7 +105,11 @@ void ScopedAccesses::Walker::resolveSetters(size_t FirstAll, size_t FirstPlain) 
   // == 0) done = 1;, then the block tests done after a barrier): what the
   // variable's later test decides, the value decides, as the IR front end
   // reads it (IrRecords::testedAt).
-  auto SetVar = [&](const Stmt *Arm, std::optional<int64_t> *To = nullptr) -> const VarDecl * {
+  // The relay an arm sets: a variable, or a word every thread addresses
+  // alike (*advance = true through a pointer to __shared__ memory), as the
+  // walk named it.
+  auto SetVar = [&](const Stmt *Arm, std::optional<int64_t> *To = nullptr,
+                    const VarDecl **Decl = nullptr) -> RelayKey {
     if (const auto *CS = dyn_cast_or_null<CompoundStmt>(Arm))
       Arm = CS->size() == 1 ? CS->body_front() : nullptr;
     const auto *BO = dyn_cast_or_null<BinaryOperator>(Arm);
@@ -105,15 +118,21 @@ void ScopedAccesses::Walker::resolveSetters(size_t FirstAll, size_t FirstPlain) 
       return nullptr;
     if (To)
       *To = K;
-    const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
-    return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts())) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (Decl)
+        *Decl = VD;
+      return VD;
+    }
+    auto It = ConstantSets.find(BO);
+    return It == ConstantSets.end() ? nullptr : It->second;
   };
   auto Resolve = [&](ScopedAccess &A) {
     const auto *If = dyn_cast_or_null<IfStmt>(A.TestGuard);
     if (!A.TestSeq || !If)
       return;
     for (const Stmt *Arm : {If->getThen(), If->getElse()}) {
-      const VarDecl *VD = SetVar(Arm);
+      RelayKey VD = SetVar(Arm);
       if (!VD)
         continue;
       for (const VarFlow &F : VarFlows)
@@ -124,10 +143,13 @@ void ScopedAccesses::Walker::resolveSetters(size_t FirstAll, size_t FirstPlain) 
           // variable, or this one to what the file does not show, leaves
           // the value unknown.
           std::optional<int64_t> Then, Else;
-          const VarDecl *ThenVar = SetVar(If->getThen(), &Then), *ElseVar = SetVar(If->getElse(), &Else);
-          if (ThenVar == VD && (!If->getElse() || ElseVar == VD)) {
+          // (A variable's setter only: a word's value is read back through
+          // no variable.)
+          const VarDecl *Var = nullptr;
+          RelayKey ThenVar = SetVar(If->getThen(), &Then, &Var), ElseVar = SetVar(If->getElse(), &Else);
+          if (Var && ThenVar == VD && (!If->getElse() || ElseVar == VD)) {
             A.SetterIf = If;
-            A.SetterVar = VD;
+            A.SetterVar = Var;
             A.SetterThen = Then;
             A.SetterElse = Else;
           }

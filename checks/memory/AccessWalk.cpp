@@ -397,8 +397,13 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     // stays, and a variable assigned to relays it.
     ValueUse U = Use;
     U.Discarded = false; // the store uses it
-    if (RelayKey To = relayTarget(BO->getLHS(), Fr))
+    if (RelayKey To = relayTarget(BO->getLHS(), Fr)) {
       U.RelayTo = To;
+      if (!mentions(BO->getRHS(), To, Fr)) // locked = __shfl_sync(m, locked, 1) passes it on
+        Defs[To].push_back(Seq);
+      if (constantInt(BO->getRHS(), Ctx))
+        ConstantSets.try_emplace(BO, To);
+    }
     walkWith(BO->getRHS(), Fr, U);
     walkWith(BO->getLHS(), Fr, ValueUse());
     if (Kind != ScopedAccess::Host)
@@ -407,8 +412,10 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
   }
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
-      if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit())
+      if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit()) {
+        Defs[VD].push_back(Seq);
         walkWith(VD->getInit(), Fr, ValueUse{false, VD});
+      }
     return true;
   }
   if (const auto *R = dyn_cast<ReturnStmt>(S)) {
@@ -471,6 +478,8 @@ void ScopedAccesses::Walker::resolveGuards(size_t FirstAll, size_t FirstPlain) {
         continue;
       A.TestFrom = From(A);
       A.TestUntil = Until(A.TestGuard, *A.TestSeq);
+      for (const auto &[Guard, At] : A.OtherTests)
+        A.OtherGuarded.push_back({At, Until(Guard, At)});
     }
 }
 

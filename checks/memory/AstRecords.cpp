@@ -43,6 +43,10 @@ public:
     unsigned SeqB = Y ? Y->Seq : CY->Seq;
     if (SeqB >= X->TestFrom && SeqB < X->TestUntil)
       return true;
+    // What another test of the value guards runs on it too.
+    if (any_of(X->OtherGuarded,
+               [&](const std::pair<unsigned, unsigned> &G) { return SeqB >= G.first && SeqB < G.second; }))
+      return true;
     // What runs once a spin is left runs on the value that left it, where
     // the test's own statement ends before the loop does (the helper returns
     // the variable it tested: returnsTested).

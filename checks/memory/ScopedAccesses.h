@@ -207,6 +207,12 @@ struct ScopedAccess {
   /// (the end of the statement, or never where an arm leaves or a loop ends).
   const clang::Stmt *TestGuard = nullptr;
   unsigned TestFrom = 0, TestUntil = ~0u;
+  /// The value's other tests, past the first (read once into a variable,
+  /// tested twice: if (old != e) ..., then if (e == 2) ...): each one's
+  /// statement and Seq, then the Seqs it guards, as TestFrom..TestUntil.
+  /// What any of them guards runs on the value.
+  llvm::SmallVector<std::pair<const clang::Stmt *, unsigned>, 1> OtherTests;
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 1> OtherGuarded;
   /// Where the test was found through a setter (if (atomicCAS(l, 0, 1) == 0)
   /// done = 1; else done = 0;, then a loop on done): that if, the variable
   /// its arms set, and the constant each arm sets it to (none: the arm

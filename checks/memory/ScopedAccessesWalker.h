@@ -155,6 +155,8 @@ public:
     Use = ValueUse();
     Relays.clear();
     VarFlows.clear();
+    ConstantSets.clear();
+    Defs.clear();
     Broken = false;
     GuardEnd.clear();
     HandleFields.clear();
@@ -473,6 +475,31 @@ private:
     bool GoalIsGrid;
   };
   std::vector<VarFlow> VarFlows;
+  /// Assignments of a constant to a relay (done = 1, *advance = true), with
+  /// the relay each assigns in the frame it was walked in: an if whose arm
+  /// is one of them sets that relay (resolveSetters).
+  llvm::DenseMap<const clang::BinaryOperator *, RelayKey> ConstantSets;
+  /// Where each relay is given a value (its declaration, an assignment), by
+  /// Seq, in walk order: a test after a later one tests another value (the
+  /// same variable in a second call of its function).
+  llvm::DenseMap<RelayKey, llvm::SmallVector<unsigned, 4>> Defs;
+  /// \p E reads the relay \p Key (a variable, or the word it names).
+  bool mentions(const clang::Stmt *E, RelayKey Key, const Frame *Fr, unsigned Depth = 0) {
+    if (!E || Depth > 16)
+      return false;
+    if (const auto *X = llvm::dyn_cast<clang::Expr>(E)) {
+      X = X->IgnoreParenImpCasts();
+      if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(X); DRE && DRE->getDecl() == Key)
+        return true;
+      if (llvm::isa<clang::MemberExpr, clang::UnaryOperator, clang::ArraySubscriptExpr>(X) && wordKey(X, Fr) == Key)
+        return true;
+    }
+    return llvm::any_of(E->children(), [&](const clang::Stmt *C) { return mentions(C, Key, Fr, Depth + 1); });
+  }
+  bool definedBetween(RelayKey Var, unsigned After, unsigned Before) const {
+    auto It = Defs.find(Var);
+    return It != Defs.end() && any_of(It->second, [&](unsigned D) { return D > After && D <= Before; });
+  }
   llvm::DenseSet<const clang::FunctionDecl *> Active;
   using Modifications = llvm::DenseMap<const clang::VarDecl *, impl::Modification>;
   llvm::DenseMap<const clang::DeclContext *, std::unique_ptr<Modifications>> Modified;

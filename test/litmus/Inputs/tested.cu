@@ -1,0 +1,143 @@
+// A value read once and tested more than once: what any of its tests guards runs on the value
+// (PTX: the thread reads the data only on the outcome the flag's value chose), so a read after the
+// second test is a receive's data even when the first test guards something else. And a test whose
+// one effect is to set a word of shared memory through a pointer (a reclaimer's `*advance = true`,
+// which the block tests after its barrier) decides what that later test guards.
+
+#include <cuda/atomic>
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Thread 0 compares the epoch with what its block announced (a test that guards only a note); every thread
+// then tests the epoch again and reads the bag on 2, with no acquire between.
+__global__ void secondTestGuardsTheRead(unsigned *epoch, unsigned *announce, unsigned *bags, unsigned *out,
+                                        unsigned *changed) {
+  if (blockIdx.x == 0) {
+    if (threadIdx.x == 0) {
+      bags[0] = 42;
+      __threadfence();
+      atomicExch(epoch, 2u);
+    }
+  } else {
+    unsigned e = atomicAdd(epoch, 0u);
+    if (threadIdx.x == 0) {
+      if (announce[blockIdx.x] != e)
+        changed[blockIdx.x] = 1;
+    }
+    if (e == 2)
+      out[blockIdx.x * blockDim.x + threadIdx.x] = bags[0];
+  }
+}
+
+// LITMUS: forbidden
+// The same, with the epoch read by an acquire: the bag read is ordered after it.
+__global__ void secondTestAfterAcquire(unsigned *epoch, unsigned *announce, unsigned *bags, unsigned *out,
+                                       unsigned *changed) {
+  if (blockIdx.x == 0) {
+    if (threadIdx.x == 0) {
+      bags[0] = 42;
+      __threadfence();
+      atomicExch(epoch, 2u);
+    }
+  } else {
+    unsigned e = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*epoch).load(cuda::memory_order_acquire);
+    if (threadIdx.x == 0) {
+      if (announce[blockIdx.x] != e)
+        changed[blockIdx.x] = 1;
+    }
+    if (e == 2)
+      out[blockIdx.x * blockDim.x + threadIdx.x] = bags[0];
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Thread 0's test of the epoch sets a shared word through the reclaimer's pointer; the block tests
+// the word after its barrier and reads the bag another block wrote before its publish.
+struct Reclaimer {
+  unsigned *epoch, *announce, *bags;
+  bool *advance; // a word of the block's shared memory
+  __device__ void leave(unsigned *out) {
+    unsigned e = atomicAdd(epoch, 0u);
+    if (threadIdx.x == 0) {
+      if (announce[blockIdx.x] != e)
+        *advance = true;
+    }
+    __syncthreads();
+    if (*advance)
+      out[blockIdx.x * blockDim.x + threadIdx.x] = bags[0];
+  }
+};
+
+__global__ void relayedThroughAWord(unsigned *epoch, unsigned *announce, unsigned *bags, unsigned *out) {
+  __shared__ bool advance;
+  if (threadIdx.x == 0)
+    advance = false;
+  __syncthreads();
+  Reclaimer r{epoch, announce, bags, &advance};
+  if (blockIdx.x == 0) {
+    if (threadIdx.x == 0) {
+      bags[0] = 42;
+      __threadfence();
+      atomicExch(epoch, 2u);
+    }
+  } else {
+    r.leave(out);
+  }
+}
+
+// LITMUS: forbidden
+// The same relay, with a fence after the epoch's read.
+struct FencedReclaimer {
+  unsigned *epoch, *announce, *bags;
+  bool *advance; // a word of the block's shared memory
+  __device__ void leave(unsigned *out) {
+    unsigned e = atomicAdd(epoch, 0u);
+    __threadfence();
+    if (threadIdx.x == 0) {
+      if (announce[blockIdx.x] != e)
+        *advance = true;
+    }
+    __syncthreads();
+    if (*advance)
+      out[blockIdx.x * blockDim.x + threadIdx.x] = bags[0];
+  }
+};
+
+__global__ void relayedThroughAWordFenced(unsigned *epoch, unsigned *announce, unsigned *bags, unsigned *out) {
+  __shared__ bool advance;
+  if (threadIdx.x == 0)
+    advance = false;
+  __syncthreads();
+  FencedReclaimer r{epoch, announce, bags, &advance};
+  if (blockIdx.x == 0) {
+    if (threadIdx.x == 0) {
+      bags[0] = 42;
+      __threadfence();
+      atomicExch(epoch, 2u);
+    }
+  } else {
+    r.leave(out);
+  }
+}
+
+// LITMUS: forbidden
+// Tested twice, and no test guards the bag's read: every thread reads it whatever the epoch says,
+// so it is no message's data (the epoch's tests only guard notes).
+__global__ void noTestGuardsTheRead(unsigned *epoch, unsigned *announce, unsigned *bags, unsigned *out,
+                                    unsigned *changed) {
+  if (blockIdx.x == 0) {
+    if (threadIdx.x == 0) {
+      bags[0] = 42;
+      __threadfence();
+      atomicExch(epoch, 2u);
+    }
+  } else {
+    unsigned e = atomicAdd(epoch, 0u);
+    if (threadIdx.x == 0) {
+      if (announce[blockIdx.x] != e)
+        changed[blockIdx.x] = 1;
+    }
+    if (e == 2)
+      changed[blockIdx.x] = 2;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = bags[0];
+  }
+}
