@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Joins a corpus run with the judged verdicts: precision of every scope and release/acquire finding.
 
-USAGE: bench/realcode/precision.py RESULTS.json [--verdicts verdicts.json] [--markdown] [--unjudged]
+USAGE: bench/realcode/precision.py RESULTS.json [--verdicts verdicts.json] [--markdown] [--unjudged] [--by-half]
 
 RESULTS.json is what run.py writes. verdicts.json (beside this script) holds one verdict per claim,
 judged by reading the code against the PTX memory model (shared/seeds/): a claim is a project, a
@@ -10,7 +10,8 @@ insufficient), so the clang-tidy checks and the IR pass, which word it different
     {"project": ..., "file": ..., "line": N, "check": "cuda-scope-release-acquire",
      "kind": "receive", "verdict": "bug" | "false", "reason": "..."}
 Prints, per check and front end, the distinct findings in the projects' own files, how many were
-judged real bugs, false, or not yet judged, and the precision (bugs / judged); --markdown prints
+judged real bugs, false, or not yet judged, and the precision (bugs / judged), over all projects and,
+with --by-half, per half of the corpus (each project's "half" in RESULTS.json); --markdown prints
 the same as tables with every finding and its reason; --unjudged lists what needs a verdict.
 Exits 1 when a finding has no verdict.
 """
@@ -54,6 +55,7 @@ def main():
     ap.add_argument("--verdicts", default=os.path.join(HERE, "verdicts.json"))
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--unjudged", action="store_true")
+    ap.add_argument("--by-half", action="store_true", help="also the figures of each half of the corpus")
     args = ap.parse_args()
     with open(args.results) as f:
         results = json.load(f)
@@ -63,20 +65,27 @@ def main():
             for v in json.load(f):
                 verdicts[(v["project"], v["file"], v["line"], v["check"], v["kind"])] = v
     found = findings(results)
+    half_of = {p["name"]: p.get("half", "-") for p in results["projects"]}
     table = collections.defaultdict(collections.Counter)
     missing = []
     for (front, key), f in sorted(found.items()):
         v = verdicts.get(key)
-        table[(key[3], front)][v["verdict"] if v else "unjudged"] += 1
+        verdict = v["verdict"] if v else "unjudged"
+        table[(key[3], front, None)][verdict] += 1
+        table[(key[3], front, half_of.get(key[0], "-"))][verdict] += 1
         if not v:
             missing.append((front, key, f))
-    rows = []
-    for check in RULES:
-        for front in ("tidy", "pass"):
-            c = table.get((check, front), collections.Counter())
-            judged = c["bug"] + c["false"]
-            precision = f"{100.0 * c['bug'] / judged:.0f}%" if judged else "-"
-            rows.append((check, front, sum(c.values()), c["bug"], c["false"], c["unjudged"], precision))
+
+    def rows_of(half):
+        rows = []
+        for check in RULES:
+            for front in ("tidy", "pass"):
+                c = table.get((check, front, half), collections.Counter())
+                judged = c["bug"] + c["false"]
+                precision = f"{100.0 * c['bug'] / judged:.0f}%" if judged else "-"
+                rows.append((check, front, sum(c.values()), c["bug"], c["false"], c["unjudged"], precision))
+        return rows
+    rows = rows_of(None)
     if args.markdown:
         print("| check | front end | findings | real bugs | false | unjudged | precision |")
         print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
@@ -95,6 +104,11 @@ def main():
     else:
         for r in rows:
             print("%-28s %-5s findings %3d  bugs %3d  false %3d  unjudged %3d  precision %s" % r)
+    if args.by_half:
+        for half in sorted({h for h in half_of.values()}):
+            print(f"\n{half} half:")
+            for r in rows_of(half):
+                print("%-28s %-5s findings %3d  bugs %3d  false %3d  unjudged %3d  precision %s" % r)
     if args.unjudged:
         for front, key, f in missing:
             print(f"unjudged {front}: {key[0]} {key[1]}:{key[2]} {key[3]} {key[4]}: {f['message'][:160]}")

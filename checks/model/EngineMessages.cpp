@@ -58,6 +58,12 @@ public:
   void noteFences(const Flag &F, DenseMap<unsigned, bool> &MessageFences);
   void publishes(const Flag &F, std::vector<Finding> &Out);
   void receives(const Flag &F, std::vector<Finding> &Out);
+  /// The receive \p Rc of \p F is reported for the read \p L: what it
+  /// reads decides the read, nothing orders the read after it, and another
+  /// thread wrote the data before a publish; \p Strict: covered by ordered
+  /// receives only. \p FenceOut: the fence too narrow for it (-1: none).
+  bool reportsReceive(const Flag &F, unsigned Rc, unsigned L, bool Strict, int *FenceOut = nullptr,
+                      bool *OthersOut = nullptr) const;
 
 private:
   /// A fence (or what acts as one) of the wanted kind whose scope includes
@@ -330,20 +336,34 @@ private:
   /// The other flag may be another element of \p F's object, received
   /// before \p R (a field of the same structure, to a front end that does
   /// not tell fields apart).
-  bool receiveCovered(const Flag &F, unsigned R, unsigned L) const {
+  bool receiveCovered(const Flag &F, unsigned R, unsigned L, bool Strict = false) const {
     if (G.StoresOf.find(St.op(L).Object) == G.StoresOf.end())
       return false;
     // The covering receive must itself be ordered before the read (an
     // acquire, or a fence after it): two unordered receives would otherwise
     // excuse each other, and neither be reported (a barrier whose arrivals
-    // and releases are relaxed flags read one after the other).
+    // and releases are relaxed flags read one after the other). Or it comes
+    // first, is reported itself for this read on its own flag's evidence
+    // (Strict: with no such cover of its own), and every publish of this
+    // flag runs past its test too: the read's data reaches the reader through
+    // that flag, this one is only passed between threads that have passed
+    // the first (a quicksort's last warp, elected by its ticket, then takes a
+    // ring-buffer slot before it reads what the ticket handed over), and the
+    // acquire the first finding asks for orders the read. A flag published
+    // before the first test (offsets each warp claimed) keeps its finding.
     return any_of(G.Flags, [&](const Flag &X) {
       return otherReceive(X, F, R, L, [&](unsigned RX) {
                return coversRead(X, F, RX, R, L) &&
                       (&X == &F || hasAcquire(St.op(RX).Ord) || fenced(RX, L, /*Release=*/false, X.Needed) ||
-                       acquirePattern(X, RX, L));
+                       acquirePattern(X, RX, L) || (!Strict && passedOnlyAfter(F, RX, R) && reportsReceive(X, RX, L, true)));
              }) >= 0;
     });
+  }
+  /// \p RX comes before the receive \p R, and every publish of \p F runs
+  /// past \p RX's test.
+  bool passedOnlyAfter(const Flag &F, unsigned RX, unsigned R) const {
+    return St.before(RX, R) && !St.before(R, RX) &&
+           all_of(F.Publishes, [&](unsigned P) { return P != RX && St.afterTest(RX, P); });
   }
   /// receiveCovered for one receive \p RX of \p X: every write of \p L's
   /// data that \p F hands over is followed by a publish of the element
@@ -586,24 +606,35 @@ void Messages::publishes(const Flag &F, std::vector<Finding> &Out) {
   }
 }
 
+bool Messages::reportsReceive(const Flag &F, unsigned Rc, unsigned L, bool Strict, int *FenceOut,
+                              bool *OthersOut) const {
+  const MemOp &Load = St.op(L);
+  // Data other threads read on paths of their own (Beside), after the receive in the code.
+  const bool Beside = !St.afterTest(Rc, L) && St.besideBefore(Rc, L);
+  if (Load.Object == F.Object || !(Beside || St.afterTest(Rc, L)) || readsOwnWrite(L) || !mayCarry(F, Load.Object))
+    return false;
+  int Fence = -1;
+  const bool Ordered = !Beside && (hasAcquire(St.op(Rc).Ord) || fenced(Rc, L, /*Release=*/false, F.Needed, Fence) ||
+                                   acquirePattern(F, Rc, L) || acquiredElsewhere(F, Rc, L));
+  const bool Others = (Ordered || Beside) && St.byOthers(L, Rc);
+  if ((Beside && !Others) || (Ordered && !Others) || barrierAfterWrites(F, L) || !someoneWrote(F, L, Rc) ||
+      (St.Opts.Net == Strictness::Evidence && receiveCovered(F, Rc, L, Strict)))
+    return false;
+  if (FenceOut)
+    *FenceOut = Others ? -1 : Fence;
+  if (OthersOut)
+    *OthersOut = Others;
+  return true;
+}
+
 void Messages::receives(const Flag &F, std::vector<Finding> &Out) {
   for (unsigned Rc : F.Receives) {
-    const bool Acquires = hasAcquire(St.op(Rc).Ord);
     for (unsigned L : G.DataUses) {
       const MemOp &Load = St.op(L);
-      // Data other threads read on paths of their own (Beside), after the receive in the code.
-      const bool Beside = !St.afterTest(Rc, L) && St.besideBefore(Rc, L);
-      if (Load.Object == F.Object || !(Beside || St.afterTest(Rc, L)) || readsOwnWrite(L) ||
-          !mayCarry(F, Load.Object))
-        continue;
       int Fence = -1;
-      const bool Ordered = !Beside && (Acquires || fenced(Rc, L, /*Release=*/false, F.Needed, Fence) ||
-                                       acquirePattern(F, Rc, L) || acquiredElsewhere(F, Rc, L));
-      const bool Others = (Ordered || Beside) && St.byOthers(L, Rc);
-      if ((Beside && !Others) || (Ordered && !Others) || barrierAfterWrites(F, L) || !someoneWrote(F, L, Rc) ||
-          (St.Opts.Net == Strictness::Evidence && receiveCovered(F, Rc, L)))
+      bool Others = false;
+      if (!reportsReceive(F, Rc, L, /*Strict=*/false, &Fence, &Others))
         continue;
-      Fence = Others ? -1 : Fence;
       Finding Fd = finding(Fence >= 0 ? Finding::NarrowFence : Finding::NoAcquire, Fence >= 0 ? unsigned(Fence) : Rc,
                            otherThan(F, F.Publishes, Rc), F.Needed, F.Needed == Scope::System);
       Fd.Flag = Rc;

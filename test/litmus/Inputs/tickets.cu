@@ -390,3 +390,60 @@ __global__ void lastBlockCarvedRelayFenced(float *scratch, float *out, int n) {
     }
   }
 }
+
+// A ring of slots that only the elected thread touches: the warp leader that draws the last ticket
+// waits for space in the ring and takes a slot before it reads what the other leaders wrote. The
+// data reaches it through the ticket; the ring's words are passed only between threads past the
+// ticket's test, so the missing acquire is the ticket's, reported once there (cdpAdvancedQuicksort's
+// shape).
+struct Ring {
+  volatile unsigned head, tail;
+};
+
+// LITMUS: allowed cuda-scope-release-acquire
+// No fence at the ticket: its publish and its receive are reported, the ring's wait is not.
+__global__ void ringAfterTicket(int *data, unsigned *sorted, Ring *ring, int *out, unsigned warps, unsigned size) {
+  unsigned warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  if (threadIdx.x % 32 == 0) {
+    data[warp] = warp;
+    if (atomicAdd(sorted, 1u) + 1u == warps) {
+      while (ring->head - ring->tail >= size) {
+      }
+      unsigned slot = atomicAdd((unsigned *)&ring->head, 1u);
+      out[slot % size] = data[0];
+    }
+  }
+}
+
+// LITMUS: forbidden
+// Fences on both sides of the ticket: the elected leader has every write, whatever the ring says.
+__global__ void ringAfterFencedTicket(int *data, unsigned *sorted, Ring *ring, int *out, unsigned warps, unsigned size) {
+  unsigned warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  if (threadIdx.x % 32 == 0) {
+    data[warp] = warp;
+    __threadfence();
+    if (atomicAdd(sorted, 1u) + 1u == warps) {
+      __threadfence();
+      while (ring->head - ring->tail >= size) {
+      }
+      unsigned slot = atomicAdd((unsigned *)&ring->head, 1u);
+      out[slot % size] = data[0];
+    }
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// Every leader bumps the ring's head after its write and before its ticket, so the ring is another
+// thread's word when the elected leader waits on it: the wait keeps its finding beside the ticket's.
+__global__ void ringBeforeTicket(int *data, unsigned *sorted, Ring *ring, int *out, unsigned warps, unsigned size) {
+  unsigned warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  if (threadIdx.x % 32 == 0) {
+    data[warp] = warp;
+    atomicAdd((unsigned *)&ring->head, 1u);
+    if (atomicAdd(sorted, 1u) + 1u == warps) {
+      while (ring->head - ring->tail >= size) {
+      }
+      out[0] = data[0];
+    }
+  }
+}
