@@ -1274,3 +1274,44 @@ TEST(Engine, PolledCountCarriesNothingToItsLoopsBody) {
   EXPECT_EQ(Fs[0].At, 6u); // the bit's read
   EXPECT_TRUE(Build(false).run().empty());
 }
+
+TEST(Engine, AReceiveIsReportedOnceWhereItsDataArrives) {
+  // data = ...; if (atomicAdd(ticket, 1) + 1 == n) { wait on the ring; take a slot; read data }
+  // The ticket's receive lacks an acquire and is reported; the ring's wait, whose every publish
+  // runs past the ticket's test, passes nothing the ticket does not. A ring bumped before the
+  // ticket is published by threads that have not drawn yet: its wait keeps its finding.
+  constexpr int Ticket = 2, Ring = 3;
+  auto Run = [](bool RingBeforeTicket) {
+    Program P;
+    MemOp Own = plainStore(Data); // data[warp]; the leader reads data[0]
+    Own.Element = 10;
+    Own.ThreadPrivate = true;
+    P.add(Own);
+    MemOp Bump = access(OpKind::RMW, Ring, Order::Relaxed);
+    Bump.Counts = true;
+    if (RingBeforeTicket)
+      P.add(Bump);
+    MemOp Draw = access(OpKind::RMW, Ticket, Order::Relaxed);
+    Draw.Counts = true;
+    Draw.Tested = true;
+    Draw.Test = ValueTest::Equality;
+    P.add(Draw);
+    P.add(load(Ring, Order::Volatile, Scope::System));
+    if (!RingBeforeTicket)
+      P.add(Bump);
+    MemOp First = plainLoad(Data);
+    First.Element = 11;
+    P.add(First);
+    return P.run();
+  };
+  std::vector<Finding> After = Run(false), Before = Run(true);
+  auto ReceivedAt = [](const std::vector<Finding> &Fs) {
+    std::vector<unsigned> Out;
+    for (const Finding &F : Fs)
+      if (F.What == Finding::NoAcquire)
+        Out.push_back(F.At);
+    return Out;
+  };
+  EXPECT_EQ(ReceivedAt(After), (std::vector<unsigned>{1u}));
+  EXPECT_EQ(ReceivedAt(Before), (std::vector<unsigned>{2u, 3u}));
+}
