@@ -400,7 +400,7 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     if (RelayKey To = relayTarget(BO->getLHS(), Fr)) {
       U.RelayTo = To;
       if (!mentions(BO->getRHS(), To, Fr)) // locked = __shfl_sync(m, locked, 1) passes it on
-        Defs[To].push_back(Seq);
+        Defs[To].push_back({Seq, {Arms.begin(), Arms.end()}});
       if (constantInt(BO->getRHS(), Ctx))
         ConstantSets.try_emplace(BO, To);
     }
@@ -413,7 +413,7 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit()) {
-        Defs[VD].push_back(Seq);
+        Defs[VD].push_back({Seq, {Arms.begin(), Arms.end()}});
         walkWith(VD->getInit(), Fr, ValueUse{false, VD});
       }
     return true;

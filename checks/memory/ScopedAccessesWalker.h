@@ -482,7 +482,14 @@ private:
   /// Where each relay is given a value (its declaration, an assignment), by
   /// Seq, in walk order: a test after a later one tests another value (the
   /// same variable in a second call of its function).
-  llvm::DenseMap<RelayKey, llvm::SmallVector<unsigned, 4>> Defs;
+  /// Each with the arms it sits in: a def in the other arm of a statement
+  /// around the read (childCount = atomicAdd(...) in both arms of an if) is
+  /// not on the read's path.
+  struct Def {
+    unsigned Seq;
+    llvm::SmallVector<std::pair<const clang::Stmt *, unsigned>, 4> Arms;
+  };
+  llvm::DenseMap<RelayKey, llvm::SmallVector<Def, 4>> Defs;
   /// \p E reads the relay \p Key (a variable, or the word it names).
   bool mentions(const clang::Stmt *E, RelayKey Key, const Frame *Fr, unsigned Depth = 0) {
     if (!E || Depth > 16)
@@ -496,9 +503,19 @@ private:
     }
     return llvm::any_of(E->children(), [&](const clang::Stmt *C) { return mentions(C, Key, Fr, Depth + 1); });
   }
-  bool definedBetween(RelayKey Var, unsigned After, unsigned Before) const {
+  bool definedBetween(RelayKey Var, unsigned After, unsigned Before,
+                      llvm::ArrayRef<std::pair<const clang::Stmt *, unsigned>> From) const {
     auto It = Defs.find(Var);
-    return It != Defs.end() && any_of(It->second, [&](unsigned D) { return D > After && D <= Before; });
+    if (It == Defs.end())
+      return false;
+    return llvm::any_of(It->second, [&](const Def &D) {
+      if (D.Seq <= After || D.Seq > Before)
+        return false;
+      size_t I = 0;
+      while (I < From.size() && I < D.Arms.size() && From[I] == D.Arms[I])
+        ++I;
+      return !(I < From.size() && I < D.Arms.size() && From[I].first == D.Arms[I].first);
+    });
   }
   llvm::DenseSet<const clang::FunctionDecl *> Active;
   using Modifications = llvm::DenseMap<const clang::VarDecl *, impl::Modification>;

@@ -141,3 +141,22 @@ __global__ void noTestGuardsTheRead(unsigned *epoch, unsigned *announce, unsigne
     out[blockIdx.x * blockDim.x + threadIdx.x] = bags[0];
   }
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The count is drawn in either arm of an if (a tree build's left and right child) and tested after
+// it: the draw in the other arm is not on this draw's path, and the test is this value's.
+__global__ void drawnInEitherArm(int *node, unsigned *count, int *out, int right) {
+  int id = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned seen;
+  if (right) {
+    node[2 * id + 1] = id;
+    __threadfence();
+    seen = atomicAdd(&count[id / 2], 1u);
+  } else {
+    node[2 * id] = id;
+    __threadfence();
+    seen = atomicAdd(&count[id / 2], 1u);
+  }
+  if (seen == 1)
+    out[id] = node[2 * (id ^ 1)];
+}
