@@ -480,11 +480,12 @@ private:
   /// is one of them sets that relay (resolveSetters).
   llvm::DenseMap<const clang::BinaryOperator *, RelayKey> ConstantSets;
   /// Where each relay is given a value (its declaration, an assignment), by
-  /// Seq, in walk order: a test after a later one tests another value (the
-  /// same variable in a second call of its function).
-  /// Each with the arms it sits in: a def in the other arm of a statement
-  /// around the read (childCount = atomicAdd(...) in both arms of an if) is
-  /// not on the read's path.
+  /// Seq, in walk order, with the arms it sits in: a test after a later def
+  /// on the read's path tests another value (the same variable in a second
+  /// call of its function); a def in the other arm of a statement around the
+  /// read (childCount = atomicAdd(...) in both arms of an if) is not on it.
+  /// (The IR front end needs no such cut: each call's value is its own SSA
+  /// value, and a phi merges the two arms' draws.)
   struct Def {
     unsigned Seq;
     llvm::SmallVector<std::pair<const clang::Stmt *, unsigned>, 4> Arms;
