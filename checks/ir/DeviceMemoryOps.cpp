@@ -1,6 +1,7 @@
 //===- DeviceMemoryOps.cpp - every memory operation a kernel performs -----===//
 #include "DeviceMemoryOps.h"
 #include "IrAddresses.h"
+#include "model/Engine.h"
 #include "model/Hierarchy.h"
 #include "model/Ptx.h"
 #include "llvm/ADT/MapVector.h"
@@ -427,8 +428,8 @@ void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const 
               setAddress(Op, Arg);
               break;
             }
-      } else if (std::optional<Scope> S = Barriers.ofFunction(*Callee)) {
-        becomeGridBarrier(Op, *S); // not inlined: the call is the barrier
+      } else if (std::optional<BarrierFunction> B = Barriers.ofFunction(*Callee); B && !B->OfTile) {
+        becomeGridBarrier(Op, B->S); // not inlined: the call is the barrier
       } else if (Callee->isIntrinsic() && warpSyncCall(Callee->getName())) {
         // __syncwarp and the warp's *_sync calls order the lanes that take part.
         Op.What = OpKind::WarpBarrier;
@@ -459,8 +460,8 @@ void collectFunction(const Function &F, std::vector<IROp> &Out, SetVector<const 
   replaceTransfers(Out, First);
   for (size_t I = First; I < Out.size(); ++I)
     if (Out[I].What != OpKind::GridBarrier)
-      if (std::optional<Scope> S = Barriers.inlinedFrom(*Out[I].I))
-        becomeGridBarrier(Out[I], *S);
+      if (std::optional<BarrierFunction> B = Barriers.inlinedFrom(*Out[I].I); B && !B->OfTile)
+        becomeGridBarrier(Out[I], B->S);
 }
 
 /// One name per object across the functions a kernel calls and the times a
@@ -688,6 +689,16 @@ std::vector<IROp> collectDeviceOps(const Function &Kernel) {
   BarrierFunctions Barriers;
   for (unsigned I = 0; I < Functions.size(); ++I)
     collectFunction(*Functions[I], Out, Functions, Barriers);
+  // A tile's sync, inlined, is the block's barrier where the kernel's tiles
+  // are its blocks; otherwise its atomics and warp syncs stay what they are.
+  TileShapes Shapes = tileShapesOf(Functions.getArrayRef());
+  if (dumpingOps())
+    errs() << "cuda-scope: " << Kernel.getName() << ": " << Shapes.describe() << "\n";
+  if (Shapes.syncIsBlockBarrier(std::nullopt))
+    for (IROp &Op : Out)
+      if (Op.What != OpKind::GridBarrier)
+        if (std::optional<BarrierFunction> B = Barriers.inlinedFrom(*Op.I); B && B->OfTile)
+          becomeBlockBarrier(Op);
   markOrderingCalls(Out);
   copyAtCallSites(Out);
   ObjectNames Names(Functions);

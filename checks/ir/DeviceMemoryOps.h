@@ -88,14 +88,27 @@ std::vector<IROp> collectDeviceOps(const llvm::Function &Kernel);
 /// (IrCalls.cpp).
 class BarrierFunctions {
 public:
-  std::optional<Scope> ofFunction(const llvm::Function &F);
-  /// The grid barrier \p I was inlined from, if any.
-  std::optional<Scope> inlinedFrom(const llvm::Instruction &I);
+  /// The grid barrier, or the sync of a tile of several warps
+  /// (BarrierFunction::OfTile), that a call of \p F is.
+  std::optional<BarrierFunction> ofFunction(const llvm::Function &F);
+  /// The grid barrier or tile sync \p I was inlined from, if any.
+  std::optional<BarrierFunction> inlinedFrom(const llvm::Instruction &I);
 
 private:
-  std::optional<Scope> lookup(const llvm::DISubprogram *SP, llvm::StringRef Mangled);
-  llvm::DenseMap<const void *, std::optional<Scope>> Known;
+  std::optional<BarrierFunction> lookup(const llvm::DISubprogram *SP, llvm::StringRef Mangled);
+  llvm::DenseMap<const void *, std::optional<BarrierFunction>> Known;
 };
+
+/// What \p Functions (a kernel, first, and what it calls) say of the size
+/// of the kernel's blocks and tiles (model: TileShapes): the kernel's
+/// launch bound, and the calls of this_thread_block<M> and
+/// tiled_partition<N> that were inlined into them (their debug locations
+/// name them with their template arguments) or that they make.
+TileShapes tileShapesOf(llvm::ArrayRef<const llvm::Function *> Functions);
+
+/// \p Op becomes the block barrier that the tile sync it was inlined from
+/// is, the tile being the whole block.
+void becomeBlockBarrier(IROp &Op);
 /// Every operation of a function a call in \p Ops calls out of line, copied
 /// to the call (IROp::Site), so that the caller's order holds what the
 /// callee does where it does it, as inlining would (and the AST's walk into

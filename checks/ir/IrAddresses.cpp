@@ -83,10 +83,31 @@ static const CallBase *BoundCall = nullptr;
 BindCallArguments::BindCallArguments(const CallBase *Call) : Saved(BoundCall) { BoundCall = Call; }
 BindCallArguments::~BindCallArguments() { BoundCall = Saved; }
 
+/// The one value a merge gives wherever it is defined: -O2 joins a value
+/// with undef (or poison) on the paths where the source never set it (a
+/// field read only in one branch, used only after it), and the merge is
+/// that value. Null where two defined values meet.
+static const Value *definedValue(const Value *V) {
+  const auto *Phi = dyn_cast<PHINode>(V);
+  if (!Phi)
+    return nullptr;
+  const Value *One = nullptr;
+  for (const Value *In : Phi->incoming_values()) {
+    if (In == Phi || isa<UndefValue>(In))
+      continue;
+    if (One && One != In)
+      return nullptr;
+    One = In;
+  }
+  return One;
+}
+
 std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
   if (!V)
     return "?";
   V = V->stripPointerCasts();
+  while (const Value *Defined = definedValue(V))
+    V = Defined->stripPointerCasts();
   if (Depth > 24)
     return "@" + utohexstr(reinterpret_cast<uintptr_t>(V));
   if (const auto *A = dyn_cast<Argument>(V); A && BoundCall && A->getParent() == BoundCall->getCalledFunction() &&
@@ -461,6 +482,8 @@ static bool blockUniform(const Value *V, unsigned Depth = 0) {
   if (Depth > 12)
     return false;
   V = V->stripPointerCasts();
+  if (const Value *Defined = definedValue(V))
+    return blockUniform(Defined, Depth + 1);
   if (isa<Constant>(V))
     return true;
   if (const auto *A = dyn_cast<Argument>(V))
@@ -514,8 +537,17 @@ static void additiveTerms(const Value *V, bool Negated, const std::string &Scale
   T.Text = Scale + canonical(V, T.Deps);
   T.Negated = Negated;
   T.BlockUniform = blockUniform(V);
-  if (const auto *BO = dyn_cast<BinaryOperator>(V))
+  if (const auto *C = dyn_cast<ConstantInt>(V); C && C->getBitWidth() <= 64)
+    T.Constant = C->getSExtValue();
+  if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
     T.Scaled = BO->getOpcode() == Instruction::Mul || BO->getOpcode() == Instruction::Shl;
+    const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+    if (!C && BO->getOpcode() == Instruction::Mul)
+      C = dyn_cast<ConstantInt>(BO->getOperand(0));
+    if (T.Scaled && C && C->getBitWidth() <= 64 && !C->isNegative())
+      if (BO->getOpcode() == Instruction::Mul || C->getZExtValue() < 62)
+        T.Factor = BO->getOpcode() == Instruction::Mul ? C->getSExtValue() : int64_t(1) << C->getZExtValue();
+  }
   Out.push_back(std::move(T));
 }
 

@@ -34,6 +34,7 @@
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -282,37 +283,118 @@ private:
 
 } // namespace
 
-std::optional<Scope> BarrierFunctions::ofFunction(const Function &F) { return lookup(F.getSubprogram(), F.getName()); }
+std::optional<BarrierFunction> BarrierFunctions::ofFunction(const Function &F) {
+  return lookup(F.getSubprogram(), F.getName());
+}
 
-std::optional<Scope> BarrierFunctions::inlinedFrom(const Instruction &I) {
+std::optional<BarrierFunction> BarrierFunctions::inlinedFrom(const Instruction &I) {
   for (const DILocation *L = I.getDebugLoc().get(); L; L = L->getInlinedAt())
     if (const DISubprogram *SP = L->getScope() ? L->getScope()->getSubprogram() : nullptr)
-      if (std::optional<Scope> S = lookup(SP, StringRef()))
-        return S;
+      if (std::optional<BarrierFunction> B = lookup(SP, StringRef()))
+        return B;
   return std::nullopt;
 }
 
-std::optional<Scope> BarrierFunctions::lookup(const DISubprogram *SP, StringRef Mangled) {
+/// A function's name as the model's tables spell it, with the first
+/// template argument its debug name or mangled name shows.
+static std::string plainNameOf(const DISubprogram *SP, StringRef Mangled, std::optional<uint64_t> *Arg = nullptr) {
+  StringRef Linkage = SP && !SP->getLinkageName().empty() ? SP->getLinkageName() : Mangled;
+  if (!Linkage.empty()) {
+    std::string D = demangle(Linkage);
+    if (Arg) {
+      ItaniumPartialDemangler PD;
+      *Arg = std::nullopt;
+      if (!PD.partialDemangle(Linkage.str().c_str()))
+        if (char *Base = PD.getFunctionName(nullptr, nullptr)) {
+          *Arg = firstTemplateInteger(Base);
+          std::free(Base);
+        }
+    }
+    return plainFunctionName(D);
+  }
+  // Line tables alone (-gline-tables-only, or the locations -Rpass keeps)
+  // name a function without its namespaces, with its template arguments
+  // ("tiled_partition<128U, cooperative_groups::__v1::thread_block>"):
+  // cooperative groups' file says whose it is.
+  if (SP && SP->getFilename().contains("cooperative_groups")) {
+    if (Arg)
+      *Arg = firstTemplateInteger(SP->getName());
+    return ("cooperative_groups::" + SP->getName().take_until([](char C) { return C == '<'; })).str();
+  }
+  return std::string();
+}
+
+std::optional<BarrierFunction> BarrierFunctions::lookup(const DISubprogram *SP, StringRef Mangled) {
   const void *Key = SP ? static_cast<const void *>(SP) : Mangled.data();
   auto It = Known.find(Key);
   if (It != Known.end())
     return It->second;
-  StringRef Linkage = SP && !SP->getLinkageName().empty() ? SP->getLinkageName() : Mangled;
-  std::optional<Scope> S;
   std::optional<BarrierFunction> B;
-  if (!Linkage.empty())
-    B = barrierFunction(demangle(Linkage));
-  // Line tables alone (-gline-tables-only, or the locations -Rpass keeps)
-  // name a function without its namespaces: cooperative groups' file says
-  // whose it is.
-  else if (SP && SP->getFilename().contains("cooperative_groups"))
-    B = barrierFunction(("cooperative_groups::details::" + SP->getName()).str());
-  // Only the grid barrier stands for what is inside it; a block barrier's
-  // inside is the barrier instruction, which the pass reads itself.
-  if (B && B->What == OpKind::GridBarrier)
-    S = B->S;
-  Known[Key] = S;
-  return S;
+  std::string Name = plainNameOf(SP, Mangled);
+  if (!Name.empty()) {
+    B = barrierFunction(Name);
+    // Line tables name details::sync_warps and details::grid::sync alike.
+    if (!B && StringRef(Name).starts_with("cooperative_groups::"))
+      B = barrierFunction("cooperative_groups::details::" + StringRef(Name).rsplit("::").second.str());
+  }
+  // Only the grid barrier and a tile's sync stand for what is inside them;
+  // a block barrier's inside is the barrier instruction, which the pass
+  // reads itself.
+  if (B && B->What != OpKind::GridBarrier && !B->OfTile)
+    B = std::nullopt;
+  Known[Key] = B;
+  return B;
+}
+
+TileShapes tileShapesOf(ArrayRef<const Function *> Functions) {
+  TileShapes Shapes;
+  if (Functions.empty())
+    return Shapes;
+  Attribute Bound = Functions.front()->getFnAttribute("nvvm.maxntid");
+  uint64_t Max;
+  if (Bound.isStringAttribute() && !Bound.getValueAsString().getAsInteger(10, Max))
+    Shapes.noteLaunchBound(Max);
+  DenseSet<const DISubprogram *> Seen;
+  auto Note = [&](const DISubprogram *SP, StringRef Mangled) {
+    std::optional<uint64_t> Arg;
+    std::string Name = plainNameOf(SP, Mangled, &Arg);
+    if (!Name.empty())
+      Shapes.noteCall(Name, Arg);
+    // -O2 may leave nothing of tiled_partition<N> itself; the functions that
+    // take the tile name its type ("leave_qstate<cooperative_groups::__v1::
+    // thread_block_tile<128U, cooperative_groups::__v1::thread_block> >").
+    StringRef Printed = SP ? SP->getName() : StringRef();
+    for (size_t At = Printed.find("thread_block_tile<"); At != StringRef::npos;
+         At = Printed.find("thread_block_tile<", At + 1))
+      if (std::optional<uint64_t> N = firstTemplateInteger(Printed.drop_front(At)))
+        Shapes.noteTile(*N);
+  };
+  DenseSet<const Function *> Called;
+  for (const Function *F : Functions) {
+    if (Called.insert(F).second)
+      Note(F->getSubprogram(), F->getName());
+    for (const Instruction &I : instructions(*F)) {
+      if (const auto *CB = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = CB->getCalledFunction();
+            Callee && !Callee->isIntrinsic() && Called.insert(Callee).second)
+          Note(Callee->getSubprogram(), Callee->getName());
+      for (const DILocation *L = I.getDebugLoc().get(); L && L->getInlinedAt(); L = L->getInlinedAt())
+        if (const DISubprogram *SP = L->getScope() ? L->getScope()->getSubprogram() : nullptr)
+          if (Seen.insert(SP).second)
+            Note(SP, StringRef());
+    }
+  }
+  return Shapes;
+}
+
+void becomeBlockBarrier(IROp &Op) {
+  Op.What = OpKind::BlockBarrier;
+  Op.Ord = Order::AcqRel;
+  Op.ScopeQual = Scope::Block;
+  Op.Object = Op.Address = nullptr;
+  Op.Space = MemorySpace::Unknown;
+  Op.PerBlock = false;
+  Op.Spelling = "tile sync";
 }
 
 void becomeGridBarrier(IROp &Op, Scope S) {

@@ -128,15 +128,65 @@ ArrayRef<MemOp> AstRecords::ops() {
 }
 
 namespace {
+/// What \p Kernel's own code says of the size of its blocks and tiles (model:
+/// TileShapes): its launch bound, and the calls of this_thread_block<M> and
+/// tiled_partition<N> its body makes.
+TileShapes tileShapesOf(const FunctionDecl *Kernel, const ASTContext &Ctx) {
+  TileShapes Shapes;
+  if (!Kernel)
+    return Shapes;
+  if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>())
+    if (std::optional<APSInt> Max = LB->getMaxThreads()->getIntegerConstantExpr(Ctx); Max && Max->isStrictlyPositive())
+      Shapes.noteLaunchBound(Max->getZExtValue());
+  const Stmt *Body = Kernel->getBody();
+  if (!Body)
+    return Shapes;
+  SmallVector<const Stmt *, 64> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *FD = CE->getDirectCallee()) {
+        std::optional<uint64_t> Arg;
+        if (const TemplateArgumentList *TA = FD->getTemplateSpecializationArgs();
+            TA && TA->size() > 0 && TA->get(0).getKind() == TemplateArgument::Integral)
+          Arg = TA->get(0).getAsIntegral().getZExtValue();
+        Shapes.noteCall(plainFunctionName(plainQualifiedName(FD)), Arg);
+      }
+    for (const Stmt *Child : S->children())
+      if (Child)
+        Work.push_back(Child);
+  }
+  return Shapes;
+}
+
+/// The size of the tile whose sync \p C calls, where its type says it
+/// (__static_size_multi_warp_tile_base<128>::sync, cg::sync(tile)).
+std::optional<uint64_t> syncedTileSize(const CallSite &C) {
+  const CXXRecordDecl *RD = nullptr;
+  if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(C.Callee))
+    RD = MD->getParent();
+  else if (C.Call && C.Call->getNumArgs() == 1)
+    RD = C.Call->getArg(0)->getType()->getAsCXXRecordDecl();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || Spec->getTemplateArgs().size() == 0 || Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
+    return std::nullopt;
+  return Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue();
+}
+
 /// The barrier a call is (grid.sync(), cg::sync(grid), block.sync()), if any.
 std::optional<BarrierFunction> barrierOf(const CallSite &C) {
   std::string Name = plainFunctionName(plainQualifiedName(C.Callee));
   if (std::optional<BarrierFunction> B = barrierFunction(Name))
     return B;
-  // cg::sync(g) calls g.sync() for the group it is given.
+  // cg::sync(g) calls g.sync() for the group it is given; a tile of several
+  // warps syncs as its base does.
   if (Name == "cooperative_groups::sync" && C.Call->getNumArgs() == 1)
-    if (const auto *RD = C.Call->getArg(0)->getType()->getAsCXXRecordDecl())
+    if (const auto *RD = C.Call->getArg(0)->getType()->getAsCXXRecordDecl()) {
+      if (RD->getName() == "thread_block_tile")
+        if (std::optional<uint64_t> N = syncedTileSize(C); N && *N > uint64_t(WarpSize))
+          return barrierFunction("cooperative_groups::__static_size_multi_warp_tile_base::sync");
       return barrierFunction(plainQualifiedName(RD) + "::sync");
+    }
   return std::nullopt;
 }
 
@@ -223,10 +273,21 @@ void AstRecords::build() {
     Add(A);
   for (const ScopedAccess &A : Accesses->plainAccesses())
     Add(A);
+  DenseMap<const FunctionDecl *, TileShapes> Shapes;
   for (const CallSite &C : Accesses->calls()) {
     MemOp Op;
     Op.What = OpKind::Call;
-    if (std::optional<BarrierFunction> B = barrierOf(C)) {
+    std::optional<BarrierFunction> B = barrierOf(C);
+    // A tile's sync is the block's barrier only where the tile is the
+    // block; otherwise the walk into it recorded what it is made of.
+    if (B && B->OfTile) {
+      auto It = Shapes.find(C.Root);
+      if (It == Shapes.end())
+        It = Shapes.try_emplace(C.Root, tileShapesOf(C.Root, Accesses->context())).first;
+      if (!It->second.syncIsBlockBarrier(syncedTileSize(C)))
+        B = std::nullopt;
+    }
+    if (B) {
       Op.What = B->What;
       Op.Ord = cuda_scope::Order::AcqRel;
       Op.S = B->S;

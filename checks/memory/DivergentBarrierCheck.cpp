@@ -47,7 +47,7 @@ bool isWholeBlockBarrier(const Stmt *S, bool &Reduces) {
   }
   // cooperative groups' thread_block::sync() and cg::sync(block).
   std::string Name = FD->getQualifiedNameAsString();
-  if (std::optional<BarrierFunction> BF = barrierFunction(Name); BF && BF->What == OpKind::BlockBarrier)
+  if (std::optional<BarrierFunction> BF = barrierFunction(Name); BF && BF->What == OpKind::BlockBarrier && !BF->OfTile)
     return true;
   if (plainFunctionName(Name) == "cooperative_groups::sync" && CE->getNumArgs() == 1) {
     QualType T = CE->getArg(0)->getType().getNonReferenceType();

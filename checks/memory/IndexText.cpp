@@ -294,11 +294,20 @@ void ScopedAccesses::Walker::additiveTerms(const Expr *E, const Frame *Fr, bool 
   IndexTerm T;
   T.Text = canon(E, Fr, T.Deps);
   T.Negated = Negated;
-  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+  if (std::optional<APSInt> C = E->getIntegerConstantExpr(Ctx); C && C->getSignificantBits() <= 64)
+    T.Constant = C->getExtValue();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     T.Scaled = BO->getOpcode() == BO_Mul || BO->getOpcode() == BO_Shl;
+    std::optional<APSInt> C = BO->getRHS()->getIntegerConstantExpr(Ctx);
+    if (!C && BO->getOpcode() == BO_Mul)
+      C = BO->getLHS()->getIntegerConstantExpr(Ctx);
+    if (T.Scaled && C && !C->isNegative() && C->getActiveBits() <= 62)
+      if (BO->getOpcode() == BO_Mul || C->getZExtValue() < 62)
+        T.Factor = BO->getOpcode() == BO_Mul ? int64_t(C->getZExtValue()) : int64_t(1) << C->getZExtValue();
+  }
   // What threads of a block compute alike: no thread index, and every step
   // named; no call whose value the walk does not follow (an atomic's result).
-  T.BlockUniform = !T.Deps.Thread && !T.Deps.Warp && StringRef(T.Text).count('@') == 0 && !opaqueCall(E, Fr);
+  T.BlockUniform = !T.Deps.Thread && !T.Deps.Warp && !T.Deps.ThreadVaries && StringRef(T.Text).count('@') == 0 && !opaqueCall(E, Fr);
   Out.push_back(std::move(T));
 }
 

@@ -180,11 +180,66 @@ std::optional<BarrierFunction> barrierFunction(StringRef QualifiedName) {
       .Cases({"cooperative_groups::multi_grid_group::sync", "cooperative_groups::details::multi_grid::sync"},
              BarrierFunction{OpKind::GridBarrier, Scope::System})
       .Case("cooperative_groups::thread_block::sync", BarrierFunction{OpKind::BlockBarrier, Scope::Block})
+      // A tile of several warps (64 to 512 threads): details/sync.h's
+      // sync_warps, an atom.or.acq_rel.cta arrival on a shared word, an
+      // ld.acquire.cta spin and __syncwarp around them.
+      .Cases({"cooperative_groups::__static_size_multi_warp_tile_base::sync",
+              "cooperative_groups::details::sync_warps"},
+             BarrierFunction{OpKind::BlockBarrier, Scope::Block, /*OfTile=*/true})
       // A tile of one warp or less, and a coalesced group, sync with __syncwarp(mask) of their lanes.
       .Cases({"cooperative_groups::__static_size_thread_block_tile_base::sync",
               "cooperative_groups::coalesced_group::sync"},
              BarrierFunction{OpKind::WarpBarrier, Scope::Block})
       .Default(std::nullopt);
+}
+
+std::optional<uint64_t> firstTemplateInteger(StringRef PrintedName) {
+  size_t Open = PrintedName.find('<');
+  if (Open == StringRef::npos)
+    return std::nullopt;
+  StringRef Arg = PrintedName.drop_front(Open + 1);
+  Arg = Arg.take_until([](char C) { return C == ',' || C == '>'; }).trim();
+  Arg = Arg.rtrim("uUlL");
+  uint64_t V;
+  if (Arg.empty() || Arg.getAsInteger(0, V))
+    return std::nullopt;
+  return V;
+}
+
+void TileShapes::noteCall(StringRef PlainName, std::optional<uint64_t> TemplateArg) {
+  if (PlainName == "cooperative_groups::this_thread_block") {
+    if (TemplateArg)
+      noteLaunchBound(*TemplateArg);
+  } else if (PlainName == "cooperative_groups::tiled_partition") {
+    if (!TemplateArg)
+      SizeUnknown = true;
+    else
+      noteTile(*TemplateArg);
+  }
+}
+
+void TileShapes::noteTile(uint64_t Threads) {
+  if (Threads > uint64_t(WarpSize))
+    SmallestTile = SmallestTile ? std::min(*SmallestTile, Threads) : Threads;
+}
+
+void TileShapes::noteLaunchBound(uint64_t MaxThreads) {
+  if (MaxThreads > 0)
+    MaxBlock = MaxBlock ? std::min(*MaxBlock, MaxThreads) : MaxThreads;
+}
+
+bool TileShapes::syncIsBlockBarrier(std::optional<uint64_t> SyncTile) const {
+  if (!MaxBlock)
+    return false;
+  if (SyncTile)
+    return *SyncTile >= *MaxBlock;
+  return !SizeUnknown && SmallestTile && *SmallestTile >= *MaxBlock;
+}
+
+std::string TileShapes::describe() const {
+  std::string Out = MaxBlock ? "block<=" + std::to_string(*MaxBlock) : "block unbounded";
+  Out += SmallestTile ? " tiles>=" + std::to_string(*SmallestTile) : " no tile of several warps";
+  return SizeUnknown ? Out + " and a tile of unknown size" : Out;
 }
 
 std::string plainFunctionName(StringRef Demangled) {
@@ -603,9 +658,25 @@ std::optional<IndexDeps> strideIndex(const IndexDeps &Start) {
 std::string blockPart(const std::vector<IndexTerm> &Terms) {
   std::vector<std::string> Alike;
   bool ReadsBlock = false;
+  // The pitch, where every scaled term that reads the block's index has a
+  // constant factor: the smallest.
+  std::optional<int64_t> Pitch;
+  bool PitchIsValue = false;
+  for (const IndexTerm &T : Terms)
+    if (T.BlockUniform && T.Deps.Block && T.Scaled) {
+      if (!T.Factor || *T.Factor == 0)
+        PitchIsValue = true;
+      else
+        Pitch = Pitch ? std::min(*Pitch, std::abs(*T.Factor)) : std::abs(*T.Factor);
+    }
+  // A column: a term the block's threads compute apart (the thread's index,
+  // a slot an atomic handed out).
+  const bool Column = any_of(Terms, [](const IndexTerm &T) { return !T.BlockUniform || T.Deps.Thread || T.Deps.Warp; });
   for (const IndexTerm &T : Terms) {
     if (!T.BlockUniform || T.Deps.Thread || T.Deps.Warp)
       continue;
+    if (Column && T.Constant && (PitchIsValue || (Pitch && std::abs(*T.Constant) < *Pitch)))
+      continue; // the column's, within the block's region
     ReadsBlock |= T.Deps.Block && T.Scaled;
     Alike.push_back((T.Negated ? "-" : "+") + T.Text);
   }

@@ -314,6 +314,11 @@ struct IndexTerm {
   bool BlockUniform = false;
   /// A product or shift (blockIdx.x * pitch): what it reads is scaled.
   bool Scaled = false;
+  /// For a scaled term, its constant factor where it has one
+  /// (blockIdx.x * 256, blockIdx.x << 8: 256).
+  std::optional<int64_t> Factor;
+  /// The term is this integer constant (an offset).
+  std::optional<int64_t> Constant;
 };
 /// The block's region of an object that a flat index lies in
 /// (base + blockIdx.x * pitch + column): the terms every thread of a block
@@ -323,7 +328,13 @@ struct IndexTerm {
 /// pointer (the ownership rules assume a column stays within its pitch).
 /// Every alike term is part of it, so a neighbour's region
 /// (blockIdx.x * pitch + pitch + column, flags[blockIdx.x - 1]) is another.
-/// What threads of a block compute apart is the column.
+/// What threads of a block compute apart is the column, and so is a
+/// constant added to a column, where it stays within the pitch: any
+/// constant where the pitch is a value (the assumption made of the column
+/// itself: base + blockIdx.x * pitch + (slot - 128) is the block's region),
+/// one below the pitch where it is a constant (blockIdx.x * 256 + 256 + t
+/// is the neighbour's). A constant with no column is a fixed place of its
+/// own (blockIdx.x * pitch - 1, the word before the region).
 std::string blockPart(const std::vector<IndexTerm> &Terms);
 
 /// Whether a thread index divided by \p Divisor (or shifted right by
@@ -404,8 +415,52 @@ std::string transferName(llvm::StringRef QualifiedName);
 struct BarrierFunction {
   OpKind What; ///< GridBarrier, BlockBarrier or WarpBarrier (a tile of one warp or less)
   Scope S;     ///< the threads it orders
+  /// A tile of several warps' sync (thread_block_tile<64..512>::sync, and
+  /// details::sync_warps that implements it: acquire/release atomics at CTA
+  /// scope on a shared word, and __syncwarp). It orders the tile's threads
+  /// for each other: the block's barrier only where the tile is the whole
+  /// block (TileShapes::syncIsBlockBarrier); otherwise no barrier of the
+  /// block's.
+  bool OfTile = false;
 };
 std::optional<BarrierFunction> barrierFunction(llvm::StringRef QualifiedName);
+
+/// The first template argument of a printed name, where it is an integer:
+/// "tiled_partition<128U, cooperative_groups::thread_block>" gives 128.
+std::optional<uint64_t> firstTemplateInteger(llvm::StringRef PrintedName);
+
+/// What a kernel's code says of the size of its blocks and of the
+/// cooperative groups tiles of several warps it makes. The block has at
+/// most M threads where __launch_bounds__(M) says so, or where it is made
+/// with this_thread_block(block_tile_memory<M>&), whose scratch serves at
+/// most M threads by its contract. tiled_partition<N>(parent) makes tiles
+/// of N threads; tiled_partition(parent, n) a tile whose size is a value.
+/// tiled_partition<N> needs N to divide the block's threads, so a tile of N
+/// in a block of at most N threads is the whole block.
+class TileShapes {
+public:
+  /// A call of \p PlainName (plainFunctionName: "cooperative_groups::
+  /// this_thread_block", "cooperative_groups::tiled_partition") whose first
+  /// template argument is \p TemplateArg (none: not a template's).
+  void noteCall(llvm::StringRef PlainName, std::optional<uint64_t> TemplateArg);
+  void noteLaunchBound(uint64_t MaxThreads);
+  /// A tile of \p Threads that the kernel handles (a thread_block_tile<N,
+  /// ...> its functions take: only tiled_partition<N> makes one).
+  void noteTile(uint64_t Threads);
+  /// A tile's sync (BarrierFunction::OfTile) orders every thread of the
+  /// block: the block has a known maximum, and the tile synced (\p SyncTile,
+  /// where the front end knows its size; otherwise every tile of several
+  /// warps the kernel makes, none of a size it cannot see) has at least
+  /// that many threads.
+  bool syncIsBlockBarrier(std::optional<uint64_t> SyncTile) const;
+  /// "block<=128 tiles>=128" (CUDA_SCOPE_DUMP_OPS).
+  std::string describe() const;
+
+private:
+  std::optional<uint64_t> MaxBlock;
+  std::optional<uint64_t> SmallestTile; ///< of the tiles of several warps
+  bool SizeUnknown = false;             ///< tiled_partition(parent, n)
+};
 
 
 

@@ -43,7 +43,7 @@ def labels(path):
             if m:
                 pending = (n, m.group(1), set(m.group(2).split()), m.group(3))
                 continue
-            k = re.match(r"\s*__global__\s+void\s+(\w+)", line)
+            k = re.match(r"\s*__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s+)?(\w+)", line)
             if k and pending:
                 out.append((pending[0], k.group(1), pending[1], pending[2], pending[3]))
                 pending = None

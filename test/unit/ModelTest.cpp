@@ -332,6 +332,26 @@ TEST(MemoryModel, ABlocksRegionIsItsAlikeTerms) {
   EXPECT_TRUE(blockPart({Term("b", Block, true), Term("t", Thread, false)}).empty());
   // No term reads the block's index: no region.
   EXPECT_TRUE(blockPart({Term("base", None, true), Term("t", Thread, false)}).empty());
+
+  // A constant added to the column is the column's where the pitch is a value (slot - 128), or
+  // where it is below a constant pitch; a whole constant pitch is the neighbour's region.
+  auto Constant = [&](int64_t C) {
+    IndexTerm T = Term(std::to_string(std::abs(C)), None, true, C < 0);
+    T.Constant = C;
+    return T;
+  };
+  auto Factor = [&](std::string Text, int64_t F) {
+    IndexTerm T = Term(std::move(Text), Block, true);
+    T.Factor = F;
+    return T;
+  };
+  EXPECT_EQ(Write, blockPart({Term("slot", None, false), Constant(-128), Term("pitch*b", Block, true),
+                              Term("base", None, true)}));
+  std::string Row = blockPart({Factor("256*b", 256), Term("t", Thread, false)});
+  EXPECT_EQ(Row, blockPart({Factor("256*b", 256), Constant(3), Term("t", Thread, false)}));
+  EXPECT_NE(Row, blockPart({Factor("256*b", 256), Constant(256), Term("t", Thread, false)}));
+  // With no column, a constant is a place of its own: the word before the region.
+  EXPECT_NE(blockPart({Term("pitch*b", Block, true)}), blockPart({Term("pitch*b", Block, true), Constant(-1)}));
 }
 
 TEST(Hierarchy, IndexLessItsLaneBitsIsTheWarps) {
@@ -812,4 +832,44 @@ TEST(Model, AnInstructionsStateSpaceSaysWhereItsObjectIs) {
   // A generic access is where its object is.
   EXPECT_EQ(homeInSpace(MemorySpace::Generic, ObjectHome::Shared), ObjectHome::Shared);
   EXPECT_EQ(homeInSpace(MemorySpace::Unknown, ObjectHome::Unknown), ObjectHome::Unknown);
+}
+
+TEST(MemoryModel, ATileOfSeveralWarpsSyncsTheBlockOnlyWhereItIsTheBlock) {
+  std::optional<BarrierFunction> B = barrierFunction("cooperative_groups::__v1::__static_size_multi_warp_tile_base<128U>::sync");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->What, OpKind::BlockBarrier);
+  EXPECT_TRUE(B->OfTile);
+  EXPECT_TRUE(barrierFunction("cooperative_groups::details::sync_warps")->OfTile);
+  EXPECT_FALSE(barrierFunction("cooperative_groups::thread_block::sync")->OfTile);
+  EXPECT_EQ(firstTemplateInteger("tiled_partition<128U, cooperative_groups::__v1::thread_block>"), 128u);
+  EXPECT_EQ(firstTemplateInteger("this_thread_block<256u>"), 256u);
+  EXPECT_EQ(firstTemplateInteger("tiled_partition"), std::nullopt);
+  EXPECT_EQ(firstTemplateInteger("f<int>"), std::nullopt);
+
+  // Nothing bounds the block: a launch of more threads makes several tiles.
+  TileShapes None;
+  None.noteCall("cooperative_groups::tiled_partition", 128);
+  EXPECT_FALSE(None.syncIsBlockBarrier(128));
+  EXPECT_FALSE(None.syncIsBlockBarrier(std::nullopt));
+  // block_tile_memory<128>: at most 128 threads, one tile of 128.
+  TileShapes Memory;
+  Memory.noteCall("cooperative_groups::this_thread_block", 128);
+  Memory.noteCall("cooperative_groups::tiled_partition", 128);
+  Memory.noteCall("cooperative_groups::tiled_partition", 16); // a tile of one warp's part syncs as a warp
+  EXPECT_TRUE(Memory.syncIsBlockBarrier(128));
+  EXPECT_TRUE(Memory.syncIsBlockBarrier(std::nullopt));
+  EXPECT_FALSE(Memory.syncIsBlockBarrier(64));
+  // A block of up to 256 in tiles of 128.
+  TileShapes Half;
+  Half.noteLaunchBound(256);
+  Half.noteCall("cooperative_groups::tiled_partition", 128);
+  EXPECT_FALSE(Half.syncIsBlockBarrier(128));
+  EXPECT_FALSE(Half.syncIsBlockBarrier(std::nullopt));
+  // A tile whose size is a value: a sync the front end cannot place is no block barrier.
+  TileShapes Dynamic;
+  Dynamic.noteLaunchBound(128);
+  Dynamic.noteCall("cooperative_groups::tiled_partition", 128);
+  Dynamic.noteCall("cooperative_groups::tiled_partition", std::nullopt);
+  EXPECT_TRUE(Dynamic.syncIsBlockBarrier(128));
+  EXPECT_FALSE(Dynamic.syncIsBlockBarrier(std::nullopt));
 }

@@ -83,3 +83,64 @@ __global__ void overlappingWindows(unsigned *a, unsigned *count, unsigned *out) 
   if (Dev(*count).load(relaxed) == gridDim.x)
     out[blockIdx.x * blockDim.x + threadIdx.x] = a[blockIdx.x + (threadIdx.x ^ 1)];
 }
+
+// LITMUS: forbidden
+// A constant offset within a block's region whose pitch is a value: the slot an atomic hands out
+// less a constant (the first slots live elsewhere), as the column does, stays in the block's own
+// region, written by thread 0 before the barrier and read by the block after it.
+__global__ void ownRegionConstantOffset(Reclaimer r, unsigned *freed) {
+  unsigned region = r.blocks + (r.size / gridDim.x) * blockIdx.x;
+  if (threadIdx.x == 0) {
+    unsigned slot = atomicAdd(&r.announce[blockIdx.x], 1u);
+    if (slot >= 4)
+      r.announce[region + slot - 4] = blockIdx.x + 7;
+  }
+  __syncthreads();
+  unsigned e = Dev(*r.epoch).load(relaxed);
+  if (e % 2 == 0) {
+    unsigned a = r.announce[region + threadIdx.x];
+    if (a != 0)
+      freed[a] = 1;
+  }
+  if (threadIdx.x == 0)
+    atomicCAS(r.epoch, e, e + 2);
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A constant pitch and an offset of a whole pitch: 256 * blockIdx.x + 256 is the neighbour's
+// region, written by the neighbour and published by its relaxed CAS.
+__global__ void neighbourRegionConstantPitch(unsigned *a, unsigned *epoch, unsigned *freed) {
+  if (threadIdx.x == 0)
+    a[256 * blockIdx.x + 3] = blockIdx.x + 7;
+  __syncthreads();
+  unsigned e = Dev(*epoch).load(relaxed);
+  if (threadIdx.x == 0)
+    atomicCAS(epoch, e, e + 2);
+  if (e > 2 * blockIdx.x) {
+    unsigned v = a[256 * blockIdx.x + 256 + threadIdx.x];
+    if (v != 0)
+      freed[v] = 1;
+  }
+}
+
+// LITMUS: forbidden
+// The region's pitch is read only where the block reclaims, and used only there: -O2 merges it with
+// an undefined value on the other path, and the merge is the pitch.
+__global__ void ownRegionPitchReadWhereUsed(Reclaimer r, unsigned *freed, bool reclaim) {
+  unsigned pitch;
+  if (reclaim)
+    pitch = r.size / gridDim.x;
+  if (reclaim && threadIdx.x == 0) {
+    unsigned slot = atomicAdd(&r.announce[blockIdx.x], 1u);
+    r.announce[r.blocks + pitch * blockIdx.x + slot] = blockIdx.x + 7;
+  }
+  __syncthreads();
+  unsigned e = Dev(*r.epoch).load(relaxed);
+  if (reclaim && e % 2 == 0) {
+    unsigned a = r.announce[r.blocks + pitch * blockIdx.x + threadIdx.x];
+    if (a != 0)
+      freed[a] = 1;
+  }
+  if (threadIdx.x == 0)
+    atomicCAS(r.epoch, e, e + 2);
+}
