@@ -497,6 +497,30 @@ static bool blockUniform(const Value *V, unsigned Depth = 0) {
   return all_of(cast<User>(V)->operands(), [&](const Use &Op) { return blockUniform(Op.get(), Depth + 1); });
 }
 
+bool decidedAlikeInBlock(const Value *V, unsigned Depth) {
+  if (Depth > 16)
+    return false;
+  V = V->stripPointerCasts();
+  if (const Value *Defined = definedValue(V))
+    return decidedAlikeInBlock(Defined, Depth + 1);
+  if (isa<Constant>(V))
+    return true;
+  if (const auto *A = dyn_cast<Argument>(V))
+    return A->getParent()->getCallingConv() == CallingConv::PTX_Kernel;
+  if (const auto *II = dyn_cast<IntrinsicInst>(V))
+    return isBlockRegister(II->getIntrinsicID());
+  // A kernel's parameter read from its parameter space (a structure passed
+  // by value): it never changes.
+  if (const auto *Load = dyn_cast<LoadInst>(V)) {
+    const auto *Param = dyn_cast<Argument>(getUnderlyingObject(Load->getPointerOperand()));
+    return Load->isSimple() && Param && Param->hasByValAttr() &&
+           Param->getParent()->getCallingConv() == CallingConv::PTX_Kernel;
+  }
+  if (!isa<BinaryOperator, CastInst, CmpInst, SelectInst>(V))
+    return false;
+  return all_of(cast<User>(V)->operands(), [&](const Use &Op) { return decidedAlikeInBlock(Op.get(), Depth + 1); });
+}
+
 /// The additive terms of an index (through adds, disjoint ors, subtractions,
 /// casts, and a constant scale of a sum), each with its canonical text.
 static void additiveTerms(const Value *V, bool Negated, const std::string &Scale, std::vector<IndexTerm> &Out,

@@ -179,6 +179,12 @@ struct LaneAddress {
 };
 std::optional<LaneAddress> laneOffsetOf(const llvm::Value *Address, const llvm::DataLayout &DL);
 
+/// Every thread of a block computes \p V alike and reads no memory that may
+/// change (the block's and grid's registers, constants, the kernel's
+/// parameters, arithmetic and comparisons of them): a branch on it sends the
+/// whole block one way.
+bool decidedAlikeInBlock(const llvm::Value *V, unsigned Depth = 0);
+
 } // namespace ir
 } // namespace cuda_scope
 

@@ -8,6 +8,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
@@ -500,6 +501,29 @@ bool IrRecords::inCommonLoop(unsigned A, unsigned B) const {
     if (L->contains(PY->getParent()))
       return true;
   return false;
+}
+
+bool IrRecords::blocksApart(unsigned A, unsigned B) const {
+  const IROp &X = IROps[A], &Y = IROps[B];
+  const Instruction *PX = anchor(X, Y), *PY = anchor(Y, X);
+  if (PX->getFunction() != PY->getFunction() || PX->getParent() == PY->getParent())
+    return false;
+  const FunctionOrder &O = orderOf(PX->getFunction());
+  const BasicBlock *BX = PX->getParent(), *BY = PY->getParent();
+  // The branch both come after, whose successors lead to one each and never
+  // to the other; neither reaches the other (no loop takes a block through
+  // both arms).
+  const BasicBlock *Split = O.domTree().findNearestCommonDominator(BX, BY);
+  const auto *Br = Split ? dyn_cast<BranchInst>(Split->getTerminator()) : nullptr;
+  if (!Br || !Br->isConditional() || !ir::decidedAlikeInBlock(Br->getCondition()))
+    return false;
+  auto Reaches = [&](const BasicBlock *From, const BasicBlock *To) {
+    return isPotentiallyReachable(From, To, nullptr, &O.domTree(), &O.loops());
+  };
+  if (Reaches(BX, BY) || Reaches(BY, BX))
+    return false;
+  const BasicBlock *S0 = Br->getSuccessor(0), *S1 = Br->getSuccessor(1);
+  return (!Reaches(S1, BX) && !Reaches(S0, BY)) || (!Reaches(S0, BX) && !Reaches(S1, BY));
 }
 
 bool IrRecords::inSpinLoop(unsigned A, unsigned B) const {

@@ -39,6 +39,7 @@ public:
   bool afterTest(unsigned A, unsigned B) const override;
   bool alwaysBefore(unsigned A, unsigned B) const override;
   bool inCommonLoop(unsigned A, unsigned B) const override;
+  bool blocksApart(unsigned A, unsigned B) const override;
   bool inSpinLoop(unsigned A, unsigned B) const override;
 
 private:

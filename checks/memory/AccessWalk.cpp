@@ -330,6 +330,7 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     // A condition the compiler knows (if constexpr, a template's if (!Traits::value), a sizeof
     // test) leaves one arm: the other never runs, and the device IR has no trace of it.
     std::optional<bool> Known = knownCondition(If->getCond(), Fr);
+    noteBranch(If, If->getCond(), Fr);
     const Narrowing Saved = narrowing();
     auto Below = [&](bool WhenTrue) {
       if (ThreadBelow == UnknownThreadGuard)

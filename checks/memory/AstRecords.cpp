@@ -69,6 +69,20 @@ public:
     const ASTContext &Ctx = R.Accesses->context();
     return !(X && pastLoop(*X, Ctx)) && !(Y && pastLoop(*Y, Ctx));
   }
+  bool blocksApart(unsigned A, unsigned B) const override {
+    const ScopedAccess *X = R.access(A), *Y = R.access(B);
+    const CallSite *CX = R.call(A), *CY = R.call(B);
+    ArrayRef<std::pair<const Stmt *, unsigned>> AX = X ? ArrayRef(X->Arms) : ArrayRef(CX->Arms),
+                                                 AY = Y ? ArrayRef(Y->Arms) : ArrayRef(CY->Arms);
+    // The first statement whose arms part them: the two arms of one if or ?:.
+    for (size_t I = 0; I < AX.size() && I < AY.size(); ++I) {
+      if (AX[I] == AY[I])
+        continue;
+      return AX[I].first == AY[I].first && isa<IfStmt, ConditionalOperator>(AX[I].first) &&
+             (AX[I].second & 1) != (AY[I].second & 1) && R.Accesses->decidedAlikeInBlock(AX[I].first);
+    }
+    return false;
+  }
   bool inSpinLoop(unsigned A, unsigned B) const override {
     const ScopedAccess *X = R.access(A), *Y = R.access(B);
     const Stmt *Loop = X ? spinLoopOf(*X, R.Accesses->context()) : nullptr;

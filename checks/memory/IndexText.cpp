@@ -272,6 +272,20 @@ bool ScopedAccesses::Walker::opaqueCall(const Expr *E, const Frame *Fr, unsigned
   return false;
 }
 
+bool ScopedAccesses::Walker::alikeInBlock(const Expr *E, const Frame *Fr) {
+  IndexDeps D;
+  std::string Text = canon(E, Fr, D);
+  return !D.Thread && !D.Warp && !D.ThreadVaries && !D.Read && StringRef(Text).count('@') == 0 &&
+         !opaqueCall(E, Fr);
+}
+
+void ScopedAccesses::Walker::noteBranch(const Stmt *Branch, const Expr *Cond, const Frame *Fr) {
+  bool Alike = Cond && alikeInBlock(Cond, Fr);
+  auto [It, New] = Owner.BranchAlike.try_emplace(Branch, Alike);
+  if (!New)
+    It->second = It->second && Alike;
+}
+
 void ScopedAccesses::Walker::additiveTerms(const Expr *E, const Frame *Fr, bool Negated, std::vector<IndexTerm> &Out,
                                           unsigned Depth) {
   E = E->IgnoreParenCasts();

@@ -308,6 +308,15 @@ public:
   /// Every launch of \p Kernel in the TU runs one block (<<<1, N>>>).
   bool runsOneBlock(const clang::FunctionDecl *Kernel) const;
 
+  /// The threads of a block all take the same arm of \p Branch (an if or
+  /// ?:), wherever the walk met it: its condition reads only what they
+  /// compute alike (the block's index, the grid's size, constants and
+  /// parameters), nothing read from memory (model: ProgramOrder::blocksApart).
+  bool decidedAlikeInBlock(const clang::Stmt *Branch) const {
+    auto It = BranchAlike.find(Branch);
+    return It != BranchAlike.end() && It->second;
+  }
+
   /// "'flag'", "shared variable 'tile'".
   static std::string describe(const ObjectRef &O);
 
@@ -329,6 +338,7 @@ private:
   std::vector<std::unique_ptr<Launch>> Launches;
   llvm::DenseMap<const clang::FunctionDecl *, bool> OneBlock;
   llvm::DenseSet<const clang::FunctionDecl *> Unanalysed;
+  llvm::DenseMap<const clang::Stmt *, bool> BranchAlike;
   llvm::DenseMap<const clang::VarDecl *, Allocation> Allocations;
 };
 

@@ -360,6 +360,10 @@ private:
   void additiveTerms(const clang::Expr *E, const Frame *Fr, bool Negated, std::vector<IndexTerm> &Out,
                      unsigned Depth = 0);
   bool opaqueCall(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
+  /// Every thread of a block computes \p E alike, reading no memory.
+  bool alikeInBlock(const clang::Expr *E, const Frame *Fr);
+  /// Notes whether the threads of a block take one arm of \p Branch.
+  void noteBranch(const clang::Stmt *Branch, const clang::Expr *Cond, const Frame *Fr);
   using IndexDeps = cuda_scope::IndexDeps; // model/MemoryModel.h, shared with the IR front end
   /// A loop variable that starts at the thread's own index and steps by the
   /// grid's size (for (i = tid; i < n; i += blockDim.x * gridDim.x)): where

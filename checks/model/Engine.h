@@ -310,6 +310,11 @@ public:
   /// in a loop around it): it runs on the values with which that loop goes
   /// on (while (flag != 0) { read data }). By default, any common loop.
   virtual bool inSpinLoop(unsigned A, unsigned B) const { return inCommonLoop(A, B); }
+  /// No block runs both \p A and \p B: they lie in the two arms of a
+  /// branch whose condition every thread of a block computes alike (from
+  /// the block's index, the grid's size, constants and parameters), and no
+  /// loop takes one block through both arms. By default, not known.
+  virtual bool blocksApart(unsigned A, unsigned B) const { return false; }
 };
 
 /// How wide a net the message rules cast.

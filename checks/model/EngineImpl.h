@@ -78,6 +78,10 @@ public:
   bool inCommonLoop(unsigned A, unsigned B) const {
     return Ops[A].Thread == Ops[B].Thread && PO.inCommonLoop(A, B);
   }
+  /// No block runs both \p A and \p B (ProgramOrder::blocksApart).
+  bool blocksApart(unsigned A, unsigned B) const {
+    return Ops[A].Thread == Ops[B].Thread && !inCommonLoop(A, B) && PO.blocksApart(A, B);
+  }
   /// \p B sits in the loop the spinning read \p A is left by.
   bool inSpinLoop(unsigned A, unsigned B) const {
     return Ops[A].Thread == Ops[B].Thread && PO.inSpinLoop(A, B);

@@ -144,13 +144,16 @@ private:
   }
   /// \p D and \p L touch one block's region of their object (BlockPart), so
   /// they are one block's accesses or touch different addresses, and a
-  /// barrier of the block orders \p D before \p L: data a block keeps to
-  /// itself is not another block's message, whatever the flag's scope.
+  /// barrier of the block orders \p D before \p L, or no block runs both
+  /// (blocksApart: each touches its own block's region, never the other's):
+  /// data a block keeps to itself is not another block's message, whatever
+  /// the flag's scope.
   bool ownRegionBarrier(unsigned D, unsigned L) const {
     const MemOp &Write = St.op(D), &Read = St.op(L);
-    return Write.BlockPart >= 0 && Write.BlockPart == Read.BlockPart && any_of(G.Barriers, [&](unsigned B) {
-             return orders(St.op(B), false, Scope::Block) && St.barrierBetween(D, B, L);
-           });
+    return Write.BlockPart >= 0 && Write.BlockPart == Read.BlockPart &&
+           (St.blocksApart(D, L) || any_of(G.Barriers, [&](unsigned B) {
+              return orders(St.op(B), false, Scope::Block) && St.barrierBetween(D, B, L);
+            }));
   }
   /// Every read of \p D's data is so ordered in \p D's block's own region.
   bool keptInBlock(unsigned D) const {

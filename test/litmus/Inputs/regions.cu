@@ -144,3 +144,70 @@ __global__ void ownRegionPitchReadWhereUsed(Reclaimer r, unsigned *freed, bool r
   if (threadIdx.x == 0)
     atomicCAS(r.epoch, e, e + 2);
 }
+
+// LITMUS: forbidden
+// The grid's first blocks retire into their own regions, the others free from theirs. A block's
+// threads all take the same arm (the block's index decides it) and no loop runs both: what one
+// block writes in its region, no other block reads, whatever the epoch says.
+__global__ void regionsOfBlocksApart(Reclaimer r, unsigned *freed, unsigned writers) {
+  unsigned region = r.blocks + (r.size / gridDim.x) * blockIdx.x;
+  if (blockIdx.x < writers) {
+    if (threadIdx.x == 0) {
+      unsigned slot = atomicAdd(&r.announce[blockIdx.x], 1u);
+      r.announce[region + slot] = blockIdx.x + 7;
+      unsigned e = Dev(*r.epoch).load(relaxed);
+      atomicCAS(r.epoch, e, e + 2);
+    }
+  } else {
+    unsigned e = Dev(*r.epoch).load(relaxed);
+    if (e % 2 == 0) {
+      unsigned a = r.announce[region + threadIdx.x];
+      if (a != 0)
+        freed[a] = 1;
+    }
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The arms split the block's threads instead: thread 0 writes the block's region and the others
+// read it, learning of the write from the relaxed epoch alone.
+__global__ void regionsOfThreadsApart(Reclaimer r, unsigned *freed) {
+  unsigned region = r.blocks + (r.size / gridDim.x) * blockIdx.x;
+  if (threadIdx.x == 0) {
+    unsigned slot = atomicAdd(&r.announce[blockIdx.x], 1u);
+    r.announce[region + slot] = blockIdx.x + 7;
+    unsigned e = Dev(*r.epoch).load(relaxed);
+    atomicCAS(r.epoch, e, e + 2);
+  } else {
+    unsigned e = Dev(*r.epoch).load(relaxed);
+    if (e % 2 == 0) {
+      unsigned a = r.announce[region + threadIdx.x];
+      if (a != 0)
+        freed[a] = 1;
+    }
+  }
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A block's arm changes from round to round: in one round it writes its region, in the next it
+// reads it, with no barrier between the rounds.
+__global__ void regionsOfRoundsApart(Reclaimer r, unsigned *freed, unsigned rounds) {
+  unsigned region = r.blocks + (r.size / gridDim.x) * blockIdx.x;
+  for (unsigned round = 0; round < rounds; ++round) {
+    if ((blockIdx.x + round) % 2 == 0) {
+      if (threadIdx.x == 0) {
+        unsigned slot = atomicAdd(&r.announce[blockIdx.x], 1u);
+        r.announce[region + slot] = blockIdx.x + 7;
+        unsigned e = Dev(*r.epoch).load(relaxed);
+        atomicCAS(r.epoch, e, e + 2);
+      }
+    } else {
+      unsigned e = Dev(*r.epoch).load(relaxed);
+      if (e % 2 == 0) {
+        unsigned a = r.announce[region + threadIdx.x];
+        if (a != 0)
+          freed[a] = 1;
+      }
+    }
+  }
+}
