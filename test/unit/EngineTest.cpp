@@ -36,6 +36,9 @@ public:
   bool inSpinLoop(unsigned A, unsigned B) const override {
     return SpinLoopHoldsAll ? inCommonLoop(A, B) : false;
   }
+  bool blocksApart(unsigned A, unsigned B) const override {
+    return ArmsByBlock && Arms[A] && Arms[B] && Arms[A] != Arms[B];
+  }
 
   std::vector<Finding> run(EngineOptions Opts = EngineOptions()) const { return analyse(Ops, *this, Opts); }
 
@@ -46,6 +49,8 @@ public:
   /// That loop is the spins' own (false: a loop around them, which runs what
   /// follows a spin only once it is left).
   bool SpinLoopHoldsAll = true;
+  /// The arms are chosen alike by a block's threads (if (blockIdx.x < n)).
+  bool ArmsByBlock = false;
 };
 
 MemOp access(OpKind K, int Object, Order O, std::optional<Scope> S = Scope::Device) {
@@ -1314,4 +1319,24 @@ TEST(Engine, AReceiveIsReportedOnceWhereItsDataArrives) {
   };
   EXPECT_EQ(ReceivedAt(After), (std::vector<unsigned>{1u}));
   EXPECT_EQ(ReceivedAt(Before), (std::vector<unsigned>{2u, 3u}));
+}
+
+TEST(Engine, ARegionNoOtherBlocksArmTouchesIsTheBlocksOwn) {
+  // region = base + pitch * blockIdx.x; if (<arm 1>) { region[slot] = v; publish relaxed }
+  // else { receive relaxed; read region[t] }. Where a block's threads pick the arm alike and no
+  // loop takes a block through both, each block touches only its own region on its one side: no
+  // message. Where the arms split a block's threads, thread 0's write is another thread's data.
+  auto Run = [](bool ArmsByBlock, bool Looped) {
+    Program P = messagePassing(Order::Relaxed, Order::Relaxed);
+    P.Ops[0].BlockPart = P.Ops[3].BlockPart = 5;
+    P.Ops[0].Element = 10;
+    P.Ops[3].Element = 11;
+    P.ArmsByBlock = ArmsByBlock;
+    P.Looped = Looped;
+    return P.run();
+  };
+  EXPECT_TRUE(Run(true, false).empty());
+  EXPECT_EQ(kinds(Run(false, false)), (std::vector<Finding::Kind>{Finding::NoRelease, Finding::NoAcquire}));
+  // Rounds that change a block's arm: the block writes its region in one and reads it in the next.
+  EXPECT_FALSE(Run(true, true).empty());
 }
