@@ -179,6 +179,11 @@ struct LaneAddress {
 };
 std::optional<LaneAddress> laneOffsetOf(const llvm::Value *Address, const llvm::DataLayout &DL);
 
+/// The one value a merge gives wherever it is defined (a value joined with
+/// undef or poison on the paths where the source never set it); null where
+/// two defined values meet, or \p V is no merge.
+const llvm::Value *definedValue(const llvm::Value *V);
+
 /// Every thread of a block computes \p V alike and reads no memory that may
 /// change (the block's and grid's registers, constants, the kernel's
 /// parameters, arithmetic and comparisons of them): a branch on it sends the
