@@ -188,7 +188,7 @@ const llvm::Value *definedValue(const llvm::Value *V);
 /// change (the block's and grid's registers, constants, the kernel's
 /// parameters, arithmetic and comparisons of them): a branch on it sends the
 /// whole block one way.
-bool decidedAlikeInBlock(const llvm::Value *V, unsigned Depth = 0);
+bool decidedAlikeInBlock(const llvm::Value *V);
 
 } // namespace ir
 } // namespace cuda_scope

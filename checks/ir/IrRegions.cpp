@@ -16,50 +16,38 @@ namespace cuda_scope {
 namespace ir {
 
 /// Every thread of a block computes \p V alike: constants, a kernel's
-/// arguments, the block's and grid's registers, what is loaded (plainly)
-/// from such an address, and arithmetic of them (model: IndexTerm).
-static bool blockUniform(const Value *V, unsigned Depth = 0) {
-  if (Depth > 12)
+/// arguments, the block's and grid's registers, and arithmetic of them
+/// (model: IndexTerm). For an index, also what is loaded plainly from such
+/// an address (one address for the whole block); for a \p Branch's
+/// condition, of memory only the kernel's parameters passed by value, which
+/// never change (what others may write can change between two threads'
+/// reads), and comparisons and selects.
+static bool computedAlike(const Value *V, bool Branch, unsigned Depth = 0) {
+  if (Depth > (Branch ? 16u : 12u))
     return false;
   V = V->stripPointerCasts();
   if (const Value *Defined = definedValue(V))
-    return blockUniform(Defined, Depth + 1);
+    return computedAlike(Defined, Branch, Depth + 1);
   if (isa<Constant>(V))
     return true;
   if (const auto *A = dyn_cast<Argument>(V))
     return A->getParent()->getCallingConv() == CallingConv::PTX_Kernel;
   if (const auto *II = dyn_cast<IntrinsicInst>(V))
     return isBlockRegister(II->getIntrinsicID());
-  if (const auto *Load = dyn_cast<LoadInst>(V))
-    return Load->isSimple() && blockUniform(Load->getPointerOperand(), Depth + 1);
-  if (!isa<BinaryOperator, CastInst, GEPOperator>(V))
-    return false;
-  return all_of(cast<User>(V)->operands(), [&](const Use &Op) { return blockUniform(Op.get(), Depth + 1); });
-}
-
-bool decidedAlikeInBlock(const Value *V, unsigned Depth) {
-  if (Depth > 16)
-    return false;
-  V = V->stripPointerCasts();
-  if (const Value *Defined = definedValue(V))
-    return decidedAlikeInBlock(Defined, Depth + 1);
-  if (isa<Constant>(V))
-    return true;
-  if (const auto *A = dyn_cast<Argument>(V))
-    return A->getParent()->getCallingConv() == CallingConv::PTX_Kernel;
-  if (const auto *II = dyn_cast<IntrinsicInst>(V))
-    return isBlockRegister(II->getIntrinsicID());
-  // A kernel's parameter read from its parameter space (a structure passed
-  // by value): it never changes.
   if (const auto *Load = dyn_cast<LoadInst>(V)) {
+    if (!Branch)
+      return Load->isSimple() && computedAlike(Load->getPointerOperand(), Branch, Depth + 1);
     const auto *Param = dyn_cast<Argument>(getUnderlyingObject(Load->getPointerOperand()));
     return Load->isSimple() && Param && Param->hasByValAttr() &&
            Param->getParent()->getCallingConv() == CallingConv::PTX_Kernel;
   }
-  if (!isa<BinaryOperator, CastInst, CmpInst, SelectInst>(V))
+  if (!isa<BinaryOperator, CastInst>(V) && !(Branch ? isa<CmpInst, SelectInst>(V) : isa<GEPOperator>(V)))
     return false;
-  return all_of(cast<User>(V)->operands(), [&](const Use &Op) { return decidedAlikeInBlock(Op.get(), Depth + 1); });
+  return all_of(cast<User>(V)->operands(), [&](const Use &Op) { return computedAlike(Op.get(), Branch, Depth + 1); });
 }
+static bool blockUniform(const Value *V) { return computedAlike(V, /*Branch=*/false); }
+
+bool decidedAlikeInBlock(const Value *V) { return computedAlike(V, /*Branch=*/true); }
 
 /// The additive terms of an index (through adds, disjoint ors, subtractions,
 /// casts, and a constant scale of a sum), each with its canonical text.
