@@ -660,14 +660,15 @@ std::string blockPart(const std::vector<IndexTerm> &Terms) {
   bool ReadsBlock = false;
   // The pitch, where every scaled term that reads the block's index has a
   // constant factor: the smallest.
-  std::optional<int64_t> Pitch;
+  std::optional<uint64_t> Pitch;
   bool PitchIsValue = false;
+  auto Magnitude = [](int64_t V) { return V < 0 ? 0 - uint64_t(V) : uint64_t(V); };
   for (const IndexTerm &T : Terms)
     if (T.BlockUniform && T.Deps.Block && T.Scaled) {
       if (!T.Factor || *T.Factor == 0)
         PitchIsValue = true;
       else
-        Pitch = Pitch ? std::min(*Pitch, std::abs(*T.Factor)) : std::abs(*T.Factor);
+        Pitch = Pitch ? std::min(*Pitch, Magnitude(*T.Factor)) : Magnitude(*T.Factor);
     }
   // A column: a term the block's threads compute apart (the thread's index,
   // a slot an atomic handed out).
@@ -675,7 +676,7 @@ std::string blockPart(const std::vector<IndexTerm> &Terms) {
   for (const IndexTerm &T : Terms) {
     if (!T.BlockUniform || T.Deps.Thread || T.Deps.Warp)
       continue;
-    if (Column && T.Constant && (PitchIsValue || (Pitch && std::abs(*T.Constant) < *Pitch)))
+    if (Column && T.Constant && (PitchIsValue || (Pitch && Magnitude(*T.Constant) < *Pitch)))
       continue; // the column's, within the block's region
     ReadsBlock |= T.Deps.Block && T.Scaled;
     Alike.push_back((T.Negated ? "-" : "+") + T.Text);
