@@ -103,3 +103,28 @@ __global__ void unboundedBlockTile(Reclaimer r, unsigned *freed) {
   if (threadIdx.x == 0)
     atomicCAS(r.epoch, e, e + 2);
 }
+
+// LITMUS: forbidden; pass-differs: after -O2 the pass cannot tell which tile a sync is of, and takes the kernel's smallest tile of several warps (64) for all of them
+// The block is at most 128 threads and the sync is the 128-thread tile's: the block's barrier. The
+// kernel also makes tiles of 64, whose sync would order only half the block.
+__global__ void __launch_bounds__(128) wholeBlockTileBesideHalves(Reclaimer r, unsigned *freed, unsigned *halves) {
+  auto block = cg::this_thread_block();
+  auto tile = cg::tiled_partition<128>(block);
+  auto half = cg::tiled_partition<64>(block);
+  halves[blockIdx.x * 128 + threadIdx.x] = half.thread_rank();
+  half.sync();
+  unsigned region = r.blocks + (r.size / gridDim.x) * blockIdx.x;
+  if (tile.thread_rank() == 0) {
+    unsigned slot = atomicAdd(&r.announce[blockIdx.x], 1u);
+    r.announce[region + slot] = blockIdx.x + 7;
+  }
+  tile.sync();
+  unsigned e = Dev(*r.epoch).load(relaxed);
+  if (e % 2 == 0) {
+    unsigned a = r.announce[region + tile.thread_rank()];
+    if (a != 0)
+      freed[a] = 1;
+  }
+  if (tile.thread_rank() == 0)
+    atomicCAS(r.epoch, e, e + 2);
+}
