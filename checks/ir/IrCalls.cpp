@@ -302,9 +302,11 @@ static std::string plainNameOf(const DISubprogram *SP, StringRef Mangled, std::o
   if (!Linkage.empty()) {
     std::string D = demangle(Linkage);
     if (Arg) {
+      // The demangler keeps pointing into the name it was given.
+      std::string Kept = Linkage.str();
       ItaniumPartialDemangler PD;
       *Arg = std::nullopt;
-      if (!PD.partialDemangle(Linkage.str().c_str()))
+      if (!PD.partialDemangle(Kept.c_str()))
         if (char *Base = PD.getFunctionName(nullptr, nullptr)) {
           *Arg = firstTemplateInteger(Base);
           std::free(Base);
