@@ -404,6 +404,31 @@ public:
     return Out;
   }
 
+  /// What the block tests on every way into \p X say of a block whose
+  /// threads get there: the tests of the edges that dominate it.
+  BlockFacts factsAt(const BasicBlock *X) const {
+    BlockFacts Facts;
+    const DomTreeNode *N = DT.getNode(X);
+    for (N = N ? N->getIDom() : nullptr; N; N = N->getIDom()) {
+      const auto *Br = dyn_cast<BranchInst>(N->getBlock()->getTerminator());
+      if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
+        continue;
+      for (unsigned Arm = 0; Arm < 2; ++Arm)
+        if (DT.dominates(BasicBlockEdge(N->getBlock(), Br->getSuccessor(Arm)), X))
+          Facts.note(blockCondition(Br->getCondition()), Arm == 0);
+    }
+    return Facts;
+  }
+
+  /// \p Branch's condition as block tests (AST: Finder::blockCondition),
+  /// through the forms -O2 leaves: (blockIdx.x | threadIdx.x) == 0 is both
+  /// zero, a select with a constant arm an && or ||, an xor with true a !.
+  BlockCondition branchCondition(const Instruction *Branch) const {
+    const auto *Br = dyn_cast<BranchInst>(Branch);
+    return Br && Br->isConditional() ? blockCondition(Br->getCondition())
+                                     : BlockCondition::other(VaryingBranches.count(Branch));
+  }
+
   /// The varying branches in the function's order.
   std::vector<const Instruction *> branches() const {
     std::vector<const Instruction *> Out;
@@ -414,6 +439,77 @@ public:
   }
 
 private:
+  BlockCondition blockCondition(const Value *V, unsigned Depth = 0) const {
+    if (Depth > 8)
+      return BlockCondition::other(Varying.count(V));
+    if (const auto *Cmp = dyn_cast<ICmpInst>(V); Cmp && Cmp->isEquality()) {
+      const bool Eq = Cmp->getPredicate() == ICmpInst::ICMP_EQ;
+      for (unsigned Side = 0; Side < 2; ++Side) {
+        const auto *K = dyn_cast<ConstantInt>(Cmp->getOperand(1 - Side));
+        if (!K || K->getBitWidth() > 64)
+          continue;
+        const Value *X = Cmp->getOperand(Side);
+        if (std::optional<unsigned> Axis = blockAxis(X))
+          return BlockCondition::coordinate(*Axis, {Eq ? Comparison::EQ : Comparison::NE, K->getSExtValue()});
+        if (K->isZero())
+          return zeroTest(X, Eq, Depth + 1);
+      }
+      return BlockCondition::other(Varying.count(V));
+    }
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I || !I->getType()->isIntegerTy(1))
+      return BlockCondition::other(Varying.count(V));
+    auto Operand = [&](unsigned N) { return blockCondition(I->getOperand(N), Depth + 1); };
+    switch (I->getOpcode()) {
+    case Instruction::And:
+      return BlockCondition::both(Operand(0), Operand(1));
+    case Instruction::Or:
+      return BlockCondition::either(Operand(0), Operand(1));
+    case Instruction::Xor:
+      if (const auto *K = dyn_cast<ConstantInt>(I->getOperand(1)); K && K->isOne())
+        return Operand(0).negated();
+      break;
+    case Instruction::Select:
+      if (const auto *K = dyn_cast<ConstantInt>(I->getOperand(2)); K && K->isZero())
+        return BlockCondition::both(Operand(0), Operand(1));
+      if (const auto *K = dyn_cast<ConstantInt>(I->getOperand(1)); K && K->isOne())
+        return BlockCondition::either(Operand(0), Operand(2));
+      break;
+    default:
+      break;
+    }
+    return BlockCondition::other(Varying.count(V));
+  }
+  /// X == 0 (\p Eq) or X != 0, where X may be an | of values: all zero, or
+  /// one not.
+  BlockCondition zeroTest(const Value *X, bool Eq, unsigned Depth) const {
+    if (std::optional<unsigned> Axis = blockAxis(X))
+      return BlockCondition::coordinate(*Axis, {Eq ? Comparison::EQ : Comparison::NE, 0});
+    const auto *Or = dyn_cast<BinaryOperator>(X);
+    if (!Or || Or->getOpcode() != Instruction::Or || Depth > 8)
+      return BlockCondition::other(Varying.count(X));
+    BlockCondition A = zeroTest(Or->getOperand(0), Eq, Depth + 1), B = zeroTest(Or->getOperand(1), Eq, Depth + 1);
+    return Eq ? BlockCondition::both(std::move(A), std::move(B)) : BlockCondition::either(std::move(A), std::move(B));
+  }
+  /// The axis of blockIdx that \p V reads, through widening and narrowing.
+  static std::optional<unsigned> blockAxis(const Value *V) {
+    while (const auto *Cast = dyn_cast<CastInst>(V)) {
+      if (!isa<ZExtInst, SExtInst, TruncInst>(Cast))
+        return std::nullopt;
+      V = Cast->getOperand(0);
+    }
+    const auto *II = dyn_cast<IntrinsicInst>(V);
+    switch (II ? II->getIntrinsicID() : Intrinsic::not_intrinsic) {
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+      return 0;
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+      return 1;
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+      return 2;
+    default:
+      return std::nullopt;
+    }
+  }
   void mark(const Value *V) {
     if (Varying.insert(V).second)
       Work.push_back(V);
@@ -484,11 +580,21 @@ decidedByVarying(const Function &F, Level L, const DenseSet<const Instruction *>
   DenseSet<const Instruction *> Seen;
   for (const Instruction *Branch : D.branches()) {
     SmallPtrSet<const BasicBlock *, 16> R = D.region(Branch);
-    for (const BasicBlock &B : F)
-      if (R.count(&B))
-        for (const Instruction &I : B)
-          if (Targets.count(&I) && Seen.insert(&I).second)
-            Out.push_back({&I, Branch});
+    const BlockFacts AtBranch = D.factsAt(Branch->getParent());
+    const BlockCondition Test = D.branchCondition(Branch);
+    for (const BasicBlock &B : F) {
+      if (!R.count(&B) || llvm::none_of(B, [&](const Instruction &I) { return Targets.count(&I); }))
+        continue;
+      // A block that gets to both, where the block tests decide the branch
+      // for all its threads, sends them all one way (or no block gets to both).
+      BlockFacts Both = D.factsAt(&B);
+      Both.add(AtBranch);
+      if (decidedForBlock(Test, Both))
+        continue;
+      for (const Instruction &I : B)
+        if (Targets.count(&I) && Seen.insert(&I).second)
+          Out.push_back({&I, Branch});
+    }
   }
   return Out;
 }

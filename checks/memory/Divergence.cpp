@@ -537,16 +537,23 @@ public:
     if (!S)
       return true;
     if (Want(S)) {
-      if (const Expr *Cond = firstVaryingCondition(S))
+      const BlockFacts Facts = factsOnPath(S);
+      if (const Expr *Cond = firstVaryingCondition(S, Facts))
         Found.push_back({S, Cond});
-      else if (const Expr *Exit = exitBefore(S))
+      else if (const Expr *Exit = exitBefore(S, Facts))
         Found.push_back({S, Exit});
     }
     // A return, break or continue under a varying condition: the threads
     // that take it leave what follows.
-    if (isa<ReturnStmt, BreakStmt, ContinueStmt>(S))
-      if (const Expr *Cond = firstVaryingCondition(S))
-        Exits.push_back({S, Cond});
+    if (isa<ReturnStmt, BreakStmt, ContinueStmt>(S)) {
+      Exit E{S, factsOnPath(S), {}};
+      forEachCondition(S, [&](const Expr *C, std::optional<bool>) {
+        if (V.varies(C))
+          E.Varying.insert(E.Varying.begin(), {C, blockCondition(C)});
+      });
+      if (!E.Varying.empty())
+        Exits.push_back(std::move(E));
+    }
     Path.push_back(S);
     bool R = RecursiveASTVisitor<Finder>::TraverseStmt(S);
     Path.pop_back();
@@ -556,34 +563,106 @@ public:
   std::vector<Decided> Found;
 
 private:
-  /// The outermost enclosing condition (source order: the one a thread meets
-  /// first) that varies and decides \p S.
-  const Expr *firstVaryingCondition(const Stmt *S) const {
+  /// A return, break or continue, what the block tests on its way tell of
+  /// the block that takes it, and the varying conditions that decide it
+  /// (outermost first).
+  struct Exit {
+    const Stmt *S;
+    BlockFacts Facts;
+    std::vector<std::pair<const Expr *, BlockCondition>> Varying;
+  };
+
+  /// Each condition that decides \p S (innermost first), with the arm \p S
+  /// lies in where a thread there has passed (true) or failed (false) it.
+  void forEachCondition(const Stmt *S, function_ref<void(const Expr *, std::optional<bool>)> Each) const {
     const Stmt *Inside = S;
-    const Expr *Outermost = nullptr;
     for (auto It = Path.rbegin(); It != Path.rend(); ++It) {
-      if (const Expr *C = decidingCondition(*It, Inside); C && V.varies(C))
-        Outermost = C;
+      if (const Expr *C = decidingCondition(*It, Inside))
+        Each(C, armOf(*It, Inside));
       Inside = *It;
     }
+  }
+  /// Whether the threads in \p Inside, a part of \p Parent, passed its
+  /// condition (a loop's body: the test held; a do's first round had none).
+  static std::optional<bool> armOf(const Stmt *Parent, const Stmt *Inside) {
+    if (const auto *If = dyn_cast<IfStmt>(Parent))
+      return Inside == If->getThen();
+    if (isa<WhileStmt, ForStmt>(Parent))
+      return true;
+    if (const auto *CO = dyn_cast<ConditionalOperator>(Parent))
+      return Inside == CO->getTrueExpr();
+    if (const auto *BO = dyn_cast<BinaryOperator>(Parent))
+      return BO->getOpcode() == BO_LAnd;
+    return std::nullopt;
+  }
+  /// \p C as block tests: blockIdx.x == 1 and the &&, || and ! around them.
+  BlockCondition blockCondition(const Expr *C) const {
+    C = C->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(C); U && U->getOpcode() == UO_LNot)
+      return blockCondition(U->getSubExpr()).negated();
+    if (const auto *B = dyn_cast<BinaryOperator>(C)) {
+      if (B->getOpcode() == BO_LAnd)
+        return BlockCondition::both(blockCondition(B->getLHS()), blockCondition(B->getRHS()));
+      if (B->getOpcode() == BO_LOr)
+        return BlockCondition::either(blockCondition(B->getLHS()), blockCondition(B->getRHS()));
+      if (B->isEqualityOp())
+        for (auto [Var, Value] : {std::pair(B->getLHS(), B->getRHS()), std::pair(B->getRHS(), B->getLHS())}) {
+          std::optional<std::pair<StringRef, char>> Read = builtinVariableRead(Var);
+          if (!Read || Read->first != "blockIdx" || Read->second < 'x' || Read->second > 'z' ||
+              Value->isValueDependent())
+            continue;
+          if (std::optional<APSInt> K = Value->getIntegerConstantExpr(Ctx); K && K->getSignificantBits() <= 64)
+            return BlockCondition::coordinate(
+                Read->second - 'x', {B->getOpcode() == BO_EQ ? Comparison::EQ : Comparison::NE, K->getExtValue()});
+        }
+    }
+    return BlockCondition::other(V.varies(C));
+  }
+  /// What the block tests on the way to \p S say of a block whose threads
+  /// get there.
+  BlockFacts factsOnPath(const Stmt *S) const {
+    BlockFacts Facts;
+    forEachCondition(S, [&](const Expr *C, std::optional<bool> Arm) {
+      if (Arm)
+        Facts.note(blockCondition(C), *Arm);
+    });
+    return Facts;
+  }
+  /// The outermost enclosing condition (source order: the one a thread meets
+  /// first) that varies and decides \p S, other than those \p Facts (the
+  /// block tests on the way) decide for every block that gets there.
+  const Expr *firstVaryingCondition(const Stmt *S, const BlockFacts &Facts) const {
+    const Expr *Outermost = nullptr;
+    forEachCondition(S, [&](const Expr *C, std::optional<bool>) {
+      if (V.varies(C) && !decidedForBlock(blockCondition(C), Facts))
+        Outermost = C;
+    });
     return Outermost;
   }
   /// A return, break or continue met before \p Barrier under a varying
   /// condition, whose leaving skips the barrier: a return anywhere before it;
-  /// a break or continue in a loop that holds the barrier too.
-  const Expr *exitBefore(const Stmt *Barrier) const {
-    for (const auto &[Exit, Cond] : Exits) {
-      if (isa<ReturnStmt>(Exit)) {
-        if (precedes(Exit, Barrier))
-          return Cond;
+  /// a break or continue in a loop that holds the barrier too. An exit whose
+  /// block tests no block that reaches the barrier passes (\p Facts: those
+  /// on the barrier's way), or whose varying tests such a block decides for
+  /// all its threads, skips it for a whole block or for none.
+  const Expr *exitBefore(const Stmt *Barrier, const BlockFacts &Facts) const {
+    for (const Exit &E : Exits) {
+      if (!isa<ReturnStmt>(E.S)) {
+        // The loop the break or continue leaves is on the barrier's path: a
+        // break skips the barrier in every later iteration; a continue, when
+        // it comes before the barrier in the iteration.
+        if (llvm::none_of(Path, [&](const Stmt *P) {
+              return isa<ForStmt, WhileStmt, DoStmt>(P) && contains(P, E.S) && innermostLoop(E.S) == P &&
+                     (isa<BreakStmt>(E.S) || precedes(E.S, Barrier));
+            }))
+          continue;
+      } else if (!precedes(E.S, Barrier)) {
         continue;
       }
-      // The loop the break or continue leaves is on the barrier's path: a
-      // break skips the barrier in every later iteration; a continue, when
-      // it comes before the barrier in the iteration.
-      for (const Stmt *P : Path)
-        if (isa<ForStmt, WhileStmt, DoStmt>(P) && contains(P, Exit) && innermostLoop(Exit) == P &&
-            (isa<BreakStmt>(Exit) || precedes(Exit, Barrier)))
+      BlockFacts Both = E.Facts;
+      Both.add(Facts);
+      for (const auto &[Cond, Block] : E.Varying)
+        if (!decidedForBlock(Block, Both))
           return Cond;
     }
     return nullptr;
@@ -645,7 +724,7 @@ private:
   ASTContext &Ctx;
   function_ref<bool(const Stmt *)> Want;
   std::vector<const Stmt *> Path;
-  std::vector<std::pair<const Stmt *, const Expr *>> Exits;
+  std::vector<Exit> Exits;
 };
 
 } // namespace

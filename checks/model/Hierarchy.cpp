@@ -1,5 +1,6 @@
 //===- Hierarchy.cpp - barriers at the right level of the hierarchy --------===//
 #include "Hierarchy.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Regex.h"
@@ -359,6 +360,118 @@ bool isWholeBlockBarrierAsm(StringRef AsmText) {
   // a named barrier of some warps, which only they reach by design).
   static const Regex Whole("(^|[^.a-z])(bar|barrier)\\.sync(\\.aligned)?[ \t]+0[ \t]*;");
   return Whole.match(AsmText);
+}
+
+BlockCondition BlockCondition::coordinate(unsigned Axis, ValueCondition Test) {
+  BlockCondition C;
+  C.K = Axis < 3 ? Coordinate : Other;
+  C.Axis = Axis;
+  C.Test = Test;
+  C.Varies = false;
+  return C;
+}
+
+BlockCondition BlockCondition::other(bool Varies) {
+  BlockCondition C;
+  C.Varies = Varies;
+  return C;
+}
+
+BlockCondition BlockCondition::both(BlockCondition A, BlockCondition B) {
+  BlockCondition C;
+  C.K = And;
+  C.Varies = A.Varies || B.Varies;
+  C.Operands = {std::move(A), std::move(B)};
+  return C;
+}
+
+BlockCondition BlockCondition::either(BlockCondition A, BlockCondition B) {
+  BlockCondition C = both(std::move(A), std::move(B));
+  C.K = Or;
+  return C;
+}
+
+BlockCondition BlockCondition::negated() const {
+  BlockCondition C = *this;
+  switch (K) {
+  case Coordinate:
+    C.Test.Op = Test.Op == Comparison::EQ ? Comparison::NE : Comparison::EQ;
+    break;
+  case Other:
+    break;
+  case And:
+  case Or:
+    C.K = K == And ? Or : And;
+    for (BlockCondition &O : C.Operands)
+      O = O.negated();
+    break;
+  }
+  return C;
+}
+
+void BlockFacts::note(const BlockCondition &C, bool Taken) { force(Taken ? C : C.negated()); }
+
+void BlockFacts::force(const BlockCondition &C) {
+  if (C.K == BlockCondition::And) {
+    for (const BlockCondition &O : C.Operands)
+      force(O);
+    return;
+  }
+  // An || passed forces none of its operands; a decided one says nothing new.
+  if (C.K != BlockCondition::Coordinate)
+    return;
+  if (decide(C) == false)
+    Contradiction = true;
+  Axis &A = Axes[C.Axis];
+  if (C.Test.Op == Comparison::EQ)
+    A.Equal = C.Test.C;
+  else
+    A.NotEqual.push_back(C.Test.C);
+}
+
+void BlockFacts::add(const BlockFacts &Other) {
+  Contradiction |= Other.Contradiction;
+  for (unsigned I = 0; I < 3; ++I) {
+    if (const std::optional<int64_t> &E = Other.Axes[I].Equal)
+      force(BlockCondition::coordinate(I, {Comparison::EQ, *E}));
+    for (int64_t N : Other.Axes[I].NotEqual)
+      force(BlockCondition::coordinate(I, {Comparison::NE, N}));
+  }
+}
+
+bool BlockFacts::contradict() const { return Contradiction; }
+
+std::optional<bool> BlockFacts::decide(const BlockCondition &C) const {
+  switch (C.K) {
+  case BlockCondition::Coordinate: {
+    const Axis &A = Axes[C.Axis];
+    if (A.Equal)
+      return C.Test.holdsFor(*A.Equal);
+    if (llvm::any_of(A.NotEqual, [&](int64_t N) { return sameValue(N, C.Test.C); }))
+      return C.Test.Op == Comparison::NE;
+    return std::nullopt;
+  }
+  case BlockCondition::Other:
+    return std::nullopt;
+  case BlockCondition::And:
+  case BlockCondition::Or: {
+    // An && is false once one operand is, an || true once one is.
+    const bool Settles = C.K == BlockCondition::Or;
+    bool AllKnown = true;
+    for (const BlockCondition &O : C.Operands) {
+      std::optional<bool> V = decide(O);
+      if (V == Settles)
+        return Settles;
+      AllKnown &= V.has_value();
+    }
+    return AllKnown ? std::optional<bool>(!Settles) : std::nullopt;
+  }
+  }
+  return std::nullopt;
+}
+
+bool decidedForBlock(const BlockCondition &Test, const BlockFacts &Facts) {
+  return Facts.contradict() || Facts.decide(Test).has_value();
 }
 
 std::string divergentBarrierMessage(bool Reduces, StringRef ConditionWhere) {

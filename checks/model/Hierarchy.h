@@ -24,6 +24,7 @@
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cuda_scope {
 
@@ -167,6 +168,65 @@ std::optional<llvm::StringRef> blockVaryingAsm(llvm::StringRef AsmText);
 /// Inline PTX that is a barrier of the whole block (bar.sync 0, barrier.sync
 /// 0, with no thread count).
 bool isWholeBlockBarrierAsm(llvm::StringRef AsmText);
+
+/// A branch's condition as the divergent barrier rule reads it: && and || of
+/// tests, each either of one of the block's coordinates against a constant
+/// (blockIdx.x == 1: one value for every thread of a block, fixed for the
+/// launch) or any other test, which threads of one block may or may not
+/// decide alike. -O2's forms come to the same: (blockIdx.x | threadIdx.x) == 0
+/// is blockIdx.x == 0 && threadIdx.x == 0.
+class BlockCondition {
+public:
+  /// blockIdx.x (\p Axis 0), .y (1) or .z (2) compared by \p Test.
+  static BlockCondition coordinate(unsigned Axis, ValueCondition Test);
+  /// Any other test; \p Varies: threads of one block may decide it differently.
+  static BlockCondition other(bool Varies);
+  static BlockCondition both(BlockCondition A, BlockCondition B);
+  static BlockCondition either(BlockCondition A, BlockCondition B);
+  BlockCondition negated() const;
+
+private:
+  friend class BlockFacts;
+  enum Kind : uint8_t { Coordinate, Other, And, Or } K = Other;
+  unsigned Axis = 0;
+  ValueCondition Test;
+  bool Varies = true;
+  std::vector<BlockCondition> Operands;
+};
+
+/// What the tests on a path say of the block's coordinates: every thread
+/// that passed `blockIdx.x == 1` runs in block 1. Each axis holds one value
+/// for all the block's threads, so a test of another thread's path that
+/// these facts decide is decided alike for the whole block.
+class BlockFacts {
+public:
+  /// What passing (\p Taken) or failing \p C tells: what every thread on
+  /// that arm knows of its block (a && passed: each operand; a || failed:
+  /// each operand failed).
+  void note(const BlockCondition &C, bool Taken);
+  void add(const BlockFacts &Other);
+  /// No block passes them all (blockIdx.x == 0 and blockIdx.x == 1).
+  bool contradict() const;
+  /// \p C's outcome for every thread of a block these facts hold in, where
+  /// they decide it.
+  std::optional<bool> decide(const BlockCondition &C) const;
+
+private:
+  void force(const BlockCondition &C);
+  struct Axis {
+    std::optional<int64_t> Equal;
+    std::vector<int64_t> NotEqual;
+  };
+  Axis Axes[3];
+  bool Contradiction = false;
+};
+
+/// A condition threads of one block may decide differently (\p Test, passed
+/// or failed on the way to a barrier) leaves the barrier to every thread of
+/// a block or to none, for each block that passes \p Facts (the block tests
+/// on the barrier's path and on the condition's): the facts decide it, or no
+/// block passes them.
+bool decidedForBlock(const BlockCondition &Test, const BlockFacts &Facts);
 
 /// The finding's words, at the barrier: \p Reduces for the _count/_and/_or
 /// forms; \p ConditionWhere "file:line" of the deciding condition.

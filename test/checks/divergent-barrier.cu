@@ -225,3 +225,58 @@ __global__ void roundsSkippedByOneThread(int *Out, int Rounds) {
     // CHECK: :[[@LINE-5]]:{{[0-9]+}}: note: threads of one block may decide this condition differently
   }
 }
+
+// Tests of the block's index decide, for a whole block, a test of the thread's index they are
+// combined with: in block 1, `blockIdx.x == 0 && threadIdx.x == 0` fails for every thread (-O2
+// writes it as (blockIdx.x | threadIdx.x) == 0).
+__global__ void elseOfOneThreadInBlockZero(int *Data, int *Out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    Data[0] = 1;
+  } else if (blockIdx.x == 1) {
+    __syncthreads(); // no-warning: every thread of block 1 fails the first test, and no other block reaches it
+    Out[threadIdx.x] = Data[threadIdx.x];
+  }
+}
+
+__global__ void earlyReturnOfBlockZero(int *Data, int *Out, int Which) {
+  if (blockIdx.x == 0 && threadIdx.x == 5)
+    return;
+  if (blockIdx.x == 2) {
+    Data[threadIdx.x] = Which;
+    __syncthreads(); // no-warning: the return is taken only in block 0, which does not get here
+    Out[threadIdx.x] = Data[0];
+  }
+}
+
+__global__ void eitherBlockOrThread(int *Data, int *Out) {
+  if (blockIdx.y == 3) {
+    if (blockIdx.y == 3 || threadIdx.x < 7) {
+      __syncthreads(); // no-warning: in block row 3 the test passes for every thread
+      Out[threadIdx.x] = Data[0];
+    }
+  }
+}
+
+// Positive: the block test leaves the thread test open for block 0, which reaches the barrier.
+__global__ void elseOfOneThreadInBlockZeroReached(int *Data, int *Out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    Data[0] = 1;
+  } else if (blockIdx.x < 2) {
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE-4]] that threads of one block may decide differently, {{.*}} [cuda-scope-divergent-barrier]
+    // CHECK: :[[@LINE-5]]:7: note: threads of one block may decide this condition differently
+    Out[threadIdx.x] = Data[threadIdx.x];
+  }
+}
+
+// Positive: block 1 reaches the barrier, and its threads decide the other test differently.
+__global__ void blockAndThreadOfTheSameBlock(int *Data, int *Out) {
+  if (blockIdx.x == 1) {
+    if (blockIdx.x == 1 && threadIdx.x < 32) {
+      __syncthreads();
+      // CHECK: :[[@LINE-1]]:7: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE-2]] that threads of one block may decide differently, {{.*}} [cuda-scope-divergent-barrier]
+      // CHECK: :[[@LINE-3]]:9: note: threads of one block may decide this condition differently
+      Out[threadIdx.x] = Data[0];
+    }
+  }
+}

@@ -873,3 +873,54 @@ TEST(MemoryModel, ATileOfSeveralWarpsSyncsTheBlockOnlyWhereItIsTheBlock) {
   EXPECT_TRUE(Dynamic.syncIsBlockBarrier(128));
   EXPECT_FALSE(Dynamic.syncIsBlockBarrier(std::nullopt));
 }
+
+TEST(BlockCondition, ATestOfTheBlockDecidesTheThreadTestItIsCombinedWith) {
+  // if (blockIdx.x == 0 && threadIdx.x == 0) ... else if (blockIdx.x == 1) { barrier }
+  BlockCondition First = BlockCondition::both(BlockCondition::coordinate(0, {Comparison::EQ, 0}),
+                                              BlockCondition::other(/*Varies=*/true));
+  BlockCondition Second = BlockCondition::coordinate(0, {Comparison::EQ, 1});
+  BlockFacts Facts;
+  Facts.note(First, /*Taken=*/false);
+  Facts.note(Second, /*Taken=*/true);
+  EXPECT_FALSE(Facts.contradict());
+  EXPECT_EQ(Facts.decide(First), false);
+  EXPECT_TRUE(decidedForBlock(First, Facts));
+  // ... else if (blockIdx.x != 1): block 0 reaches it, and decides First by thread.
+  BlockFacts Open;
+  Open.note(First, false);
+  Open.note(Second, false);
+  EXPECT_FALSE(decidedForBlock(First, Open));
+}
+
+TEST(BlockCondition, OrAndNotFollowTheirOperands) {
+  BlockCondition Row3 = BlockCondition::coordinate(1, {Comparison::EQ, 3});
+  BlockCondition Either = BlockCondition::either(Row3, BlockCondition::other(true));
+  BlockFacts InRow3;
+  InRow3.note(Row3, true);
+  EXPECT_EQ(InRow3.decide(Either), true);
+  EXPECT_EQ(InRow3.decide(Either.negated()), false);
+  // Failing an || tells each operand failed; passing it tells nothing.
+  BlockFacts Failed, Passed;
+  Failed.note(Either, false);
+  Passed.note(Either, true);
+  EXPECT_EQ(Failed.decide(Row3), false);
+  EXPECT_EQ(Passed.decide(Row3), std::nullopt);
+  // The other axes are not this one.
+  EXPECT_EQ(InRow3.decide(BlockCondition::coordinate(0, {Comparison::EQ, 3})), std::nullopt);
+}
+
+TEST(BlockCondition, FactsNoBlockPassesDecideEverything) {
+  BlockFacts Facts;
+  Facts.note(BlockCondition::coordinate(0, {Comparison::EQ, 0}), true);
+  BlockFacts Later;
+  Later.note(BlockCondition::coordinate(0, {Comparison::NE, 0}), true);
+  EXPECT_FALSE(Facts.contradict());
+  Facts.add(Later);
+  EXPECT_TRUE(Facts.contradict());
+  EXPECT_TRUE(decidedForBlock(BlockCondition::other(true), Facts));
+  // 0xffffffff read unsigned and -1 read signed are one value.
+  BlockFacts Wide;
+  Wide.note(BlockCondition::coordinate(2, {Comparison::EQ, 0xffffffff}), true);
+  EXPECT_EQ(Wide.decide(BlockCondition::coordinate(2, {Comparison::NE, -1})), false);
+  EXPECT_FALSE(decidedForBlock(BlockCondition::other(true), Wide));
+}
