@@ -362,19 +362,33 @@ bool isWholeBlockBarrierAsm(StringRef AsmText) {
   return Whole.match(AsmText);
 }
 
-BlockCondition BlockCondition::coordinate(unsigned Axis, ValueCondition Test) {
-  BlockCondition C;
-  C.K = Axis < 3 ? Coordinate : Other;
-  C.Axis = Axis;
-  C.Test = Test;
-  C.Varies = false;
-  return C;
+BlockCondition BlockCondition::coordinate(unsigned Axis, IndexCompare Op, int64_t C) {
+  const bool Equality = Op == IndexCompare::EQ || Op == IndexCompare::NE;
+  if (Equality && C < 0 && C >= INT32_MIN)
+    C += int64_t(1) << 32; // the 32-bit value a signed constant names
+  if (Axis > 2 || C < 0 || C > UINT32_MAX)
+    return other(/*Varies=*/false);
+  BlockCondition B;
+  B.K = Coordinate;
+  B.Axis = Axis;
+  B.Op = Op;
+  B.C = C;
+  B.Varies = false;
+  return B;
+}
+
+BlockCondition BlockCondition::gridIndex(IndexCompare Op, int64_t C) {
+  BlockCondition B;
+  B.K = GridIndex;
+  B.Op = Op;
+  B.C = C;
+  return B;
 }
 
 BlockCondition BlockCondition::other(bool Varies) {
-  BlockCondition C;
-  C.Varies = Varies;
-  return C;
+  BlockCondition B;
+  B.Varies = Varies;
+  return B;
 }
 
 BlockCondition BlockCondition::both(BlockCondition A, BlockCondition B) {
@@ -392,65 +406,128 @@ BlockCondition BlockCondition::either(BlockCondition A, BlockCondition B) {
 }
 
 BlockCondition BlockCondition::negated() const {
-  BlockCondition C = *this;
+  BlockCondition B = *this;
   switch (K) {
   case Coordinate:
-    C.Test.Op = Test.Op == Comparison::EQ ? Comparison::NE : Comparison::EQ;
+  case GridIndex:
+    B.Op = inverted(Op);
     break;
   case Other:
     break;
   case And:
   case Or:
-    C.K = K == And ? Or : And;
-    for (BlockCondition &O : C.Operands)
+    B.K = K == And ? Or : And;
+    for (BlockCondition &O : B.Operands)
       O = O.negated();
     break;
   }
-  return C;
+  return B;
+}
+
+std::optional<int64_t> BlockCondition::pinnedBlock(bool WhenTrue) const {
+  BlockFacts Facts;
+  Facts.note(*this, WhenTrue);
+  return Facts.contradict() ? std::nullopt : Facts.only(0);
 }
 
 void BlockFacts::note(const BlockCondition &C, bool Taken) { force(Taken ? C : C.negated()); }
 
 void BlockFacts::force(const BlockCondition &C) {
-  if (C.K == BlockCondition::And) {
+  switch (C.K) {
+  case BlockCondition::And:
     for (const BlockCondition &O : C.Operands)
       force(O);
     return;
-  }
-  // An || passed forces none of its operands; a decided one says nothing new.
-  if (C.K != BlockCondition::Coordinate)
+  case BlockCondition::Coordinate:
+    force(C.Axis, C.Op, C.C);
     return;
-  if (decide(C) == false)
-    Contradiction = true;
-  Axis &A = Axes[C.Axis];
-  if (C.Test.Op == Comparison::EQ)
-    A.Equal = C.Test.C;
-  else
-    A.NotEqual.push_back(C.Test.C);
+  case BlockCondition::GridIndex:
+    // tid == 0 passed: the thread is thread 0 of block 0.
+    if (std::optional<int64_t> B = gridIndexPinnedBy(C.Op, C.C, /*WhenTrue=*/true))
+      force(0, IndexCompare::EQ, *B);
+    return;
+  case BlockCondition::Other:
+  case BlockCondition::Or: // an || passed forces none of its operands
+    return;
+  }
+}
+
+void BlockFacts::force(unsigned Axis, IndexCompare Op, int64_t C) {
+  Range &R = Axes[Axis];
+  switch (Op) {
+  case IndexCompare::EQ: R.Lo = std::max(R.Lo, C), R.Hi = std::min(R.Hi, C); break;
+  case IndexCompare::NE: R.NotEqual.push_back(C); break;
+  case IndexCompare::LT: R.Hi = std::min(R.Hi, C - 1); break;
+  case IndexCompare::LE: R.Hi = std::min(R.Hi, C); break;
+  case IndexCompare::GT: R.Lo = std::max(R.Lo, C + 1); break;
+  case IndexCompare::GE: R.Lo = std::max(R.Lo, C); break;
+  }
+  // A value excluded at an end of the range moves the end.
+  for (bool Moved = true; Moved && R.Lo <= R.Hi;) {
+    Moved = false;
+    for (int64_t N : R.NotEqual) {
+      if (N == R.Lo)
+        ++R.Lo, Moved = true;
+      else if (N == R.Hi)
+        --R.Hi, Moved = true;
+    }
+  }
 }
 
 void BlockFacts::add(const BlockFacts &Other) {
-  Contradiction |= Other.Contradiction;
   for (unsigned I = 0; I < 3; ++I) {
-    if (const std::optional<int64_t> &E = Other.Axes[I].Equal)
-      force(BlockCondition::coordinate(I, {Comparison::EQ, *E}));
+    force(I, IndexCompare::GE, Other.Axes[I].Lo);
+    force(I, IndexCompare::LE, Other.Axes[I].Hi);
     for (int64_t N : Other.Axes[I].NotEqual)
-      force(BlockCondition::coordinate(I, {Comparison::NE, N}));
+      force(I, IndexCompare::NE, N);
   }
 }
 
-bool BlockFacts::contradict() const { return Contradiction; }
+bool BlockFacts::contradict() const {
+  return llvm::any_of(Axes, [](const Range &R) { return R.Lo > R.Hi; });
+}
+
+std::optional<int64_t> BlockFacts::only(unsigned Axis) const {
+  const Range &R = Axes[Axis];
+  return R.Lo == R.Hi ? std::optional<int64_t>(R.Lo) : std::nullopt;
+}
+
+std::optional<bool> BlockFacts::decide(unsigned Axis, IndexCompare Op, int64_t C) const {
+  const Range &R = Axes[Axis];
+  // Where every value left passes, or none does.
+  auto Whole = [](bool AllPass, bool NonePass) {
+    return AllPass ? std::optional<bool>(true) : NonePass ? std::optional<bool>(false) : std::nullopt;
+  };
+  switch (Op) {
+  case IndexCompare::EQ:
+  case IndexCompare::NE: {
+    const bool Outside = C < R.Lo || C > R.Hi || llvm::is_contained(R.NotEqual, C);
+    std::optional<bool> Equal = Whole(R.Lo == C && R.Hi == C, Outside);
+    if (Equal && Op == IndexCompare::NE)
+      return !*Equal;
+    return Equal;
+  }
+  case IndexCompare::LT: return Whole(R.Hi < C, R.Lo >= C);
+  case IndexCompare::LE: return Whole(R.Hi <= C, R.Lo > C);
+  case IndexCompare::GT: return Whole(R.Lo > C, R.Hi <= C);
+  case IndexCompare::GE: return Whole(R.Lo >= C, R.Hi < C);
+  }
+  return std::nullopt;
+}
 
 std::optional<bool> BlockFacts::decide(const BlockCondition &C) const {
   switch (C.K) {
-  case BlockCondition::Coordinate: {
-    const Axis &A = Axes[C.Axis];
-    if (A.Equal)
-      return C.Test.holdsFor(*A.Equal);
-    if (llvm::any_of(A.NotEqual, [&](int64_t N) { return sameValue(N, C.Test.C); }))
-      return C.Test.Op == Comparison::NE;
+  case BlockCondition::Coordinate:
+    return decide(C.Axis, C.Op, C.C);
+  case BlockCondition::GridIndex:
+    // Passed only in one block: it fails in every other.
+    if (std::optional<int64_t> B = gridIndexPinnedBy(C.Op, C.C, /*WhenTrue=*/true);
+        B && decide(0, IndexCompare::EQ, *B) == false)
+      return false;
+    if (std::optional<int64_t> B = gridIndexPinnedBy(C.Op, C.C, /*WhenTrue=*/false);
+        B && decide(0, IndexCompare::EQ, *B) == false)
+      return true;
     return std::nullopt;
-  }
   case BlockCondition::Other:
     return std::nullopt;
   case BlockCondition::And:

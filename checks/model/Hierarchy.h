@@ -169,33 +169,46 @@ std::optional<llvm::StringRef> blockVaryingAsm(llvm::StringRef AsmText);
 /// 0, with no thread count).
 bool isWholeBlockBarrierAsm(llvm::StringRef AsmText);
 
-/// A branch's condition as the divergent barrier rule reads it: && and || of
-/// tests, each either of one of the block's coordinates against a constant
-/// (blockIdx.x == 1: one value for every thread of a block, fixed for the
-/// launch) or any other test, which threads of one block may or may not
-/// decide alike. -O2's forms come to the same: (blockIdx.x | threadIdx.x) == 0
-/// is blockIdx.x == 0 && threadIdx.x == 0.
+/// A branch's condition as the block tests in it read: && and || of tests,
+/// each either of one of the block's coordinates against a constant
+/// (blockIdx.x == 1, blockIdx.y < 2: one value for every thread of a block,
+/// fixed for the launch), of the thread's index in a one-dimensional grid
+/// (threadIdx.x + blockIdx.x * blockDim.x == 0: thread 0 of block 0), or any
+/// other test, which threads of one block may or may not decide alike.
+/// -O2's forms come to the same: (blockIdx.x | threadIdx.x) == 0 is
+/// blockIdx.x == 0 && threadIdx.x == 0. Both front ends build one from a
+/// condition; the divergent barrier rule asks what it decides for a block
+/// (BlockFacts), the memory rules which block it pins (pinnedBlock).
 class BlockCondition {
 public:
-  /// blockIdx.x (\p Axis 0), .y (1) or .z (2) compared by \p Test.
-  static BlockCondition coordinate(unsigned Axis, ValueCondition Test);
+  /// blockIdx.x (\p Axis 0), .y (1) or .z (2) compared with \p C. == and
+  /// != read a negative \p C as the 32-bit value (-1 is 0xffffffff); an
+  /// ordering with one, or a constant past 32 bits, tests no block.
+  static BlockCondition coordinate(unsigned Axis, IndexCompare Op, int64_t C);
+  /// threadIdx.x + blockIdx.x * blockDim.x compared with \p C.
+  static BlockCondition gridIndex(IndexCompare Op, int64_t C);
   /// Any other test; \p Varies: threads of one block may decide it differently.
   static BlockCondition other(bool Varies);
   static BlockCondition both(BlockCondition A, BlockCondition B);
   static BlockCondition either(BlockCondition A, BlockCondition B);
   BlockCondition negated() const;
+  /// The one block (its blockIdx.x) whose threads see this come out
+  /// \p WhenTrue, if only one does (blockPinnedBy, through !, && and ||).
+  std::optional<int64_t> pinnedBlock(bool WhenTrue) const;
 
 private:
   friend class BlockFacts;
-  enum Kind : uint8_t { Coordinate, Other, And, Or } K = Other;
+  enum Kind : uint8_t { Coordinate, GridIndex, Other, And, Or } K = Other;
   unsigned Axis = 0;
-  ValueCondition Test;
+  IndexCompare Op = IndexCompare::EQ;
+  int64_t C = 0;
   bool Varies = true;
   std::vector<BlockCondition> Operands;
 };
 
 /// What the tests on a path say of the block's coordinates: every thread
-/// that passed `blockIdx.x == 1` runs in block 1. Each axis holds one value
+/// that passed `blockIdx.x == 1` runs in block 1, every one that passed
+/// `blockIdx.y < 2` in a block of rows 0 and 1. Each axis holds one value
 /// for all the block's threads, so a test of another thread's path that
 /// these facts decide is decided alike for the whole block.
 class BlockFacts {
@@ -210,15 +223,20 @@ public:
   /// \p C's outcome for every thread of a block these facts hold in, where
   /// they decide it.
   std::optional<bool> decide(const BlockCondition &C) const;
+  /// The one value they leave blockIdx's \p Axis, if one.
+  std::optional<int64_t> only(unsigned Axis) const;
 
 private:
   void force(const BlockCondition &C);
-  struct Axis {
-    std::optional<int64_t> Equal;
+  void force(unsigned Axis, IndexCompare Op, int64_t C);
+  std::optional<bool> decide(unsigned Axis, IndexCompare Op, int64_t C) const;
+  /// The values an axis may hold: [Lo, Hi] but NotEqual.
+  struct Range {
+    int64_t Lo = 0;
+    int64_t Hi = UINT32_MAX;
     std::vector<int64_t> NotEqual;
   };
-  Axis Axes[3];
-  bool Contradiction = false;
+  Range Axes[3];
 };
 
 /// A condition threads of one block may decide differently (\p Test, passed

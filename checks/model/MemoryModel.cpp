@@ -285,6 +285,18 @@ IndexCompare swapped(IndexCompare Op) {
   }
 }
 
+IndexCompare inverted(IndexCompare Op) {
+  switch (Op) {
+  case IndexCompare::EQ: return IndexCompare::NE;
+  case IndexCompare::NE: return IndexCompare::EQ;
+  case IndexCompare::LT: return IndexCompare::GE;
+  case IndexCompare::LE: return IndexCompare::GT;
+  case IndexCompare::GT: return IndexCompare::LE;
+  case IndexCompare::GE: return IndexCompare::LT;
+  }
+  return Op;
+}
+
 std::optional<int64_t> blockPinnedBy(IndexCompare Op, int64_t C, bool WhenTrue) {
   if (C < 0)
     return std::nullopt;
@@ -304,13 +316,8 @@ std::optional<int64_t> blockPinnedBy(IndexCompare Op, int64_t C, bool WhenTrue) 
 std::optional<int64_t> threadsBelow(IndexCompare Op, int64_t C, bool WhenTrue) {
   if (C < 0)
     return std::nullopt;
-  if (!WhenTrue) // the comparison that holds when this one fails
-    Op = Op == IndexCompare::EQ   ? IndexCompare::NE
-         : Op == IndexCompare::NE ? IndexCompare::EQ
-         : Op == IndexCompare::LT ? IndexCompare::GE
-         : Op == IndexCompare::LE ? IndexCompare::GT
-         : Op == IndexCompare::GT ? IndexCompare::LE
-                                  : IndexCompare::LT;
+  if (!WhenTrue)
+    Op = inverted(Op);
   switch (Op) {
   case IndexCompare::LT: return C;
   case IndexCompare::LE:

@@ -103,6 +103,8 @@ bool isBlockSizeXName(llvm::StringRef Name);
 enum class IndexCompare : uint8_t { EQ, NE, LT, LE, GT, GE };
 /// The comparison with its operands swapped: C < blockIdx.x is blockIdx.x > C.
 IndexCompare swapped(IndexCompare Op);
+/// The comparison that holds where \p Op fails: < is >=, == is !=.
+IndexCompare inverted(IndexCompare Op);
 /// The one block whose threads see `blockIdx.x <Op> C` come out \p WhenTrue,
 /// if only one does: == C when it holds, != C when it fails, < 1 and <= 0
 /// when they hold, > 0 and >= 1 when they fail (block 0). A truth test of

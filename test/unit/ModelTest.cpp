@@ -876,9 +876,9 @@ TEST(MemoryModel, ATileOfSeveralWarpsSyncsTheBlockOnlyWhereItIsTheBlock) {
 
 TEST(BlockCondition, ATestOfTheBlockDecidesTheThreadTestItIsCombinedWith) {
   // if (blockIdx.x == 0 && threadIdx.x == 0) ... else if (blockIdx.x == 1) { barrier }
-  BlockCondition First = BlockCondition::both(BlockCondition::coordinate(0, {Comparison::EQ, 0}),
+  BlockCondition First = BlockCondition::both(BlockCondition::coordinate(0, IndexCompare::EQ, 0),
                                               BlockCondition::other(/*Varies=*/true));
-  BlockCondition Second = BlockCondition::coordinate(0, {Comparison::EQ, 1});
+  BlockCondition Second = BlockCondition::coordinate(0, IndexCompare::EQ, 1);
   BlockFacts Facts;
   Facts.note(First, /*Taken=*/false);
   Facts.note(Second, /*Taken=*/true);
@@ -893,7 +893,7 @@ TEST(BlockCondition, ATestOfTheBlockDecidesTheThreadTestItIsCombinedWith) {
 }
 
 TEST(BlockCondition, OrAndNotFollowTheirOperands) {
-  BlockCondition Row3 = BlockCondition::coordinate(1, {Comparison::EQ, 3});
+  BlockCondition Row3 = BlockCondition::coordinate(1, IndexCompare::EQ, 3);
   BlockCondition Either = BlockCondition::either(Row3, BlockCondition::other(true));
   BlockFacts InRow3;
   InRow3.note(Row3, true);
@@ -906,21 +906,70 @@ TEST(BlockCondition, OrAndNotFollowTheirOperands) {
   EXPECT_EQ(Failed.decide(Row3), false);
   EXPECT_EQ(Passed.decide(Row3), std::nullopt);
   // The other axes are not this one.
-  EXPECT_EQ(InRow3.decide(BlockCondition::coordinate(0, {Comparison::EQ, 3})), std::nullopt);
+  EXPECT_EQ(InRow3.decide(BlockCondition::coordinate(0, IndexCompare::EQ, 3)), std::nullopt);
 }
 
 TEST(BlockCondition, FactsNoBlockPassesDecideEverything) {
   BlockFacts Facts;
-  Facts.note(BlockCondition::coordinate(0, {Comparison::EQ, 0}), true);
+  Facts.note(BlockCondition::coordinate(0, IndexCompare::EQ, 0), true);
   BlockFacts Later;
-  Later.note(BlockCondition::coordinate(0, {Comparison::NE, 0}), true);
+  Later.note(BlockCondition::coordinate(0, IndexCompare::NE, 0), true);
   EXPECT_FALSE(Facts.contradict());
   Facts.add(Later);
   EXPECT_TRUE(Facts.contradict());
   EXPECT_TRUE(decidedForBlock(BlockCondition::other(true), Facts));
   // 0xffffffff read unsigned and -1 read signed are one value.
   BlockFacts Wide;
-  Wide.note(BlockCondition::coordinate(2, {Comparison::EQ, 0xffffffff}), true);
-  EXPECT_EQ(Wide.decide(BlockCondition::coordinate(2, {Comparison::NE, -1})), false);
+  Wide.note(BlockCondition::coordinate(2, IndexCompare::EQ, 0xffffffff), true);
+  EXPECT_EQ(Wide.decide(BlockCondition::coordinate(2, IndexCompare::NE, -1)), false);
   EXPECT_FALSE(decidedForBlock(BlockCondition::other(true), Wide));
+}
+
+TEST(BlockCondition, OrderingsBoundTheBlocksTheyLeave) {
+  // if (blockIdx.x < 2) { if (blockIdx.x == 5 && threadIdx.x == 0) ...; barrier }
+  BlockFacts Low;
+  Low.note(BlockCondition::coordinate(0, IndexCompare::LT, 2), true);
+  BlockCondition FiveAndThread =
+      BlockCondition::both(BlockCondition::coordinate(0, IndexCompare::EQ, 5), BlockCondition::other(true));
+  EXPECT_EQ(Low.decide(FiveAndThread), false);
+  EXPECT_EQ(Low.decide(BlockCondition::coordinate(0, IndexCompare::LE, 1)), true);
+  EXPECT_EQ(Low.decide(BlockCondition::coordinate(0, IndexCompare::EQ, 1)), std::nullopt);
+  // blockIdx.x >= 1 beside < 2: block 1 only; beside != 1 as well: no block.
+  Low.note(BlockCondition::coordinate(0, IndexCompare::GE, 1), true);
+  EXPECT_EQ(Low.only(0), 1);
+  Low.note(BlockCondition::coordinate(0, IndexCompare::NE, 1), true);
+  EXPECT_TRUE(Low.contradict());
+  // An ordering with a negative constant tests no block (a signed read's
+  // < -1 holds for none, an unsigned one's for all): it decides nothing.
+  BlockFacts None;
+  None.note(BlockCondition::coordinate(0, IndexCompare::LT, -1), true);
+  EXPECT_FALSE(None.contradict());
+  EXPECT_EQ(None.only(0), std::nullopt);
+}
+
+TEST(BlockCondition, PinnedBlockIsWhatTheFactsLeave) {
+  // The forms blockPinnedBy names, and their combinations.
+  EXPECT_EQ(BlockCondition::coordinate(0, IndexCompare::EQ, 3).pinnedBlock(true), 3);
+  EXPECT_EQ(BlockCondition::coordinate(0, IndexCompare::EQ, 3).pinnedBlock(false), std::nullopt);
+  EXPECT_EQ(BlockCondition::coordinate(0, IndexCompare::NE, 3).pinnedBlock(false), 3);
+  EXPECT_EQ(BlockCondition::coordinate(0, IndexCompare::LT, 1).pinnedBlock(true), 0);
+  EXPECT_EQ(BlockCondition::coordinate(0, IndexCompare::GT, 0).pinnedBlock(false), 0);
+  EXPECT_EQ(BlockCondition::coordinate(0, IndexCompare::LT, 2).pinnedBlock(true), std::nullopt);
+  EXPECT_EQ(BlockCondition::coordinate(1, IndexCompare::EQ, 0).pinnedBlock(true), std::nullopt);
+  BlockCondition OneThread =
+      BlockCondition::both(BlockCondition::coordinate(0, IndexCompare::EQ, 0), BlockCondition::other(true));
+  EXPECT_EQ(OneThread.pinnedBlock(true), 0);
+  EXPECT_EQ(OneThread.pinnedBlock(false), std::nullopt);
+  EXPECT_EQ(OneThread.negated().pinnedBlock(false), 0);
+  BlockCondition Between = BlockCondition::both(BlockCondition::coordinate(0, IndexCompare::GE, 4),
+                                                BlockCondition::coordinate(0, IndexCompare::LE, 4));
+  EXPECT_EQ(Between.pinnedBlock(true), 4);
+  // The grid's thread 0 is block 0's; the test fails in every other block.
+  BlockCondition First = BlockCondition::gridIndex(IndexCompare::EQ, 0);
+  EXPECT_EQ(First.pinnedBlock(true), 0);
+  BlockFacts Block2;
+  Block2.note(BlockCondition::coordinate(0, IndexCompare::EQ, 2), true);
+  EXPECT_EQ(Block2.decide(First), false);
+  EXPECT_EQ(Block2.decide(First.negated()), true);
+  EXPECT_EQ(Block2.decide(BlockCondition::gridIndex(IndexCompare::EQ, 5)), std::nullopt);
 }
