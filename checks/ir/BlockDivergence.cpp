@@ -439,76 +439,8 @@ public:
   }
 
 private:
-  BlockCondition blockCondition(const Value *V, unsigned Depth = 0) const {
-    if (Depth > 8)
-      return BlockCondition::other(Varying.count(V));
-    if (const auto *Cmp = dyn_cast<ICmpInst>(V); Cmp && Cmp->isEquality()) {
-      const bool Eq = Cmp->getPredicate() == ICmpInst::ICMP_EQ;
-      for (unsigned Side = 0; Side < 2; ++Side) {
-        const auto *K = dyn_cast<ConstantInt>(Cmp->getOperand(1 - Side));
-        if (!K || K->getBitWidth() > 64)
-          continue;
-        const Value *X = Cmp->getOperand(Side);
-        if (std::optional<unsigned> Axis = blockAxis(X))
-          return BlockCondition::coordinate(*Axis, {Eq ? Comparison::EQ : Comparison::NE, K->getSExtValue()});
-        if (K->isZero())
-          return zeroTest(X, Eq, Depth + 1);
-      }
-      return BlockCondition::other(Varying.count(V));
-    }
-    const auto *I = dyn_cast<Instruction>(V);
-    if (!I || !I->getType()->isIntegerTy(1))
-      return BlockCondition::other(Varying.count(V));
-    auto Operand = [&](unsigned N) { return blockCondition(I->getOperand(N), Depth + 1); };
-    switch (I->getOpcode()) {
-    case Instruction::And:
-      return BlockCondition::both(Operand(0), Operand(1));
-    case Instruction::Or:
-      return BlockCondition::either(Operand(0), Operand(1));
-    case Instruction::Xor:
-      if (const auto *K = dyn_cast<ConstantInt>(I->getOperand(1)); K && K->isOne())
-        return Operand(0).negated();
-      break;
-    case Instruction::Select:
-      if (const auto *K = dyn_cast<ConstantInt>(I->getOperand(2)); K && K->isZero())
-        return BlockCondition::both(Operand(0), Operand(1));
-      if (const auto *K = dyn_cast<ConstantInt>(I->getOperand(1)); K && K->isOne())
-        return BlockCondition::either(Operand(0), Operand(2));
-      break;
-    default:
-      break;
-    }
-    return BlockCondition::other(Varying.count(V));
-  }
-  /// X == 0 (\p Eq) or X != 0, where X may be an | of values: all zero, or
-  /// one not.
-  BlockCondition zeroTest(const Value *X, bool Eq, unsigned Depth) const {
-    if (std::optional<unsigned> Axis = blockAxis(X))
-      return BlockCondition::coordinate(*Axis, {Eq ? Comparison::EQ : Comparison::NE, 0});
-    const auto *Or = dyn_cast<BinaryOperator>(X);
-    if (!Or || Or->getOpcode() != Instruction::Or || Depth > 8)
-      return BlockCondition::other(Varying.count(X));
-    BlockCondition A = zeroTest(Or->getOperand(0), Eq, Depth + 1), B = zeroTest(Or->getOperand(1), Eq, Depth + 1);
-    return Eq ? BlockCondition::both(std::move(A), std::move(B)) : BlockCondition::either(std::move(A), std::move(B));
-  }
-  /// The axis of blockIdx that \p V reads, through widening and narrowing.
-  static std::optional<unsigned> blockAxis(const Value *V) {
-    while (const auto *Cast = dyn_cast<CastInst>(V)) {
-      if (!isa<ZExtInst, SExtInst, TruncInst>(Cast))
-        return std::nullopt;
-      V = Cast->getOperand(0);
-    }
-    const auto *II = dyn_cast<IntrinsicInst>(V);
-    switch (II ? II->getIntrinsicID() : Intrinsic::not_intrinsic) {
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
-      return 0;
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
-      return 1;
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
-      return 2;
-    default:
-      return std::nullopt;
-    }
+  BlockCondition blockCondition(const Value *V) const {
+    return ir::blockConditionOf(V, [&](const Value *X) { return Varying.count(X) != 0; });
   }
   void mark(const Value *V) {
     if (Varying.insert(V).second)

@@ -9,7 +9,9 @@
 #ifndef CUDA_SCOPE_IR_IRADDRESSES_H
 #define CUDA_SCOPE_IR_IRADDRESSES_H
 
+#include "model/Hierarchy.h"
 #include "model/MemoryModel.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringRef.h"
@@ -189,6 +191,18 @@ const llvm::Value *definedValue(const llvm::Value *V);
 /// parameters, arithmetic and comparisons of them): a branch on it sends the
 /// whole block one way.
 bool decidedAlikeInBlock(const llvm::Value *V);
+
+/// An integer comparison of an index with a constant, in the model's words;
+/// an index is never negative, so signed and unsigned comparisons agree.
+std::optional<IndexCompare> indexCompareOf(llvm::CmpInst::Predicate P);
+
+/// \p Cond, an i1, as block tests (model BlockCondition; AST:
+/// memory/ThreadIndex.cpp blockConditionOf), through the forms -O2 leaves:
+/// (blockIdx.x | threadIdx.x) == 0 is both zero, a select with a constant
+/// arm an && or ||, an xor with true a !, and tid == 0 - ctaid * ntid the
+/// grid's thread 0; any other test as one \p Varies says threads of one
+/// block may decide differently.
+BlockCondition blockConditionOf(const llvm::Value *Cond, llvm::function_ref<bool(const llvm::Value *)> Varies);
 
 } // namespace ir
 } // namespace cuda_scope

@@ -17,6 +17,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/IR/PatternMatch.h"
 
 using namespace llvm;
 
@@ -268,6 +269,121 @@ std::optional<std::string> rangeRow(const Value *Index) {
     return L ? L : Sum->getOpcode() == Instruction::Add ? R : std::nullopt;
   }
   return Owned(Walk->Start);
+}
+
+//===----------------------------------------------------------------------===//
+// Block tests
+//===----------------------------------------------------------------------===//
+
+std::optional<IndexCompare> indexCompareOf(CmpInst::Predicate P) {
+  switch (P) {
+  case CmpInst::ICMP_EQ: return IndexCompare::EQ;
+  case CmpInst::ICMP_NE: return IndexCompare::NE;
+  case CmpInst::ICMP_ULT: case CmpInst::ICMP_SLT: return IndexCompare::LT;
+  case CmpInst::ICMP_ULE: case CmpInst::ICMP_SLE: return IndexCompare::LE;
+  case CmpInst::ICMP_UGT: case CmpInst::ICMP_SGT: return IndexCompare::GT;
+  case CmpInst::ICMP_UGE: case CmpInst::ICMP_SGE: return IndexCompare::GE;
+  default: return std::nullopt;
+  }
+}
+
+/// \p V read through widenings (a narrowing changes the value compared).
+static const Value *widened(const Value *V) {
+  while (isa<ZExtInst, SExtInst>(V))
+    V = cast<Instruction>(V)->getOperand(0);
+  return V;
+}
+
+/// The axis of blockIdx that \p V reads.
+static std::optional<unsigned> blockAxis(const Value *V) {
+  const auto *II = dyn_cast<IntrinsicInst>(widened(V));
+  switch (II ? II->getIntrinsicID() : Intrinsic::not_intrinsic) {
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x: return 0;
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y: return 1;
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z: return 2;
+  default: return std::nullopt;
+  }
+}
+
+/// blockIdx.x * blockDim.x, in either order: where the block's threads start
+/// in a one-dimensional grid.
+static bool isBlockOffsetX(const Value *V) {
+  using namespace PatternMatch;
+  const Value *X = nullptr, *Y = nullptr;
+  return match(widened(V), m_c_Mul(m_Value(X), m_Value(Y))) &&
+         ((blockAxis(X) == 0u && isRegister(widened(Y), Intrinsic::nvvm_read_ptx_sreg_ntid_x)) ||
+          (blockAxis(Y) == 0u && isRegister(widened(X), Intrinsic::nvvm_read_ptx_sreg_ntid_x)));
+}
+
+/// threadIdx.x + blockIdx.x * blockDim.x, in either order: the thread's
+/// index in a one-dimensional grid.
+static bool isGridIndexX(const Value *V) {
+  using namespace PatternMatch;
+  const Value *A = nullptr, *B = nullptr;
+  return match(widened(V), m_c_Add(m_Value(A), m_Value(B))) &&
+         ((isRegister(widened(A), Intrinsic::nvvm_read_ptx_sreg_tid_x) && isBlockOffsetX(B)) ||
+          (isRegister(widened(B), Intrinsic::nvvm_read_ptx_sreg_tid_x) && isBlockOffsetX(A)));
+}
+
+/// X == 0 (\p Eq) or X != 0, where X may be an | of values: all zero, or
+/// one not.
+static BlockCondition zeroTest(const Value *X, bool Eq, function_ref<bool(const Value *)> Varies, unsigned Depth) {
+  if (std::optional<unsigned> Axis = blockAxis(X))
+    return BlockCondition::coordinate(*Axis, Eq ? IndexCompare::EQ : IndexCompare::NE, 0);
+  const auto *Or = dyn_cast<BinaryOperator>(X);
+  if (!Or || Or->getOpcode() != Instruction::Or || Depth > 8)
+    return BlockCondition::other(Varies(X));
+  BlockCondition A = zeroTest(Or->getOperand(0), Eq, Varies, Depth + 1);
+  BlockCondition B = zeroTest(Or->getOperand(1), Eq, Varies, Depth + 1);
+  return Eq ? BlockCondition::both(std::move(A), std::move(B)) : BlockCondition::either(std::move(A), std::move(B));
+}
+
+static BlockCondition blockConditionOf(const Value *Cond, function_ref<bool(const Value *)> Varies, unsigned Depth) {
+  using namespace PatternMatch;
+  const Value *A = nullptr, *B = nullptr;
+  if (Depth > 8)
+    return BlockCondition::other(Varies(Cond));
+  if (match(Cond, m_LogicalAnd(m_Value(A), m_Value(B))))
+    return BlockCondition::both(blockConditionOf(A, Varies, Depth + 1), blockConditionOf(B, Varies, Depth + 1));
+  if (match(Cond, m_LogicalOr(m_Value(A), m_Value(B))))
+    return BlockCondition::either(blockConditionOf(A, Varies, Depth + 1), blockConditionOf(B, Varies, Depth + 1));
+  if (match(Cond, m_Not(m_Value(A))))
+    return blockConditionOf(A, Varies, Depth + 1).negated();
+  const auto *Cmp = dyn_cast<ICmpInst>(Cond);
+  if (!Cmp)
+    return BlockCondition::other(Varies(Cond));
+  CmpInst::Predicate P = Cmp->getPredicate();
+  const Value *L = Cmp->getOperand(0), *R = Cmp->getOperand(1);
+  if (isa<ConstantInt>(L)) {
+    std::swap(L, R);
+    P = CmpInst::getSwappedPredicate(P);
+  }
+  // -O2 moves the block's part across: tid + ctaid * ntid == 0 becomes
+  // tid == 0 - ctaid * ntid.
+  if (CmpInst::isEquality(P))
+    for (int Turn = 0; Turn < 2; ++Turn, std::swap(L, R)) {
+      const Value *Offset = nullptr;
+      if (isRegister(widened(L), Intrinsic::nvvm_read_ptx_sreg_tid_x) &&
+          match(R, m_Sub(m_Zero(), m_Value(Offset))) && isBlockOffsetX(Offset))
+        return BlockCondition::gridIndex(P == CmpInst::ICMP_EQ ? IndexCompare::EQ : IndexCompare::NE, 0);
+    }
+  const auto *C = dyn_cast<ConstantInt>(R);
+  std::optional<IndexCompare> Op = indexCompareOf(P);
+  if (!C || !Op || C->getBitWidth() > 64)
+    return BlockCondition::other(Varies(Cond));
+  if (std::optional<unsigned> Axis = blockAxis(L))
+    return BlockCondition::coordinate(*Axis, *Op, C->getSExtValue());
+  // -O2 folds blockIdx.x == 0 && threadIdx.x == 0 into (ctaid | tid) == 0.
+  if (C->isZero() && CmpInst::isEquality(P))
+    if (const auto *Or = dyn_cast<BinaryOperator>(L); Or && Or->getOpcode() == Instruction::Or)
+      return zeroTest(Or, P == CmpInst::ICMP_EQ, Varies, Depth + 1);
+  if (isGridIndexX(L) && !C->isNegative())
+    return BlockCondition::gridIndex(*Op, C->getSExtValue());
+  return BlockCondition::other(Varies(Cond));
+}
+
+BlockCondition blockConditionOf(const Value *Cond, function_ref<bool(const Value *)> Varies) {
+  return blockConditionOf(Cond, Varies, 0);
 }
 
 } // namespace ir

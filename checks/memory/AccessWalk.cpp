@@ -22,28 +22,6 @@ using namespace impl;
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// blockIdx.x, as the builtin variable (a member, or the toolkit's property)
-/// or the NVVM builtin that reads %ctaid.x.
-bool isBlockIndexX(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
-    E = PO->getSyntacticForm()->IgnoreParenImpCasts();
-  auto IsBlockIdx = [](const Expr *Base) {
-    Base = Base->IgnoreParenImpCasts();
-    if (const auto *OV = dyn_cast<OpaqueValueExpr>(Base); OV && OV->getSourceExpr())
-      Base = OV->getSourceExpr()->IgnoreParenImpCasts();
-    const auto *DRE = dyn_cast<DeclRefExpr>(Base);
-    return DRE && identifierOf(DRE->getDecl()) == "blockIdx";
-  };
-  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E))
-    return IsBlockIdx(MP->getBaseExpr()) && identifierOf(MP->getPropertyDecl()) == "x";
-  if (const auto *ME = dyn_cast<MemberExpr>(E))
-    return IsBlockIdx(ME->getBase()) && identifierOf(ME->getMemberDecl()) == "x";
-  if (const auto *CE = dyn_cast<CallExpr>(E))
-    return CE->getDirectCallee() && identifierOf(CE->getDirectCallee()) == "__nvvm_read_ptx_sreg_ctaid_x";
-  return false;
-}
-
 /// A statement that leaves the function: return, or a block ending in one.
 bool returns(const Stmt *S) {
   if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
@@ -75,69 +53,15 @@ bool leaves(const Stmt *S) {
 }
 } // namespace
 
-/// The one block whose threads see \p Cond come out \p WhenTrue: a
-/// comparison of blockIdx.x with a constant, either way round, as the model
-/// reads it (blockPinnedBy), through !, && and ||.
-bool ScopedAccesses::Walker::isGridIndexX(const Expr *E, unsigned Depth) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || Depth > 4)
-      return false;
-    const Expr *Value = VD->getInit() ? (modified(VD) ? nullptr : VD->getInit()) : singleAssignment(VD);
-    return Value && isGridIndexX(Value, Depth + 1);
-  }
-  const auto *Add = dyn_cast<BinaryOperator>(E);
-  if (!Add || Add->getOpcode() != BO_Add)
-    return false;
-  auto Is = [](const Expr *V, StringRef Name) {
-    std::optional<std::pair<StringRef, char>> B = builtinVariableRead(V);
-    return B && B->first == Name && B->second == 'x';
-  };
-  auto Parts = [&](const Expr *Thread, const Expr *Block) {
-    const auto *Mul = dyn_cast<BinaryOperator>(Block->IgnoreParenImpCasts());
-    return Is(Thread, "threadIdx") && Mul && Mul->getOpcode() == BO_Mul &&
-           ((isBlockIndexX(Mul->getLHS()) && Is(Mul->getRHS(), "blockDim")) ||
-            (isBlockIndexX(Mul->getRHS()) && Is(Mul->getLHS(), "blockDim")));
-  };
-  return Parts(Add->getLHS(), Add->getRHS()) || Parts(Add->getRHS(), Add->getLHS());
-}
-
+/// The one block whose threads see \p Cond come out \p WhenTrue, as the
+/// model reads its block tests (BlockCondition::pinnedBlock).
 std::optional<int64_t> ScopedAccesses::Walker::pinnedBlock(const Expr *Cond, bool WhenTrue) {
   if (!Cond)
     return std::nullopt;
-  Cond = Cond->IgnoreParenImpCasts();
-  if (isBlockIndexX(Cond)) // if (blockIdx.x): blockIdx.x != 0
-    return blockPinnedBy(IndexCompare::NE, 0, WhenTrue);
-  if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot)
-    return pinnedBlock(UO->getSubExpr(), !WhenTrue);
-  const auto *BO = dyn_cast<BinaryOperator>(Cond);
-  if (!BO)
-    return std::nullopt;
-  if (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr) {
-    // Both sides of && hold when it does; both of || fail when it does.
-    if ((BO->getOpcode() == BO_LAnd) != WhenTrue)
-      return std::nullopt;
-    if (std::optional<int64_t> C = pinnedBlock(BO->getLHS(), WhenTrue))
-      return C;
-    return pinnedBlock(BO->getRHS(), WhenTrue);
-  }
-  std::optional<IndexCompare> Op = indexCompareOf(BO->getOpcode());
-  if (!Op)
-    return std::nullopt;
-  const Expr *L = BO->getLHS(), *R = BO->getRHS();
-  if (constantInt(L, Ctx)) {
-    std::swap(L, R);
-    Op = swapped(*Op);
-  }
-  std::optional<int64_t> C = constantInt(R, Ctx);
-  if (!C)
-    return std::nullopt;
-  if (isBlockIndexX(L))
-    return blockPinnedBy(*Op, *C, WhenTrue);
-  if (isGridIndexX(L)) // tid == 0: thread 0 of block 0
-    return gridIndexPinnedBy(*Op, *C, WhenTrue);
-  return std::nullopt;
+  auto ValueOf = [&](const VarDecl *VD) -> const Expr * {
+    return VD->getInit() ? (modified(VD) ? nullptr : VD->getInit()) : singleAssignment(VD);
+  };
+  return blockConditionOf(Cond, Ctx, ValueOf, [](const Expr *) { return false; }).pinnedBlock(WhenTrue);
 }
 
 void ScopedAccesses::Walker::walk(const Stmt *S, const Frame *Fr) {

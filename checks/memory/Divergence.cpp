@@ -35,6 +35,13 @@ std::optional<std::pair<StringRef, char>> builtinVariableRead(const Expr *E) {
       return std::nullopt;
     return std::make_pair(identifierOf(DRE->getDecl()), P->getPropertyDecl()->getName()[0]);
   }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) { // a variable of a struct type with x, y, z
+    const auto *DRE = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+    StringRef Member = identifierOf(ME->getMemberDecl());
+    if (!DRE || Member.size() != 1)
+      return std::nullopt;
+    return std::make_pair(identifierOf(DRE->getDecl()), Member[0]);
+  }
   const auto *CE = dyn_cast<CallExpr>(E);
   StringRef N = CE ? identifierOf(CE->getDirectCallee()) : StringRef();
   if (!N.consume_front("__nvvm_read_ptx_sreg_") || N.size() < 3 || N[N.size() - 2] != '_')
@@ -48,6 +55,23 @@ std::optional<std::pair<StringRef, char>> builtinVariableRead(const Expr *E) {
   if (Var.empty())
     return std::nullopt;
   return std::make_pair(Var, N.back());
+}
+
+bool isGridIndexSum(const Expr *E) {
+  const auto *Add = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+  if (!Add || Add->getOpcode() != BO_Add)
+    return false;
+  auto Is = [](const Expr *V, StringRef Name) {
+    std::optional<std::pair<StringRef, char>> B = builtinVariableRead(V);
+    return B && B->first == Name && B->second == 'x';
+  };
+  auto Parts = [&](const Expr *Thread, const Expr *Block) {
+    const auto *Mul = dyn_cast<BinaryOperator>(Block->IgnoreParenImpCasts());
+    return Is(Thread, "threadIdx") && Mul && Mul->getOpcode() == BO_Mul &&
+           ((Is(Mul->getLHS(), "blockIdx") && Is(Mul->getRHS(), "blockDim")) ||
+            (Is(Mul->getRHS(), "blockIdx") && Is(Mul->getLHS(), "blockDim")));
+  };
+  return Parts(Add->getLHS(), Add->getRHS()) || Parts(Add->getRHS(), Add->getLHS());
 }
 
 std::optional<unsigned> tileSize(const CallExpr *CE) {
@@ -87,6 +111,13 @@ public:
       for (const VarDecl *V : AsmOutputs)
         Changed |= Vars.insert(V).second;
     }
+  }
+
+  /// The value \p V holds wherever it is read: its initializer, where every
+  /// use of it reads its value.
+  const Expr *onlyValue(const VarDecl *V) const {
+    V = V->getCanonicalDecl();
+    return V->getInit() && !NotOnlyRead.count(V) && !llvm::is_contained(AsmOutputs, V) ? V->getInit() : nullptr;
   }
 
   bool varies(const Expr *E, unsigned Depth = 0) const {
@@ -402,6 +433,14 @@ private:
         if (const auto *DRE = dyn_cast<DeclRefExpr>(A->getOutputExpr(I)->IgnoreParenImpCasts()))
           if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
             AsmOutputs.push_back(V->getCanonicalDecl());
+    // A local used other than by reading its value (assigned, incremented,
+    // its address taken, bound to a reference) may not hold its initializer.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->hasLocalStorage()) {
+        const auto *Read = Path.empty() ? nullptr : dyn_cast<ImplicitCastExpr>(Path.back());
+        if (!Read || Read->getCastKind() != CK_LValueToRValue)
+          NotOnlyRead.insert(V->getCanonicalDecl());
+      }
     Path.push_back(S);
     for (const Stmt *Child : S->children())
       collect(Child);
@@ -496,6 +535,8 @@ private:
   DenseSet<const Expr *> Steps;
   std::vector<const VarDecl *> AsmOutputs;
   DenseSet<const VarDecl *> Vars;
+  /// Locals some use of which does not read their value (onlyValue).
+  DenseSet<const VarDecl *> NotOnlyRead;
   /// The values of assignments replaced before any read (replacedUnread).
   DenseSet<const Expr *> Dead;
   /// Each local and a condition that decides an assignment to it.
@@ -595,28 +636,9 @@ private:
       return BO->getOpcode() == BO_LAnd;
     return std::nullopt;
   }
-  /// \p C as block tests: blockIdx.x == 1 and the &&, || and ! around them.
   BlockCondition blockCondition(const Expr *C) const {
-    C = C->IgnoreParenImpCasts();
-    if (const auto *U = dyn_cast<UnaryOperator>(C); U && U->getOpcode() == UO_LNot)
-      return blockCondition(U->getSubExpr()).negated();
-    if (const auto *B = dyn_cast<BinaryOperator>(C)) {
-      if (B->getOpcode() == BO_LAnd)
-        return BlockCondition::both(blockCondition(B->getLHS()), blockCondition(B->getRHS()));
-      if (B->getOpcode() == BO_LOr)
-        return BlockCondition::either(blockCondition(B->getLHS()), blockCondition(B->getRHS()));
-      if (B->isEqualityOp())
-        for (auto [Var, Value] : {std::pair(B->getLHS(), B->getRHS()), std::pair(B->getRHS(), B->getLHS())}) {
-          std::optional<std::pair<StringRef, char>> Read = builtinVariableRead(Var);
-          if (!Read || Read->first != "blockIdx" || Read->second < 'x' || Read->second > 'z' ||
-              Value->isValueDependent())
-            continue;
-          if (std::optional<APSInt> K = Value->getIntegerConstantExpr(Ctx); K && K->getSignificantBits() <= 64)
-            return BlockCondition::coordinate(
-                Read->second - 'x', {B->getOpcode() == BO_EQ ? Comparison::EQ : Comparison::NE, K->getExtValue()});
-        }
-    }
-    return BlockCondition::other(V.varies(C));
+    return blockConditionOf(
+        C, Ctx, [&](const VarDecl *D) { return V.onlyValue(D); }, [&](const Expr *E) { return V.varies(E); });
   }
   /// What the block tests on the way to \p S say of a block whose threads
   /// get there.

@@ -10,6 +10,7 @@
 #ifndef CUDA_SCOPE_MEMORY_DIVERGENCE_H
 #define CUDA_SCOPE_MEMORY_DIVERGENCE_H
 
+#include "model/Hierarchy.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -26,6 +27,20 @@ enum class VaryLevel { Block, Warp };
 /// NVVM builtin that reads its register): the variable's name and the
 /// component.
 std::optional<std::pair<llvm::StringRef, char>> builtinVariableRead(const clang::Expr *E);
+
+/// threadIdx.x + blockIdx.x * blockDim.x, in any order: the thread's index
+/// in a one-dimensional grid.
+bool isGridIndexSum(const clang::Expr *E);
+
+/// \p Cond as block tests (model BlockCondition): a comparison of blockIdx's
+/// x, y or z, or of the grid's thread index (isGridIndexSum), with a
+/// constant, either way round, and a truth test of blockIdx.x, through !, &&
+/// and ||, and through locals that hold one value (\p ValueOf: the value,
+/// or null); any other test as one \p Varies says threads of one block may
+/// decide differently (ThreadIndex.cpp).
+BlockCondition blockConditionOf(const clang::Expr *Cond, const clang::ASTContext &Ctx,
+                                llvm::function_ref<const clang::Expr *(const clang::VarDecl *)> ValueOf,
+                                llvm::function_ref<bool(const clang::Expr *)> Varies);
 
 /// The size of the cooperative groups tile whose member \p CE calls
 /// (thread_block_tile<32>::shfl: 32, static members too), from the tile

@@ -217,8 +217,6 @@ private:
                      const Frame *Fr);
   bool control(const clang::Stmt *S, const Frame *Fr);
   std::optional<int64_t> pinnedBlock(const clang::Expr *Cond, bool WhenTrue);
-  /// threadIdx.x + blockIdx.x * blockDim.x (any order), through locals that hold it.
-  bool isGridIndexX(const clang::Expr *E, unsigned Depth = 0);
   /// The bound \p Cond coming out \p WhenTrue puts on threadIdx.x (tid < 32: 32), or on the
   /// thread's rank in a tile (model/ThreadBound).
   std::optional<ThreadBound> threadBound(const clang::Expr *Cond, bool WhenTrue, const Frame *Fr);

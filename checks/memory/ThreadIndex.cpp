@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ScopedAccessesWalker.h"
+#include "Divergence.h"
 #include "ast/CheckUtils.h"
 #include "model/Hierarchy.h"
 #include "llvm/Support/MathExtras.h"
@@ -29,6 +30,57 @@ std::optional<IndexCompare> impl::indexCompareOf(BinaryOperatorKind K) {
   case BO_GE: return IndexCompare::GE;
   default: return std::nullopt;
   }
+}
+
+BlockCondition blockConditionOf(const Expr *Cond, const ASTContext &Ctx,
+                                function_ref<const Expr *(const VarDecl *)> ValueOf,
+                                function_ref<bool(const Expr *)> Varies) {
+  auto Of = [&](const Expr *E) { return blockConditionOf(E, Ctx, ValueOf, Varies); };
+  // A local that holds one value stands for it (a few links deep).
+  auto Resolve = [&](const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    for (unsigned Link = 0; Link < 4; ++Link) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(E);
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      const Expr *Value = VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) ? ValueOf(VD) : nullptr;
+      if (!Value)
+        break;
+      E = Value->IgnoreParenImpCasts();
+    }
+    return E;
+  };
+  auto Axis = [](const Expr *E) -> std::optional<unsigned> {
+    std::optional<std::pair<StringRef, char>> R = builtinVariableRead(E);
+    if (!R || R->first != "blockIdx" || R->second < 'x' || R->second > 'z')
+      return std::nullopt;
+    return R->second - 'x';
+  };
+  const Expr *E = Resolve(Cond);
+  if (std::optional<unsigned> A = Axis(E)) // if (blockIdx.x): blockIdx.x != 0
+    return BlockCondition::coordinate(*A, IndexCompare::NE, 0);
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_LNot)
+    return Of(U->getSubExpr()).negated();
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->getOpcode() == BO_LAnd)
+      return BlockCondition::both(Of(B->getLHS()), Of(B->getRHS()));
+    if (B->getOpcode() == BO_LOr)
+      return BlockCondition::either(Of(B->getLHS()), Of(B->getRHS()));
+    if (std::optional<IndexCompare> Op = indexCompareOf(B->getOpcode())) {
+      const Expr *L = B->getLHS(), *R = B->getRHS();
+      if (constantInt(L, Ctx)) {
+        std::swap(L, R);
+        Op = swapped(*Op);
+      }
+      if (std::optional<int64_t> C = constantInt(R, Ctx)) {
+        L = Resolve(L);
+        if (std::optional<unsigned> A = Axis(L))
+          return BlockCondition::coordinate(*A, *Op, *C);
+        if (isGridIndexSum(L)) // tid == 0: thread 0 of block 0
+          return BlockCondition::gridIndex(*Op, *C);
+      }
+    }
+  }
+  return BlockCondition::other(Varies(Cond));
 }
 
 StringRef ScopedAccesses::Walker::builtinVariableOf(const Expr *E, const Frame *Fr, unsigned Depth) {

@@ -280,3 +280,62 @@ __global__ void blockAndThreadOfTheSameBlock(int *Data, int *Out) {
     }
   }
 }
+
+// Orderings bound the block too: no block below 2 is block 5.
+__global__ void rangeOfBlocksBesideOneThread(int *Data, int *Out) {
+  if (blockIdx.x < 2) {
+    if (blockIdx.x == 5 && threadIdx.x == 0)
+      return;
+    Data[threadIdx.x] = 1;
+    __syncthreads(); // no-warning: the return is block 5's, and only blocks 0 and 1 get here
+    Out[threadIdx.x] = Data[0];
+  }
+}
+
+// The grid's thread 0 is thread 0 of block 0: in block 1 the test fails for every thread.
+__global__ void gridThreadZeroElsewhere(int *Data, int *Out) {
+  if (threadIdx.x + blockIdx.x * blockDim.x == 0) {
+    Data[0] = 1;
+  } else if (blockIdx.x == 1) {
+    __syncthreads(); // no-warning: no thread of block 1 is the grid's thread 0
+    Out[threadIdx.x] = Data[threadIdx.x];
+  }
+}
+
+// Positive: block 0 gets to the barrier, and its thread 0 does not.
+__global__ void gridThreadZeroInItsBlock(int *Data, int *Out) {
+  if (threadIdx.x + blockIdx.x * blockDim.x == 0) {
+    Data[0] = 1;
+  } else if (blockIdx.x < 1) {
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE-4]] that threads of one block may decide differently, {{.*}} [cuda-scope-divergent-barrier]
+    // CHECK: :[[@LINE-5]]:7: note: threads of one block may decide this condition differently
+    Out[threadIdx.x] = Data[threadIdx.x];
+  }
+}
+
+// A test kept in a local that holds it throughout is the test.
+__global__ void leaderKeptInALocal(int *Data, int *Out) {
+  const bool Leader = blockIdx.x == 0 && threadIdx.x == 0;
+  if (Leader) {
+    Data[0] = 1;
+  } else if (blockIdx.x == 1) {
+    __syncthreads(); // no-warning: Leader is false for every thread of block 1
+    Out[threadIdx.x] = Data[threadIdx.x];
+  }
+}
+
+// Positive: the local is given a test of the thread's index later, for some rounds.
+__global__ void leaderChangedLater(int *Data, int *Out, int Round) {
+  bool Leader = blockIdx.x == 0;
+  if (Round > 1)
+    Leader = threadIdx.x == 0;
+  if (Leader) {
+    Data[0] = 1;
+  } else if (blockIdx.x == 1) {
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE-4]] that threads of one block may decide differently, {{.*}} [cuda-scope-divergent-barrier]
+    // CHECK: :[[@LINE-5]]:7: note: threads of one block may decide this condition differently
+    Out[threadIdx.x] = Data[threadIdx.x];
+  }
+}

@@ -298,6 +298,46 @@ __global__ void mpBlockLessThanOne(int *data, int *flag, int *out) {
     *out = *data;
   }
 }
+// LITMUS: forbidden
+// Block 2 alone, named by a range of one block on each side: both threads are in block 2, and
+// block scope includes them both.
+__global__ void mpBlockRangeOfOne(int *data, int *flag, int *out) {
+  if (blockIdx.x >= 2 && blockIdx.x < 3 && threadIdx.x == 0) {
+    *data = 1;
+    Blk(*flag).store(1, release);
+  } else if (blockIdx.x > 1 && blockIdx.x <= 2 && threadIdx.x == 32) {
+    while (Blk(*flag).load(acquire) != 1) {
+    }
+    *out = *data;
+  }
+}
+// LITMUS: forbidden
+// The tests kept in locals that hold them throughout: both threads are in block 3.
+__global__ void mpBlockTestsInLocals(int *data, int *flag, int *out) {
+  const bool producer = blockIdx.x == 3 && threadIdx.x == 0;
+  const bool consumer = blockIdx.x == 3 && threadIdx.x == 32;
+  if (producer) {
+    *data = 1;
+    Blk(*flag).store(1, release);
+  } else if (consumer) {
+    while (Blk(*flag).load(acquire) != 1) {
+    }
+    *out = *data;
+  }
+}
+// LITMUS: allowed cuda-scope-insufficient
+// A range of two blocks: thread 0 of block 0 and thread 32 of block 1 both pass, and block scope
+// leaves the other block out.
+__global__ void mpBlockRangeOfTwo(int *data, int *flag, int *out) {
+  if (blockIdx.x < 2 && threadIdx.x == 0) {
+    *data = 1;
+    Blk(*flag).store(1, release);
+  } else if (blockIdx.x < 2 && threadIdx.x == 32) {
+    while (Blk(*flag).load(acquire) != 1) {
+    }
+    *out = *data;
+  }
+}
 
 // LITMUS: allowed cuda-scope-release-acquire
 // The consumer reads the data in the body of the loop whose test reads the flag: the loop runs its
