@@ -378,7 +378,11 @@ def main(argv):
     for p in (tidy_module, pass_plugin):
         if not os.path.isfile(p):
             sys.exit(f"run.py: {p} not found (--plugin-dir)")
-    tidy = locate.find_clang_tidy(None)
+    try:
+        tidy = locate.find_clang_tidy(None)
+        locate.require_compat_header(tidy_module)
+    except locate.Fatal as e:
+        sys.exit(f"run.py: {e}")
     clangxx = shutil.which("clang++-22") or "/usr/lib/llvm-22/bin/clang++"
     projects, wanted = selector(args)
     unknown = projects - {p["name"] for p in corpus["projects"]}

@@ -56,6 +56,17 @@ def compat_header(module):
     return path if os.path.isfile(path) else None
 
 
+def require_compat_header(module):
+    """The compatibility header beside \p module, or Fatal: a measurement run without it would not
+    analyse what nvcc builds (its dialect costs whole files), and its figures would not compare."""
+    header = compat_header(module)
+    if not header:
+        raise Fatal(f"{os.path.join(os.path.dirname(os.path.abspath(module)), 'include', 'cuda-scope-nvcc.h')} "
+                    "not found: the nvcc-compatibility layer is installed beside the module, and without it "
+                    "nvcc's dialect costs whole files; copy the plugin directory with its include/")
+    return header
+
+
 def compat_flags(module):
     """The flags that give a clang++ run (the IR pass) the layer the module gives clang-tidy."""
     header = compat_header(module)
