@@ -26,8 +26,12 @@ const Expr *ScopedAccesses::Walker::gridStrideStart(const VarDecl *V, const Fram
   if (!Map || It == Map->end())
     return nullptr;
   const Modification &M = It->second;
-  if (M.Other || M.Steps.empty())
+  // A step read through the variable itself (or a variable whose steps read
+  // this one) says nothing of where it starts; reading it again would only
+  // go round the cycle until the depth limit, once per way through it.
+  if (M.Other || M.Steps.empty() || !StrideWalks.insert(V).second)
     return nullptr;
+  llvm::scope_exit Done([&] { StrideWalks.erase(V); });
   // One plain assignment may restore a copy taken of the variable itself
   // (restart = k; ...; k = restart): a value of its own sequence.
   auto Restores = [&](const Expr *E) {

@@ -374,6 +374,7 @@ private:
   /// none for other variables.
   std::optional<std::string> rangeWalk(const clang::VarDecl *V, const Frame *Fr, IndexDeps &Deps, unsigned Depth);
   llvm::DenseSet<const clang::VarDecl *> RangeWalks; ///< being read by rangeWalk
+  llvm::DenseSet<const clang::VarDecl *> StrideWalks; ///< being read by gridStrideStart
   /// What a function's body says of a variable rangeWalk reads: whether a
   /// step changes it (and by what, for += and -=), what the tests that end a
   /// loop around the step compare it with.
