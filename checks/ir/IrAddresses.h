@@ -11,11 +11,11 @@
 
 #include "model/Hierarchy.h"
 #include "model/MemoryModel.h"
-#include "llvm/IR/InstrTypes.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Value.h"
 #include <utility>

@@ -32,10 +32,15 @@ std::optional<IndexCompare> impl::indexCompareOf(BinaryOperatorKind K) {
   }
 }
 
-BlockCondition blockConditionOf(const Expr *Cond, const ASTContext &Ctx,
-                                function_ref<const Expr *(const VarDecl *)> ValueOf,
-                                function_ref<bool(const Expr *)> Varies) {
-  auto Of = [&](const Expr *E) { return blockConditionOf(E, Ctx, ValueOf, Varies); };
+/// blockConditionOf, \p Depth operators and locals deep: locals that hold
+/// each other's && (bool c2 = c1 && c1) would otherwise double the walk at
+/// each link, as the pass's reading stops at 8 too.
+static BlockCondition blockConditionOf(const Expr *Cond, const ASTContext &Ctx,
+                                       function_ref<const Expr *(const VarDecl *)> ValueOf,
+                                       function_ref<bool(const Expr *)> Varies, unsigned Depth) {
+  if (Depth > 8)
+    return BlockCondition::other(Varies(Cond));
+  auto Of = [&](const Expr *E) { return blockConditionOf(E, Ctx, ValueOf, Varies, Depth + 1); };
   // A local that holds one value stands for it (a few links deep).
   auto Resolve = [&](const Expr *E) {
     E = E->IgnoreParenImpCasts();
@@ -81,6 +86,12 @@ BlockCondition blockConditionOf(const Expr *Cond, const ASTContext &Ctx,
     }
   }
   return BlockCondition::other(Varies(Cond));
+}
+
+BlockCondition blockConditionOf(const Expr *Cond, const ASTContext &Ctx,
+                                function_ref<const Expr *(const VarDecl *)> ValueOf,
+                                function_ref<bool(const Expr *)> Varies) {
+  return blockConditionOf(Cond, Ctx, ValueOf, Varies, 0);
 }
 
 StringRef ScopedAccesses::Walker::builtinVariableOf(const Expr *E, const Frame *Fr, unsigned Depth) {
