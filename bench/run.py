@@ -28,6 +28,10 @@ USAGE: bench/run.py [--build build] [--runs 5] [--sizes 1000,2000,4000,8000] [--
    pointer of the level above merged the same way, D levels deep; the resolution that names its
    object follows every way, so without its budget of ways (ObjectIdentity.cpp) its cost doubles per
    level. Time must stay flat as D grows.
+9. Chained locals (--only chained): one kernel whose condition is copied through D locals, each
+   reading the one before twice (`c1 = c0 && c0`, as generated code may); an index's canonical text
+   inlines locals, so without its budget (IndexText.cpp) its size doubles per level. Time must stay
+   flat as D grows.
 Prints one table per part, figures and ratios side by side; --only runs some parts.
 """
 import argparse
@@ -211,10 +215,20 @@ def generate_merged(depth, path):
         f.write("\n".join(out) + "\n")
 
 
-def merged_cost(build, depths, runs):
-    print("## Merged pointers: one kernel, a pointer merged from two ways per level (every check)")
-    print(f"(median of {runs} alternating runs, device side; without the budget of ways each level doubled the "
-          "resolution's work)\n")
+def generate_chained(depth, path):
+    """A condition copied through DEPTH locals, each reading the one before twice: c_i = c_{i-1} && c_{i-1}."""
+    out = ["__global__ void chained(int *Data, int *Flag, int n) {", "  bool c0 = threadIdx.x < n;"]
+    out += [f"  bool c{i} = c{i - 1} && c{i - 1};" for i in range(1, depth + 1)]
+    out += [f"  if (c{depth}) Data[threadIdx.x] = 1;", "  __syncthreads();",
+            "  if (threadIdx.x == 0) atomicExch(Flag, 1);", "}"]
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def depth_series(build, depths, runs, generate, title, note):
+    """Every check on the device side of one generated kernel per depth; the checks' time beside the shallowest's."""
+    print(f"## {title}")
+    print(f"(median of {runs} alternating runs, device side; {note})\n")
     print("| levels | base s | cuda-scope s | checks s | vs fewest levels | base MiB | cuda-scope MiB |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     flags = ["-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", f"--cuda-path={CUDA}",
@@ -222,8 +236,8 @@ def merged_cost(build, depths, runs):
     with tempfile.TemporaryDirectory() as d:
         first = None
         for depth in depths:
-            src = os.path.join(d, f"merged{depth}.cu")
-            generate_merged(depth, src)
+            src = os.path.join(d, f"series{depth}.cu")
+            generate(depth, src)
             bw, ow, bm, om = paired(build, src, flags, runs)
             checks = max(ow - bw, 0.0)
             if first is None:
@@ -231,6 +245,20 @@ def merged_cost(build, depths, runs):
             rel = f"{checks / first:.2f}" if first > 0 else "-"
             print(f"| {depth} | {bw:.3f} | {ow:.3f} | {checks:.3f} | {rel} | {bm:.0f} | {om:.0f} |")
     print()
+
+
+def merged_cost(build, depths, runs):
+    depth_series(build, depths, runs, generate_merged,
+                 "Merged pointers: one kernel, a pointer merged from two ways per level (every check)",
+                 "without the budget of ways each level doubled the resolution's work")
+
+
+def chained_cost(build, depths, runs):
+    depth_series(build, depths, runs, generate_chained,
+                 "Chained locals: one kernel, a condition copied through locals that each read the last twice "
+                 "(every check)",
+                 "without the budget of an index's canonical text (IndexText.cpp) each level doubled it: "
+                 "24 levels took the memory rules 45 s and 1.1 GB")
 
 
 def ir_pass_share(build, kernels, runs):
@@ -563,7 +591,7 @@ def merge_cost(file_counts, edges_per_file, runs, threads=(0, 10)):
     print()
 
 
-PARTS = ("overhead", "merged", "growth", "device-growth", "ir-pass", "compat", "command", "cache", "projects", "facts",
+PARTS = ("overhead", "merged", "chained", "growth", "device-growth", "ir-pass", "compat", "command", "cache", "projects", "facts",
          "merge")
 
 
@@ -577,6 +605,7 @@ def main():
     ap.add_argument("--device-kernels", default="500,1000,2000,4000")
     ap.add_argument("--device-messages", default="512,1024,2048,4096")
     ap.add_argument("--merged-depths", default="8,16,24,32")
+    ap.add_argument("--chained-depths", default="8,16,24,32")
     ap.add_argument("--merge-files", default="1250,2500,5000")
     ap.add_argument("--merge-edges-per-file", type=int, default=200)
     ap.add_argument("--projects", default="cuda_hgemm:4,CUDALibrarySamples:4,gunrock:2",
@@ -601,6 +630,8 @@ def main():
                       [int(s) for s in a.device_messages.split(",")], a.runs)
     if "merged" in parts:
         merged_cost(a.build, [int(s) for s in a.merged_depths.split(",")], a.runs)
+    if "chained" in parts:
+        chained_cost(a.build, [int(s) for s in a.chained_depths.split(",")], a.runs)
     if "ir-pass" in parts:
         ir_pass_share(a.build, a.kernels, a.runs)
     if "compat" in parts:

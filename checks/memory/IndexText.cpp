@@ -335,12 +335,30 @@ void ScopedAccesses::Walker::additiveTerms(const Expr *E, const Frame *Fr, bool 
 /// cannot be followed is named uniquely. \p Deps says whether the value reads
 /// blockIdx.x (threadIdx.x) through operations that keep distinct blocks
 /// (threads) apart.
+namespace {
+/// Expressions read by one canonical text, in all. MaxResolve bounds each
+/// chain; but a local read twice in its successor's initializer (`c1 = c0 &&
+/// c0`, generated code) doubles the text at each link, and 24 such locals
+/// took the memory rules past 40 s and a gigabyte. Past this budget the rest
+/// is a value that cannot be followed, as a call the walk does not enter.
+/// One count per thread: clangd runs checks on several.
+constexpr unsigned MaxCanonNodes = 4096;
+thread_local unsigned CanonNodes = 0, CanonNesting = 0;
+} // namespace
+
 std::string ScopedAccesses::Walker::canon(const Expr *E, const Frame *Fr, IndexDeps &Deps, unsigned Depth) {
   auto Unique = [](const void *P, StringRef Name) { return (Name + "@" + utohexstr(reinterpret_cast<uintptr_t>(P))).str(); };
   if (!E)
     return "?";
   if (Depth > MaxResolve)
     return Unique(E, "?");
+  if (CanonNesting++ == 0)
+    CanonNodes = 0;
+  llvm::scope_exit Nested([] { --CanonNesting; });
+  if (++CanonNodes > MaxCanonNodes) {
+    Deps.Read = true;
+    return Unique(E, "?");
+  }
   E = E->IgnoreParenCasts();
   if (std::optional<int64_t> V = constantInt(E, Ctx))
     return std::to_string(*V);
