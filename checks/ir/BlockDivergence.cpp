@@ -1,5 +1,6 @@
 //===- BlockDivergence.cpp - what threads of one block may decide differently ===//
 #include "BlockDivergence.h"
+#include "DeviceMemoryOps.h"
 #include "IrAddresses.h"
 #include "model/Hierarchy.h"
 #include "model/MemoryModel.h"
@@ -14,6 +15,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Operator.h"
 
 using namespace llvm;
 
@@ -481,12 +483,61 @@ private:
   /// the copies): whichever arm a thread took, it holds what the other arm
   /// would have given it. Operands that vary make the copies vary, and the
   /// phi with them, through their uses.
+  /// Or reads of one word that nothing writes while the kernel runs (the
+  /// function's own copy of a by-value argument it only reads, constant
+  /// memory), and merges of such reads: -O2 reads a kernel's by-value bound
+  /// again after a call or a store it cannot see past, and joins the reads;
+  /// every read gives the one value.
   static bool sameValue(const Value *A, const Value *B) {
     if (A == B)
       return true;
     const auto *IA = dyn_cast<Instruction>(A), *IB = dyn_cast<Instruction>(B);
-    return IA && IB && !isa<PHINode>(IA) && !IA->mayReadOrWriteMemory() && !IA->mayHaveSideEffects() &&
-           IA->isIdenticalToWhenDefined(IB);
+    if (IA && IB && !isa<PHINode>(IA) && !IA->mayReadOrWriteMemory() && !IA->mayHaveSideEffects() &&
+        IA->isIdenticalToWhenDefined(IB))
+      return true;
+    std::optional<ParamWord> WA = unwrittenParamWord(A), WB = unwrittenParamWord(B);
+    return WA && WA == WB;
+  }
+  /// An unwritten word: the argument or constant it lies in, the offset, the type read.
+  using ParamWord = std::tuple<const Value *, int64_t, const Type *>;
+  static std::optional<ParamWord> unwrittenParamWord(const Value *V) {
+    SmallPtrSet<const PHINode *, 8> Seen;
+    return unwrittenParamWord(V, Seen);
+  }
+  static std::optional<ParamWord> unwrittenParamWord(const Value *V, SmallPtrSetImpl<const PHINode *> &Seen) {
+    if (const auto *Phi = dyn_cast<PHINode>(V)) {
+      if (Seen.size() > 8 || !Seen.insert(Phi).second)
+        return std::nullopt;
+      // Every way gives the word (a way back round a loop through a phi
+      // already being read gives what the others give).
+      std::optional<ParamWord> Word;
+      for (const Value *In : Phi->incoming_values()) {
+        if (const auto *P = dyn_cast<PHINode>(In); P && Seen.count(P))
+          continue;
+        std::optional<ParamWord> W = unwrittenParamWord(In, Seen);
+        if (!W || (Word && *Word != *W))
+          return std::nullopt;
+        Word = W;
+      }
+      return Word;
+    }
+    const auto *Ld = dyn_cast<LoadInst>(V);
+    if (!Ld || !Ld->isSimple())
+      return std::nullopt;
+    const DataLayout &DL = Ld->getDataLayout();
+    APInt Offset(DL.getIndexTypeSizeInBits(Ld->getPointerOperand()->getType()), 0);
+    const Value *Base =
+        Ld->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, /*AllowNonInbounds=*/true);
+    if (const auto *C = dyn_cast<AddrSpaceCastOperator>(Base); C && Offset.getBitWidth() ==
+        DL.getIndexTypeSizeInBits(C->getPointerOperand()->getType()))
+      Base = C->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, /*AllowNonInbounds=*/true);
+    const auto *Arg = dyn_cast<Argument>(Base);
+    const auto *GV = dyn_cast<GlobalVariable>(Base);
+    bool Unwritten = (Arg && Arg->hasByValAttr() && Arg->onlyReadsMemory()) ||
+                     (GV && (GV->isConstant() || spaceOf(GV->getAddressSpace()) == MemorySpace::Constant));
+    if (!Unwritten)
+      return std::nullopt;
+    return ParamWord{Base, Offset.getSExtValue(), Ld->getType()};
   }
 
   const Function &F;

@@ -25,6 +25,21 @@
 using namespace llvm;
 
 namespace cuda_scope {
+
+// NVPTX address spaces, as LLVM names them.
+MemorySpace spaceOf(unsigned AS) {
+  switch (AS) {
+  case NVPTXAS::ADDRESS_SPACE_GENERIC: return MemorySpace::Generic;
+  case NVPTXAS::ADDRESS_SPACE_GLOBAL: return MemorySpace::Global;
+  case NVPTXAS::ADDRESS_SPACE_SHARED: return MemorySpace::Shared;
+  case NVPTXAS::ADDRESS_SPACE_CONST: return MemorySpace::Constant;
+  case NVPTXAS::ADDRESS_SPACE_LOCAL: return MemorySpace::Local;
+  case NVPTXAS::ADDRESS_SPACE_SHARED_CLUSTER: return MemorySpace::SharedCluster;
+  case NVPTXAS::ADDRESS_SPACE_PARAM: return MemorySpace::Param;
+  }
+  return MemorySpace::Unknown;
+}
+
 namespace {
 
 struct IntrinsicRow {
@@ -44,20 +59,6 @@ const IntrinsicRow *lookupIntrinsic(Intrinsic::ID ID) {
     if (R.ID == ID)
       return &R;
   return nullptr;
-}
-
-// NVPTX address spaces, as LLVM names them.
-MemorySpace spaceOf(unsigned AS) {
-  switch (AS) {
-  case NVPTXAS::ADDRESS_SPACE_GENERIC: return MemorySpace::Generic;
-  case NVPTXAS::ADDRESS_SPACE_GLOBAL: return MemorySpace::Global;
-  case NVPTXAS::ADDRESS_SPACE_SHARED: return MemorySpace::Shared;
-  case NVPTXAS::ADDRESS_SPACE_CONST: return MemorySpace::Constant;
-  case NVPTXAS::ADDRESS_SPACE_LOCAL: return MemorySpace::Local;
-  case NVPTXAS::ADDRESS_SPACE_SHARED_CLUSTER: return MemorySpace::SharedCluster;
-  case NVPTXAS::ADDRESS_SPACE_PARAM: return MemorySpace::Param;
-  }
-  return MemorySpace::Unknown;
 }
 
 Order orderOf(AtomicOrdering AO) {

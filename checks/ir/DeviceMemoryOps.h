@@ -77,6 +77,8 @@ struct IROp {
 };
 
 bool isKernel(const llvm::Function &F);
+/// The state space an NVPTX address space names.
+MemorySpace spaceOf(unsigned AddrSpace);
 
 /// The operations of \p Kernel and of every function it calls that the
 /// module defines, in program order per function.
