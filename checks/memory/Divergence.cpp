@@ -95,12 +95,15 @@ class Varying {
 public:
   Varying(const FunctionDecl *F, ASTContext &Ctx, VaryLevel Level) : Ctx(Ctx), Level(Level) {
     // Local variables, to a fixed point: a variable varies when a value it
-    // is given does (its initializer, an assignment, a compound one).
+    // is given does (its initializer, an assignment, a compound one). A
+    // __shared__ or global variable is memory: what one thread stores there
+    // does not make threads read it differently (reads after a barrier
+    // agree), as the IR's store does not make its memory vary.
     collect(F->getBody());
     for (bool Changed = true; Changed;) {
       Changed = false;
       for (const auto &[V, E] : Assigned)
-        if (!Vars.count(V) && !Dead.count(E) && varies(E))
+        if (V->hasLocalStorage() && !Vars.count(V) && !Dead.count(E) && varies(E))
           Changed |= Vars.insert(V).second;
       // A local given a value under a condition threads decide differently
       // holds, after the branch, what some threads gave it and others did

@@ -339,3 +339,54 @@ __global__ void leaderChangedLater(int *Data, int *Out, int Round) {
     Out[threadIdx.x] = Data[threadIdx.x];
   }
 }
+
+// no-warning: one thread stores a ticket's verdict in a __shared__ flag and the block reads it after
+// a barrier: the flag is one word of the block's memory, and every thread reads what was stored (the
+// last-block reduction's isLastBlockDone). A store's value does not make memory differ between
+// threads; the IR pass takes a load of one address alike for the block.
+__global__ void lastBlockSharedFlag(unsigned *Count, float *Partial, float *Out) {
+  __shared__ bool IsLast;
+  __shared__ float Sum;
+  if (threadIdx.x == 0) {
+    unsigned Ticket = atomicAdd(Count, 1u);
+    IsLast = Ticket == gridDim.x - 1;
+    Sum = 0;
+  }
+  __syncthreads();
+  if (IsLast) {
+    atomicAdd(&Sum, Partial[threadIdx.x]);
+    __syncthreads();
+    if (threadIdx.x == 0)
+      *Out = Sum;
+  }
+}
+
+// no-warning: a work item one thread draws into a __shared__ variable, which the block loops on
+// (HeCBench cc's vB).
+__device__ int WorkHead;
+__global__ void sharedWorkItem(const int *List, float *A) {
+  __shared__ int Item;
+  if (threadIdx.x == 0)
+    Item = List[atomicAdd(&WorkHead, -1)];
+  __syncthreads();
+  while (Item >= 0) {
+    A[Item * 256 + threadIdx.x] += 1;
+    __syncthreads();
+    if (threadIdx.x == 0)
+      Item = List[atomicAdd(&WorkHead, -1)];
+    __syncthreads();
+  }
+}
+
+// Positive: a verdict kept in a local of each thread, each from its own ticket.
+__global__ void lastBlockLocalFlag(unsigned *Count, float *Partial, float *Out) {
+  __shared__ float Sum;
+  bool IsLast = atomicAdd(Count, 1u) == gridDim.x * blockDim.x - 1;
+  if (IsLast) {
+    Sum = Partial[0];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE-3]] that {{.*}} [cuda-scope-divergent-barrier]
+    // CHECK: :[[@LINE-4]]:7: note: threads of one block may decide this condition differently
+    *Out = Sum;
+  }
+}
