@@ -100,6 +100,15 @@ std::optional<int64_t> constantInt(const Expr *E, const ASTContext &Ctx) {
   return R.Val.getInt().getExtValue();
 }
 
+std::optional<bool> foldedCondition(const Expr *Cond, const ASTContext &Ctx) {
+  if (!Cond || Cond->isValueDependent() || Cond->isTypeDependent())
+    return std::nullopt;
+  bool Value = false;
+  if (Cond->HasSideEffects(Ctx) || !Cond->EvaluateAsBooleanCondition(Value, Ctx))
+    return std::nullopt;
+  return Value;
+}
+
 const Expr *stripWrappers(const Expr *E) {
   for (unsigned Step = 0; E && Step < 16; ++Step) {
     const Expr *Next = E->IgnoreParenImpCasts();

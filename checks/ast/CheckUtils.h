@@ -12,6 +12,10 @@ namespace cuda_scope {
 
 /// The value of an integer constant expression, if it is one.
 std::optional<int64_t> constantInt(const clang::Expr *E, const clang::ASTContext &Ctx);
+/// The value of a condition the compiler folds (a template argument's trait,
+/// a constant's comparison): the IR keeps only the arm it takes, and a rule
+/// reading the AST prunes the other one as well.
+std::optional<bool> foldedCondition(const clang::Expr *Cond, const clang::ASTContext &Ctx);
 
 /// Strips what wraps an expression without changing its value or object:
 /// parentheses, implicit casts, temporaries and cleanups.

@@ -222,9 +222,8 @@ ScopedAccesses::Walker::RelayKey ScopedAccesses::Walker::wordKey(const Expr *E, 
 std::optional<bool> ScopedAccesses::Walker::knownCondition(const Expr *Cond, const Frame *Fr) {
   if (!Cond || Cond->isValueDependent() || Cond->isTypeDependent())
     return std::nullopt;
-  bool Value = false;
-  if (!Cond->HasSideEffects(Ctx) && Cond->EvaluateAsBooleanCondition(Value, Ctx))
-    return Value;
+  if (std::optional<bool> Folded = foldedCondition(Cond, Ctx))
+    return Folded;
   // What the calls that led here fix: a parameter's constant argument, and
   // a function of it that returns one expression (releaseOrderOf(order) !=
   // relaxed), as inlining folds it; valueIn follows no call whose value

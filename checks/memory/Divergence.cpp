@@ -102,6 +102,7 @@ public:
     collect(F->getBody());
     for (bool Changed = true; Changed;) {
       Changed = false;
+      LoopVaries.clear(); // decided from the variables known to vary so far
       for (const auto &[V, E] : Assigned)
         if (V->hasLocalStorage() && !Vars.count(V) && !Dead.count(E) && varies(E))
           Changed |= Vars.insert(V).second;
@@ -114,6 +115,7 @@ public:
       for (const VarDecl *V : AsmOutputs)
         Changed |= Vars.insert(V).second;
     }
+    LoopVaries.clear();
   }
 
   /// The value \p V holds wherever it is read: its initializer, where every
@@ -134,12 +136,20 @@ public:
     if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
       return varies(PO->getSyntacticForm(), Depth + 1);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+        // Inside a for loop whose first clause assigns the variable, only
+        // what the loop gives it reaches the read (the IR's phi at the
+        // loop's head): a variable used first as a thread's index and then
+        // as a halving width is the width's.
+        if (Vars.count(V->getCanonicalDecl()))
+          if (auto It = UseLoop.find(DRE); It != UseLoop.end())
+            return variesIn(V->getCanonicalDecl(), It->second, Depth);
         // The builtin variables (threadIdx) by name; a variable of the
         // project's own that happens to be called clock is just a variable.
         return Vars.count(V->getCanonicalDecl()) ||
                (Ctx.getSourceManager().isInSystemHeader(Ctx.getSourceManager().getExpansionLoc(V->getLocation())) &&
                 blockVaryingSource(identifierOf(V)).has_value());
+      }
       return false;
     }
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
@@ -209,6 +219,44 @@ public:
   }
 
 private:
+  /// Whether \p V varies inside \p For, whose first clause assigns it: some
+  /// value the loop's own assignments give it varies, or one of them runs
+  /// under a condition inside the loop that threads decide apart. A read of
+  /// \p V in those values is the loop's own (assumed alike while it is
+  /// being decided, as a phi's way back round the loop is).
+  bool variesIn(const VarDecl *V, const ForStmt *For, unsigned Depth) const {
+    auto Key = std::make_pair(V, For);
+    if (auto It = LoopVaries.find(Key); It != LoopVaries.end())
+      return It->second;
+    if (!Deciding.insert(Key).second)
+      return false;
+    bool Result = false;
+    for (size_t I = 0; I < Assigned.size() && !Result; ++I)
+      Result = Assigned[I].first == V && !Dead.count(Assigned[I].second) && is_contained(AssignedIn[I], For) &&
+               varies(Assigned[I].second, Depth + 1);
+    for (size_t I = 0; I < AssignedUnder.size() && !Result; ++I)
+      Result = AssignedUnder[I].first == V && is_contained(AssignedUnderIn[I], For) &&
+               varies(AssignedUnder[I].second, Depth + 1);
+    Deciding.erase(Key);
+    LoopVaries[Key] = Result;
+    return Result;
+  }
+  /// The for loops among the first \p N statements of Path.
+  SmallVector<const ForStmt *, 2> loopsOnPath(size_t N) const {
+    SmallVector<const ForStmt *, 2> Out;
+    for (size_t I = 0; I < N && I < Path.size(); ++I)
+      if (const auto *For = dyn_cast<ForStmt>(Path[I]))
+        Out.push_back(For);
+    return Out;
+  }
+  /// \p For's first clause is a plain assignment to \p V.
+  static bool reinitialises(const ForStmt *For, const VarDecl *V) {
+    const auto *Init = dyn_cast_or_null<Expr>(For->getInit());
+    const auto *BO = Init ? dyn_cast<BinaryOperator>(Init->IgnoreImplicit()) : nullptr;
+    const auto *DRE = BO && BO->getOpcode() == BO_Assign ? dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts())
+                                                         : nullptr;
+    return DRE && DRE->getDecl()->getCanonicalDecl() == V;
+  }
   static std::optional<std::pair<StringRef, char>> builtinRead(const Expr *E) { return builtinVariableRead(E); }
   /// The thread's index (x) itself, as threadIdx.x or the NVVM builtin.
   static bool isThreadIndexX(const Expr *E) {
@@ -408,14 +456,17 @@ private:
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
         if (const auto *V = dyn_cast<VarDecl>(D)) {
-          if (V->getInit())
+          if (V->getInit()) {
             Assigned.push_back({V->getCanonicalDecl(), V->getInit()});
+            AssignedIn.push_back(loopsOnPath(Path.size()));
+          }
           DeclaredIn[V->getCanonicalDecl()] = Path.size();
         }
     if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
       if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
         if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
           Assigned.push_back({V->getCanonicalDecl(), BO->getRHS()});
+          AssignedIn.push_back(loopsOnPath(Path.size()));
           if (BO->getOpcode() == BO_Assign && replacedUnread(V->getCanonicalDecl()))
             Dead.insert(BO->getRHS());
           else
@@ -429,6 +480,7 @@ private:
       if (const auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
         if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
           Assigned.push_back({V->getCanonicalDecl(), UO});
+          AssignedIn.push_back(loopsOnPath(Path.size()));
           assignedUnder(V);
         }
     if (const auto *A = dyn_cast<GCCAsmStmt>(S); A && blockVaryingAsm(A->getAsmString()))
@@ -443,6 +495,16 @@ private:
         const auto *Read = Path.empty() ? nullptr : dyn_cast<ImplicitCastExpr>(Path.back());
         if (!Read || Read->getCastKind() != CK_LValueToRValue)
           NotOnlyRead.insert(V->getCanonicalDecl());
+        // The innermost for loop around the read, not in its first clause,
+        // whose first clause assigns the variable.
+        for (size_t I = Path.size(); I > 0; --I)
+          if (const auto *For = dyn_cast<ForStmt>(Path[I - 1])) {
+            const Stmt *Child = I < Path.size() ? Path[I] : S;
+            if (Child != For->getInit() && reinitialises(For, V->getCanonicalDecl())) {
+              UseLoop[DRE] = For;
+              break;
+            }
+          }
       }
     Path.push_back(S);
     for (const Stmt *Child : S->children())
@@ -464,8 +526,10 @@ private:
     // Path holds the assignment's parents; Inside walks out from it.
     const Stmt *Inside = Current;
     for (size_t I = Path.size(); I > Outer; --I) {
-      if (const Expr *C = decidingCondition(Path[I - 1], Inside))
+      if (const Expr *C = decidingCondition(Path[I - 1], Inside)) {
         AssignedUnder.push_back({V, C});
+        AssignedUnderIn.push_back(loopsOnPath(I));
+      }
       Inside = Path[I - 1];
     }
   }
@@ -534,6 +598,13 @@ private:
   ASTContext &Ctx;
   VaryLevel Level;
   std::vector<std::pair<const VarDecl *, const Expr *>> Assigned;
+  /// The for loops around each of Assigned (and of AssignedUnder's conditions).
+  std::vector<SmallVector<const ForStmt *, 2>> AssignedIn, AssignedUnderIn;
+  /// Each read of a local inside a for loop whose first clause assigns it.
+  DenseMap<const DeclRefExpr *, const ForStmt *> UseLoop;
+  /// variesIn's answers, and the questions it is deciding.
+  mutable DenseMap<std::pair<const VarDecl *, const ForStmt *>, bool> LoopVaries;
+  mutable DenseSet<std::pair<const VarDecl *, const ForStmt *>> Deciding;
   /// The right sides of v += step among Assigned.
   DenseSet<const Expr *> Steps;
   std::vector<const VarDecl *> AsmOutputs;
@@ -587,6 +658,16 @@ public:
       else if (const Expr *Exit = exitBefore(S, Facts))
         Found.push_back({S, Exit});
     }
+    // The arm of a condition the compiler folds that it drops holds nothing
+    // a thread runs (Z_COUNT > WARP_SZ ? __syncthreads() : __syncwarp()).
+    if (const Stmt *Dropped = droppedArm(S)) {
+      Path.push_back(S);
+      for (Stmt *Child : S->children())
+        if (Child && Child != Dropped)
+          TraverseStmt(Child);
+      Path.pop_back();
+      return true;
+    }
     // A return, break or continue under a varying condition: the threads
     // that take it leave what follows.
     if (isa<ReturnStmt, BreakStmt, ContinueStmt>(S)) {
@@ -616,6 +697,17 @@ private:
     std::vector<std::pair<const Expr *, BlockCondition>> Varying;
   };
 
+  /// The arm an if or ?: whose condition the compiler folds drops; null
+  /// where there is none.
+  const Stmt *droppedArm(const Stmt *S) const {
+    if (const auto *If = dyn_cast<IfStmt>(S); If && !If->isConsteval())
+      if (std::optional<bool> Taken = foldedCondition(If->getCond(), Ctx))
+        return *Taken ? If->getElse() : If->getThen();
+    if (const auto *CO = dyn_cast<ConditionalOperator>(S))
+      if (std::optional<bool> Taken = foldedCondition(CO->getCond(), Ctx))
+        return *Taken ? CO->getFalseExpr() : CO->getTrueExpr();
+    return nullptr;
+  }
   /// Each condition that decides \p S (innermost first), with the arm \p S
   /// lies in where a thread there has passed (true) or failed (false) it.
   void forEachCondition(const Stmt *S, function_ref<void(const Expr *, std::optional<bool>)> Each) const {

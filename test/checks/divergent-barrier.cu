@@ -390,3 +390,71 @@ __global__ void lastBlockLocalFlag(unsigned *Count, float *Partial, float *Out) 
     *Out = Sum;
   }
 }
+
+// no-warning: a local used first as a thread's grid-stride index and then as a halving width (bh's
+// j): the second loop's first clause gives it a new value, and inside that loop it holds only what
+// the loop gives it, which every thread computes alike.
+__global__ void reusedLoopVariable(const float *A, float *Out, int N) {
+  __shared__ float S[256];
+  int J;
+  float V = 0;
+  for (J = blockIdx.x * blockDim.x + threadIdx.x; J < N; J += blockDim.x * gridDim.x)
+    V += A[J];
+  S[threadIdx.x] = V;
+  for (J = blockDim.x / 2; J > 0; J /= 2) {
+    __syncthreads();
+    if (threadIdx.x < J)
+      S[threadIdx.x] += S[threadIdx.x + J];
+  }
+  if (threadIdx.x == 0)
+    Out[blockIdx.x] = S[0];
+}
+
+// Positive: the same reused local, but the second loop steps it by the thread's own amount.
+__global__ void reusedLoopVariableVaryingStep(const float *A, float *Out, int N) {
+  __shared__ float S[256];
+  int J;
+  float V = 0;
+  for (J = threadIdx.x; J < N; J += blockDim.x)
+    V += A[J];
+  S[threadIdx.x] = V;
+  for (J = blockDim.x / 2; J > 0; J -= 1 + threadIdx.x % 2) {
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE-2]] that {{.*}} [cuda-scope-divergent-barrier]
+    // CHECK: :[[@LINE-3]]:28: note: threads of one block may decide this condition differently
+    S[threadIdx.x] += 1;
+  }
+  Out[threadIdx.x] = S[threadIdx.x];
+}
+
+// Positive: the reused local is set again, under the thread's index, inside the loop.
+__global__ void reusedLoopVariableSetByOneThread(const float *A, float *Out, int N) {
+  __shared__ float S[256];
+  int J;
+  for (J = threadIdx.x; J < N; J += blockDim.x)
+    S[J % 256] = A[J];
+  for (J = 0; J < 8; ++J) {
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE-2]] that {{.*}} [cuda-scope-divergent-barrier]
+    // CHECK: :[[@LINE-3]]:15: note: threads of one block may decide this condition differently
+    if (threadIdx.x == 0)
+      J = 8;
+  }
+  Out[threadIdx.x] = S[threadIdx.x];
+}
+
+// no-warning: a barrier in the arm of a condition the compiler folds away (bitpermute's
+// `Z_COUNT > WARP_SZ ? __syncthreads() : __syncwarp()`), under a test that whole warps decide
+// alike and a block's warps apart: the IR keeps only the __syncwarp, and the AST prunes the arm as
+// the IR does.
+template <unsigned Count>
+__global__ void foldedBarrierChoice(float *A, int N) {
+  if (threadIdx.x / 32 < N) {
+    A[threadIdx.x] += 1;
+    (Count > 32) ? __syncthreads() : __syncwarp();
+    if (Count > 32)
+      __syncthreads();
+    A[threadIdx.x] += 1;
+  }
+}
+template __global__ void foldedBarrierChoice<8>(float *, int);
