@@ -100,6 +100,7 @@ public:
     // does not make threads read it differently (reads after a barrier
     // agree), as the IR's store does not make its memory vary.
     collect(F->getBody());
+    resolveKills();
     for (bool Changed = true; Changed;) {
       Changed = false;
       LoopVaries.clear(); // decided from the variables known to vary so far
@@ -141,6 +142,11 @@ public:
         // what the loop gives it reaches the read (the IR's phi at the
         // loop's head): a variable used first as a thread's index and then
         // as a halving width is the width's.
+        // A read that only the last plain assignment before it in its
+        // statement list reaches holds that value (the IR's one definition).
+        if (Vars.count(V->getCanonicalDecl()))
+          if (auto It = UseKill.find(DRE); It != UseKill.end())
+            return varies(It->second, Depth + 1);
         if (Vars.count(V->getCanonicalDecl()))
           if (auto It = UseLoop.find(DRE); It != UseLoop.end())
             return variesIn(V->getCanonicalDecl(), It->second, Depth);
@@ -493,8 +499,13 @@ private:
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->hasLocalStorage()) {
         const auto *Read = Path.empty() ? nullptr : dyn_cast<ImplicitCastExpr>(Path.back());
-        if (!Read || Read->getCastKind() != CK_LValueToRValue)
+        if (!Read || Read->getCastKind() != CK_LValueToRValue) {
           NotOnlyRead.insert(V->getCanonicalDecl());
+          if (!assignedHere(DRE))
+            Escaped.insert(V->getCanonicalDecl());
+        } else if (std::optional<ReadSite> Site = readSite(DRE)) {
+          ReadSites.push_back(*Site);
+        }
         // The innermost for loop around the read, not in its first clause,
         // whose first clause assigns the variable.
         for (size_t I = Path.size(); I > 0; --I)
@@ -584,6 +595,92 @@ private:
       return !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(DRE->getLocation()), After);
     return llvm::any_of(S->children(), [&](const Stmt *C) { return readAfter(C, V, After, SM); });
   }
+  /// Where a read of a local lies: the statement list around it and the
+  /// statement of that list that holds it (null for a do loop's condition,
+  /// which follows the end of its body).
+  struct ReadSite {
+    const DeclRefExpr *Read;
+    const CompoundStmt *List;
+    const Stmt *Holder;
+  };
+  std::optional<ReadSite> readSite(const DeclRefExpr *DRE) const {
+    for (size_t I = Path.size(); I > 0; --I) {
+      const Stmt *Child = I < Path.size() ? Path[I] : DRE;
+      if (const auto *List = dyn_cast<CompoundStmt>(Path[I - 1]))
+        return ReadSite{DRE, List, Child};
+      if (const auto *Do = dyn_cast<DoStmt>(Path[I - 1]); Do && Child == Do->getCond())
+        if (const auto *Body = dyn_cast<CompoundStmt>(Do->getBody()); Body && !continues(Body))
+          return ReadSite{DRE, Body, nullptr};
+      if (isa<LambdaExpr, BlockExpr>(Path[I - 1]))
+        return std::nullopt;
+    }
+    return std::nullopt;
+  }
+  /// \p DRE, whose parent is Path's last statement, is the left side of an
+  /// assignment or the operand of ++/--: a change of the local, not an escape.
+  bool assignedHere(const DeclRefExpr *DRE) const {
+    if (Path.empty())
+      return false;
+    if (const auto *BO = dyn_cast<BinaryOperator>(Path.back()); BO && BO->isAssignmentOp())
+      return BO->getLHS()->IgnoreParenImpCasts() == DRE;
+    if (const auto *UO = dyn_cast<UnaryOperator>(Path.back()); UO && UO->isIncrementDecrementOp())
+      return true;
+    return false;
+  }
+  /// For each read whose local changes only by assignment, the value of the
+  /// last statement before it in its list that changes the local, where
+  /// that statement is a plain assignment of the local and no label lies
+  /// between: every way to the read passes it, and nothing changes the local
+  /// after it.
+  void resolveKills() {
+    for (const ReadSite &Site : ReadSites) {
+      const auto *V = cast<VarDecl>(Site.Read->getDecl()->getCanonicalDecl());
+      // A label or case on the read's own statement lets a jump in past
+      // what comes before it.
+      if (Escaped.count(V) || isa_and_nonnull<LabelStmt, SwitchCase>(Site.Holder) ||
+          (Site.Holder && changes(Site.Holder, V)))
+        continue;
+      auto Body = Site.List->body();
+      auto It = Site.Holder ? llvm::find(Body, Site.Holder) : Body.end();
+      while (It != Body.begin()) {
+        const Stmt *X = *--It;
+        if (isa<LabelStmt, SwitchCase>(X))
+          break;
+        if (!changes(X, V))
+          continue;
+        const auto *E = dyn_cast<Expr>(X);
+        const auto *BO = E ? dyn_cast<BinaryOperator>(E->IgnoreImplicit()) : nullptr;
+        const auto *LHS = BO && BO->getOpcode() == BO_Assign ? dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts())
+                                                             : nullptr;
+        if (LHS && LHS->getDecl()->getCanonicalDecl() == V && !Dead.count(BO->getRHS()))
+          UseKill[Site.Read] = BO->getRHS();
+        break;
+      }
+    }
+  }
+  /// \p S assigns \p V, changes it with ++/--, or declares it with a value.
+  static bool changes(const Stmt *S, const VarDecl *V) {
+    if (!S)
+      return false;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+          DRE && DRE->getDecl()->getCanonicalDecl() == V)
+        return true;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp())
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
+          DRE && DRE->getDecl()->getCanonicalDecl() == V)
+        return true;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (D->getCanonicalDecl() == V)
+          return true;
+    return llvm::any_of(S->children(), [&](const Stmt *C) { return changes(C, V); });
+  }
+  static bool continues(const Stmt *S) {
+    if (isa_and_nonnull<ContinueStmt>(S))
+      return true;
+    return S && llvm::any_of(S->children(), [&](const Stmt *C) { return continues(C); });
+  }
   static bool names(const Stmt *S, const VarDecl *V) {
     if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(S); DRE && DRE->getDecl()->getCanonicalDecl() == V)
       return true;
@@ -602,6 +699,12 @@ private:
   std::vector<SmallVector<const ForStmt *, 2>> AssignedIn, AssignedUnderIn;
   /// Each read of a local inside a for loop whose first clause assigns it.
   DenseMap<const DeclRefExpr *, const ForStmt *> UseLoop;
+  /// Where each read of a local lies, and the one value that reaches some
+  /// of them (resolveKills).
+  std::vector<ReadSite> ReadSites;
+  DenseMap<const DeclRefExpr *, const Expr *> UseKill;
+  /// Locals whose address is taken or that a reference binds.
+  DenseSet<const VarDecl *> Escaped;
   /// variesIn's answers, and the questions it is deciding.
   mutable DenseMap<std::pair<const VarDecl *, const ForStmt *>, bool> LoopVaries;
   mutable DenseSet<std::pair<const VarDecl *, const ForStmt *>> Deciding;

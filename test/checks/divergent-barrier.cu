@@ -458,3 +458,40 @@ __global__ void foldedBarrierChoice(float *A, int N) {
   }
 }
 template __global__ void foldedBarrierChoice<8>(float *, int);
+
+// no-warning: the loop's test reads what the last assignment before it gives the local, a word of
+// shared memory the block reads after a barrier (tsp's minchange); the thread's own sums given to
+// it earlier in the round do not reach the test.
+__global__ void lastAssignmentBeforeTest(const int *Cost, int *Out, int N) {
+  __shared__ int Best[256];
+  int Change;
+  do {
+    Change = 0;
+    for (int I = threadIdx.x; I < N; I += blockDim.x)
+      Change += Cost[I];
+    Best[threadIdx.x] = Change;
+    __syncthreads();
+    if (threadIdx.x == 0)
+      for (int I = 1; I < blockDim.x; ++I)
+        Best[0] = min(Best[0], Best[I]);
+    __syncthreads();
+    Change = Best[0];
+    Out[threadIdx.x] = Change;
+    __syncthreads();
+  } while (Change < 0);
+}
+
+// Positive: the same loop, but a thread's own value is assigned last.
+__global__ void threadsValueBeforeTest(const int *Cost, int *Out, int N) {
+  __shared__ int Best[256];
+  int Change;
+  do {
+    Change = Best[0];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE+5]] that {{.*}} [cuda-scope-divergent-barrier]
+    // CHECK: :[[@LINE+4]]:12: note: threads of one block may decide this condition differently
+    Best[threadIdx.x] = Change;
+    if (threadIdx.x < N)
+      Change = Cost[threadIdx.x];
+  } while (Change < 0);
+}
