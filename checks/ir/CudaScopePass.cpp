@@ -502,8 +502,14 @@ PreservedAnalyses CudaScopeRemarkPass::run(Module &M, ModuleAnalysisManager &AM)
     if (Reported.insert({Place, R.getMsg()}).second)
       ORE.emit(R);
   }
+  // One remark per barrier place and condition: an unrolled loop's barrier
+  // is several calls.
+  std::set<std::tuple<std::string, unsigned, unsigned, std::string>> BarrierPlaces;
   for (const DivergentBarrier &B : Res.DivergentBarriers) {
     if (!inProjectCode(B.Barrier) && !inProjectCode(B.Branch))
+      continue;
+    DebugLoc At = userLoc(B.Barrier);
+    if (At && !BarrierPlaces.insert({placeOf(At), At.getLine(), At.getCol(), placeOf(userLoc(B.Branch))}).second)
       continue;
     OptimizationRemarkEmitter ORE(B.Barrier->getFunction());
     ORE.emit([&] {

@@ -86,6 +86,16 @@ std::optional<unsigned> tileSize(const CallExpr *CE) {
   return static_cast<unsigned>(Size.getAsIntegral().getZExtValue());
 }
 
+const Stmt *droppedArm(const Stmt *S, const ASTContext &Ctx) {
+  if (const auto *If = dyn_cast<IfStmt>(S); If && !If->isConsteval())
+    if (std::optional<bool> Taken = foldedCondition(If->getCond(), Ctx))
+      return *Taken ? If->getElse() : If->getThen();
+  if (const auto *CO = dyn_cast<ConditionalOperator>(S))
+    if (std::optional<bool> Taken = foldedCondition(CO->getCond(), Ctx))
+      return *Taken ? CO->getFalseExpr() : CO->getTrueExpr();
+  return nullptr;
+}
+
 namespace {
 const Expr *decidingCondition(const Stmt *S, const Stmt *Inside);
 
@@ -763,7 +773,7 @@ public:
     }
     // The arm of a condition the compiler folds that it drops holds nothing
     // a thread runs (Z_COUNT > WARP_SZ ? __syncthreads() : __syncwarp()).
-    if (const Stmt *Dropped = droppedArm(S)) {
+    if (const Stmt *Dropped = droppedArm(S, Ctx)) {
       Path.push_back(S);
       for (Stmt *Child : S->children())
         if (Child && Child != Dropped)
@@ -800,17 +810,6 @@ private:
     std::vector<std::pair<const Expr *, BlockCondition>> Varying;
   };
 
-  /// The arm an if or ?: whose condition the compiler folds drops; null
-  /// where there is none.
-  const Stmt *droppedArm(const Stmt *S) const {
-    if (const auto *If = dyn_cast<IfStmt>(S); If && !If->isConsteval())
-      if (std::optional<bool> Taken = foldedCondition(If->getCond(), Ctx))
-        return *Taken ? If->getElse() : If->getThen();
-    if (const auto *CO = dyn_cast<ConditionalOperator>(S))
-      if (std::optional<bool> Taken = foldedCondition(CO->getCond(), Ctx))
-        return *Taken ? CO->getFalseExpr() : CO->getTrueExpr();
-    return nullptr;
-  }
   /// Each condition that decides \p S (innermost first), with the arm \p S
   /// lies in where a thread there has passed (true) or failed (false) it.
   void forEachCondition(const Stmt *S, function_ref<void(const Expr *, std::optional<bool>)> Each) const {

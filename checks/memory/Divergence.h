@@ -47,6 +47,11 @@ BlockCondition blockConditionOf(const clang::Expr *Cond, const clang::ASTContext
 /// class that declares the member; none for other calls.
 std::optional<unsigned> tileSize(const clang::CallExpr *CE);
 
+/// The arm of \p S, an if or ?: whose condition the compiler folds
+/// (foldedCondition), that no thread runs; null for any other statement,
+/// or where the folded condition leaves no arm out.
+const clang::Stmt *droppedArm(const clang::Stmt *S, const clang::ASTContext &Ctx);
+
 /// A statement that a varying condition decides: the condition (or the one
 /// an earlier exit is taken under).
 struct Decided {

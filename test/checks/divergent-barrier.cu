@@ -495,3 +495,35 @@ __global__ void threadsValueBeforeTest(const int *Cost, int *Out, int N) {
       Change = Cost[threadIdx.x];
   } while (Change < 0);
 }
+
+__device__ void blockSum(float *S) {
+  for (int W = 128; W > 0; W /= 2) {
+    if (threadIdx.x < W)
+      S[threadIdx.x] += S[threadIdx.x + W];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE+13]] that {{.*}} [cuda-scope-divergent-barrier]
+    // CHECK: :[[@LINE+13]]:5: note: the barrier is reached through this call
+    // CHECK: :[[@LINE+11]]:7: note: threads of one block may decide this condition differently
+  }
+}
+
+// Positive: a device function's barrier, the function called under a condition on the thread's
+// index (word2vec's reduceInWarp): the pass sees the call inlined; clang-tidy reports the barrier
+// the call runs, with the caller's condition.
+__global__ void barrierInCallee(const float *A, float *Out, int N) {
+  __shared__ float S[256];
+  S[threadIdx.x] = A[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x < N)
+    blockSum(S);
+  Out[threadIdx.x] = S[0];
+}
+
+// no-warning: the same function called by every thread of the block.
+__global__ void barrierInCalleeForAll(const float *A, float *Out) {
+  __shared__ float S[256];
+  S[threadIdx.x] = A[threadIdx.x];
+  __syncthreads();
+  blockSum(S);
+  Out[threadIdx.x] = S[0];
+}
