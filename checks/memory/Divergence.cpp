@@ -96,6 +96,44 @@ const Stmt *droppedArm(const Stmt *S, const ASTContext &Ctx) {
   return nullptr;
 }
 
+const std::vector<ReachedPlace> &CalledTargets::of(const CallExpr *Call) {
+  if (auto It = Known.find(Call); It != Known.end())
+    return It->second;
+  std::vector<ReachedPlace> Out;
+  if (const FunctionDecl *FD = Call->getDirectCallee(); FD && FD->getDefinition()) {
+    SmallPtrSet<const FunctionDecl *, 8> Active;
+    collect(FD->getDefinition(), Call->getExprLoc(), Active, 0, Out);
+  }
+  return Known[Call] = std::move(Out);
+}
+
+void CalledTargets::collect(const FunctionDecl *F, SourceLocation Fallback, SmallPtrSetImpl<const FunctionDecl *> &Active,
+                            unsigned Depth, std::vector<ReachedPlace> &Out) {
+  if (Depth > 6 || !F->getBody() || F->isDependentContext() || !Active.insert(F).second)
+    return;
+  walk(F->getBody(), Fallback, Active, Depth, Out);
+  Active.erase(F);
+}
+
+void CalledTargets::walk(const Stmt *S, SourceLocation Fallback, SmallPtrSetImpl<const FunctionDecl *> &Active,
+                         unsigned Depth, std::vector<ReachedPlace> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Own = [&](SourceLocation At) { return SM.isInSystemHeader(SM.getExpansionLoc(At)) ? Fallback : At; };
+  if (Is(S)) {
+    Out.push_back({Own(isa<CallExpr>(S) ? cast<CallExpr>(S)->getExprLoc() : S->getBeginLoc()), S});
+    return;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *FD = Call->getDirectCallee(); FD && FD->getDefinition())
+      collect(FD->getDefinition(), Own(Call->getExprLoc()), Active, Depth + 1, Out);
+  const Stmt *Dropped = droppedArm(S, Ctx);
+  for (const Stmt *Child : S->children())
+    if (Child != Dropped)
+      walk(Child, Fallback, Active, Depth, Out);
+}
+
 namespace {
 const Expr *decidingCondition(const Stmt *S, const Stmt *Inside);
 

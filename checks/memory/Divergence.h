@@ -14,7 +14,10 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +66,36 @@ struct Decided {
 /// condition threads at \p Level may decide differently decides.
 std::vector<Decided> decidedByVarying(const clang::FunctionDecl *F, clang::ASTContext &Ctx, VaryLevel Level,
                                       llvm::function_ref<bool(const clang::Stmt *)> Want);
+
+/// A statement a call runs, and where the IR pass, which sees the call
+/// inlined, reports it: the statement itself in the project's code, else the
+/// innermost call on the way that is (a library's block reduction named at
+/// the project's call of it).
+struct ReachedPlace {
+  clang::SourceLocation At;
+  const clang::Stmt *S;
+};
+
+/// The statements \p Is picks (a block barrier, a full-mask warp call) that
+/// calls of functions the TU defines run, six calls deep, through no arm
+/// of a condition the compiler folds away; one answer per call, kept.
+class CalledTargets {
+public:
+  CalledTargets(const clang::ASTContext &Ctx, std::function<bool(const clang::Stmt *)> Is)
+      : Ctx(Ctx), Is(std::move(Is)) {}
+  const std::vector<ReachedPlace> &of(const clang::CallExpr *Call);
+
+private:
+  void collect(const clang::FunctionDecl *F, clang::SourceLocation Fallback,
+               llvm::SmallPtrSetImpl<const clang::FunctionDecl *> &Active, unsigned Depth,
+               std::vector<ReachedPlace> &Out);
+  void walk(const clang::Stmt *S, clang::SourceLocation Fallback,
+            llvm::SmallPtrSetImpl<const clang::FunctionDecl *> &Active, unsigned Depth,
+            std::vector<ReachedPlace> &Out);
+  const clang::ASTContext &Ctx;
+  std::function<bool(const clang::Stmt *)> Is;
+  llvm::DenseMap<const clang::CallExpr *, std::vector<ReachedPlace>> Known;
+};
 
 /// The functions the hierarchy checks read: kernels and device functions
 /// the project defines (bound as "f").

@@ -8,6 +8,8 @@
 // size are the warp's alike). And each shuffle whose constant mask leaves out
 // a lane some lane of it reads (its offset a constant, or a counted loop's
 // variable, tried in the loop's order as unrolling leaves it for the IR).
+// A call of a function that makes a full-mask call is that call, reported
+// where the pass, which sees it inlined, reports it.
 //
 //===----------------------------------------------------------------------===//
 #include "WarpMaskCheck.h"
@@ -15,6 +17,7 @@
 #include "model/Hierarchy.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include <set>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -219,12 +222,34 @@ void WarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
   if (!F || !F->getBody() || F->isDependentContext())
     return;
   ASTContext &Ctx = *Result.Context;
-  for (const Decided &D : decidedByVarying(F, Ctx, VaryLevel::Warp,
-                                           [&](const Stmt *S) { return fullMaskCall(S, Ctx).has_value(); })) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  // A full-mask call, or a call of a function that makes one (a warp
+  // reduction helper called under if (lane < n)), as the pass sees the call
+  // inlined.
+  CalledTargets Called(Ctx, [&](const Stmt *S) { return fullMaskCall(S, Ctx).has_value(); });
+  auto Want = [&](const Stmt *S) {
+    if (fullMaskCall(S, Ctx))
+      return true;
+    const auto *Call = dyn_cast<CallExpr>(S);
+    return Call && !Called.of(Call).empty();
+  };
+  std::set<std::pair<SourceLocation::UIntTy, SourceLocation::UIntTy>> Reported; // (call, condition)
+  for (const Decided &D : decidedByVarying(F, Ctx, VaryLevel::Warp, Want)) {
     const auto *CE = cast<CallExpr>(D.S);
-    diag(CE->getExprLoc(), "%0") << warpMaskMessage(*fullMaskCall(CE, Ctx),
-                                                     placeOf(D.Cond->getBeginLoc(), Ctx.getSourceManager()));
-    diag(D.Cond->getBeginLoc(), "lanes of one warp may decide this condition differently", DiagnosticIDs::Note);
+    std::vector<ReachedPlace> Places;
+    if (fullMaskCall(CE, Ctx))
+      Places.push_back({CE->getExprLoc(), CE});
+    else
+      Places = Called.of(CE);
+    for (const ReachedPlace &P : Places) {
+      if (!Reported.insert({SM.getExpansionLoc(P.At).getRawEncoding(), D.Cond->getBeginLoc().getRawEncoding()})
+               .second)
+        continue;
+      diag(P.At, "%0") << warpMaskMessage(*fullMaskCall(P.S, Ctx), placeOf(D.Cond->getBeginLoc(), SM));
+      if (P.At != CE->getExprLoc())
+        diag(CE->getExprLoc(), "the warp-synchronous call is reached through this call", DiagnosticIDs::Note);
+      diag(D.Cond->getBeginLoc(), "lanes of one warp may decide this condition differently", DiagnosticIDs::Note);
+    }
   }
   llvm::DenseMap<const VarDecl *, const ForStmt *> Loops;
   collectLoops(F->getBody(), Loops);

@@ -288,3 +288,30 @@ __global__ void electedTestedBeforeBroadcast(unsigned *Bitmap, unsigned *Out) {
   // CHECK: :[[@LINE-1]]:17: warning: {{.*}} at {{.*}}warp-mask.cu:[[#@LINE-2]] that lanes of one warp may decide differently{{.*}} [cuda-scope-warp-mask]
   // CHECK: :[[@LINE-3]]:7: note: {{.*}}
 }
+
+__device__ float warpSumOf(float V) {
+  for (int O = 16; O > 0; O /= 2)
+    V += __shfl_xor_sync(0xffffffff, V, O);
+  // CHECK: :[[@LINE-1]]:10: warning: this __shfl_xor_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE+11]] that {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE+11]]:9: note: the warp-synchronous call is reached through this call
+  // CHECK: :[[@LINE+9]]:7: note: lanes of one warp may decide this condition differently
+  return V;
+}
+
+// Positive: a warp reduction helper called under a condition on the lane (ggml's warp_reduce_sum
+// called by some lanes): the pass sees the call inlined; clang-tidy reports the helper's shuffle
+// with the caller's condition.
+__global__ void warpHelperUnderLaneTest(const float *A, float *Out, int N) {
+  float V = A[threadIdx.x];
+  if (threadIdx.x < N)
+    V = warpSumOf(V);
+  Out[threadIdx.x] = V;
+}
+
+// no-warning: the helper called by every lane, and under a test whole warps decide alike.
+__global__ void warpHelperForWholeWarps(const float *A, float *Out, int N) {
+  float V = warpSumOf(A[threadIdx.x]);
+  if (threadIdx.x / 32 < N)
+    V = warpSumOf(V);
+  Out[threadIdx.x] = V;
+}
