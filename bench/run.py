@@ -32,6 +32,10 @@ USAGE: bench/run.py [--build build] [--runs 5] [--sizes 1000,2000,4000,8000] [--
    reading the one before twice (`c1 = c0 && c0`, as generated code may); an index's canonical text
    inlines locals, so without its budget (IndexText.cpp) its size doubles per level. Time must stay
    flat as D grows.
+10. Called barriers (--only called): one kernel calling, under a condition on the thread's index,
+   a chain of D device functions each calling the next twice, the last running a block barrier and
+   a full-mask shuffle; the divergent-barrier and warp-mask checks read what each call runs, once
+   per function. Time must stay flat as D grows.
 Prints one table per part, figures and ratios side by side; --only runs some parts.
 """
 import argparse
@@ -225,6 +229,18 @@ def generate_chained(depth, path):
         f.write("\n".join(out) + "\n")
 
 
+def generate_called(depth, path):
+    """DEPTH device functions, each calling the next twice, the last making a full-mask shuffle and
+    a block barrier; the kernel calls the first under a condition on the thread's index."""
+    out = [f"__device__ float level{depth}(float v) {{ __syncthreads(); return __shfl_xor_sync(0xffffffff, v, 1); }}"]
+    for i in range(depth - 1, -1, -1):
+        out.append(f"__device__ float level{i}(float v) {{ return level{i + 1}(v) + level{i + 1}(v + 1); }}")
+    out += ["__global__ void called(float *A, int n) {", "  float v = A[threadIdx.x];",
+            "  if (threadIdx.x < n) v = level0(v);", "  A[threadIdx.x] = v;", "}"]
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
 def depth_series(build, depths, runs, generate, title, note):
     """Every check on the device side of one generated kernel per depth; the checks' time beside the shallowest's."""
     print(f"## {title}")
@@ -245,6 +261,13 @@ def depth_series(build, depths, runs, generate, title, note):
             rel = f"{checks / first:.2f}" if first > 0 else "-"
             print(f"| {depth} | {bw:.3f} | {ow:.3f} | {checks:.3f} | {rel} | {bm:.0f} | {om:.0f} |")
     print()
+
+
+def called_cost(build, depths, runs):
+    depth_series(build, depths, runs, generate_called,
+                 "Called barriers: one kernel, a chain of device functions each calling the next twice (every check)",
+                 "the divergent-barrier and warp-mask checks read each function once for what its calls run "
+                 "(CalledTargets, Divergence.cpp); read once per call, each level would double it")
 
 
 def merged_cost(build, depths, runs):
@@ -591,7 +614,7 @@ def merge_cost(file_counts, edges_per_file, runs, threads=(0, 10)):
     print()
 
 
-PARTS = ("overhead", "merged", "chained", "growth", "device-growth", "ir-pass", "compat", "command", "cache", "projects", "facts",
+PARTS = ("overhead", "merged", "chained", "called", "growth", "device-growth", "ir-pass", "compat", "command", "cache", "projects", "facts",
          "merge")
 
 
@@ -606,6 +629,7 @@ def main():
     ap.add_argument("--device-messages", default="512,1024,2048,4096")
     ap.add_argument("--merged-depths", default="8,16,24,32")
     ap.add_argument("--chained-depths", default="8,16,24,32")
+    ap.add_argument("--called-depths", default="8,16,24,32")
     ap.add_argument("--merge-files", default="1250,2500,5000")
     ap.add_argument("--merge-edges-per-file", type=int, default=200)
     ap.add_argument("--projects", default="cuda_hgemm:4,CUDALibrarySamples:4,gunrock:2",
@@ -630,6 +654,8 @@ def main():
                       [int(s) for s in a.device_messages.split(",")], a.runs)
     if "merged" in parts:
         merged_cost(a.build, [int(s) for s in a.merged_depths.split(",")], a.runs)
+    if "called" in parts:
+        called_cost(a.build, [int(s) for s in a.called_depths.split(",")], a.runs)
     if "chained" in parts:
         chained_cost(a.build, [int(s) for s in a.chained_depths.split(",")], a.runs)
     if "ir-pass" in parts:

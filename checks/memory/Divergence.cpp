@@ -96,42 +96,67 @@ const Stmt *droppedArm(const Stmt *S, const ASTContext &Ctx) {
   return nullptr;
 }
 
-const std::vector<ReachedPlace> &CalledTargets::of(const CallExpr *Call) {
-  if (auto It = Known.find(Call); It != Known.end())
-    return It->second;
+namespace {
+/// Places one function's reach keeps, past which the rest is left out (a
+/// helper called from hundreds of places of a library's header).
+constexpr size_t MaxReachedPlaces = 256;
+} // namespace
+
+std::vector<ReachedPlace> CalledTargets::of(const CallExpr *Call) {
   std::vector<ReachedPlace> Out;
-  if (const FunctionDecl *FD = Call->getDirectCallee(); FD && FD->getDefinition()) {
-    SmallPtrSet<const FunctionDecl *, 8> Active;
-    collect(FD->getDefinition(), Call->getExprLoc(), Active, 0, Out);
-  }
-  return Known[Call] = std::move(Out);
+  if (const FunctionDecl *FD = Call->getDirectCallee(); FD && FD->getDefinition())
+    for (ReachedPlace P : reach(FD->getDefinition())) {
+      if (P.At.isInvalid())
+        P.At = Call->getExprLoc();
+      Out.push_back(P);
+    }
+  return Out;
 }
 
-void CalledTargets::collect(const FunctionDecl *F, SourceLocation Fallback, SmallPtrSetImpl<const FunctionDecl *> &Active,
-                            unsigned Depth, std::vector<ReachedPlace> &Out) {
-  if (Depth > 6 || !F->getBody() || F->isDependentContext() || !Active.insert(F).second)
-    return;
-  walk(F->getBody(), Fallback, Active, Depth, Out);
+const std::vector<ReachedPlace> &CalledTargets::reach(const FunctionDecl *F) {
+  if (auto It = Known.find(F); It != Known.end())
+    return It->second;
+  static const std::vector<ReachedPlace> None;
+  // A recursive call reaches what the outer reading of the function finds.
+  if (!F->getBody() || F->isDependentContext() || !Active.insert(F).second)
+    return None;
+  std::vector<ReachedPlace> Out;
+  walk(F->getBody(), Out);
   Active.erase(F);
+  return Known[F] = std::move(Out);
 }
 
-void CalledTargets::walk(const Stmt *S, SourceLocation Fallback, SmallPtrSetImpl<const FunctionDecl *> &Active,
-                         unsigned Depth, std::vector<ReachedPlace> &Out) {
-  if (!S || isa<LambdaExpr>(S))
+void CalledTargets::walk(const Stmt *S, std::vector<ReachedPlace> &Out) {
+  if (!S || isa<LambdaExpr>(S) || Out.size() >= MaxReachedPlaces)
     return;
   const SourceManager &SM = Ctx.getSourceManager();
-  auto Own = [&](SourceLocation At) { return SM.isInSystemHeader(SM.getExpansionLoc(At)) ? Fallback : At; };
+  auto Own = [&](SourceLocation At) {
+    return SM.isInSystemHeader(SM.getExpansionLoc(At)) ? SourceLocation() : At;
+  };
+  auto Add = [&](ReachedPlace P) {
+    if (Out.size() < MaxReachedPlaces &&
+        llvm::none_of(Out, [&](const ReachedPlace &Q) { return Q.At == P.At && Q.S == P.S; }))
+      Out.push_back(P);
+  };
   if (Is(S)) {
-    Out.push_back({Own(isa<CallExpr>(S) ? cast<CallExpr>(S)->getExprLoc() : S->getBeginLoc()), S});
+    Add({Own(isa<CallExpr>(S) ? cast<CallExpr>(S)->getExprLoc() : S->getBeginLoc()), S});
     return;
   }
   if (const auto *Call = dyn_cast<CallExpr>(S))
-    if (const FunctionDecl *FD = Call->getDirectCallee(); FD && FD->getDefinition())
-      collect(FD->getDefinition(), Own(Call->getExprLoc()), Active, Depth + 1, Out);
+    if (const FunctionDecl *FD = Call->getDirectCallee(); FD && FD->getDefinition()) {
+      // What the callee reaches in a library's header is named at this call,
+      // where the call is the project's.
+      const SourceLocation At = Own(Call->getExprLoc());
+      for (ReachedPlace P : reach(FD->getDefinition())) {
+        if (P.At.isInvalid())
+          P.At = At;
+        Add(P);
+      }
+    }
   const Stmt *Dropped = droppedArm(S, Ctx);
   for (const Stmt *Child : S->children())
     if (Child != Dropped)
-      walk(Child, Fallback, Active, Depth, Out);
+      walk(Child, Out);
 }
 
 namespace {

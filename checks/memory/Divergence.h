@@ -77,24 +77,25 @@ struct ReachedPlace {
 };
 
 /// The statements \p Is picks (a block barrier, a full-mask warp call) that
-/// calls of functions the TU defines run, six calls deep, through no arm
-/// of a condition the compiler folds away; one answer per call, kept.
+/// calls of functions the TU defines run, through no arm of a condition the
+/// compiler folds away. Each function is read once: what its body reaches
+/// is kept, with the places a caller's call is to stand for (null At: the
+/// statement lies in a library's header, and so does every call on the way
+/// down to it).
 class CalledTargets {
 public:
   CalledTargets(const clang::ASTContext &Ctx, std::function<bool(const clang::Stmt *)> Is)
       : Ctx(Ctx), Is(std::move(Is)) {}
-  const std::vector<ReachedPlace> &of(const clang::CallExpr *Call);
+  /// What \p Call runs; empty for a call of no function with a body.
+  std::vector<ReachedPlace> of(const clang::CallExpr *Call);
 
 private:
-  void collect(const clang::FunctionDecl *F, clang::SourceLocation Fallback,
-               llvm::SmallPtrSetImpl<const clang::FunctionDecl *> &Active, unsigned Depth,
-               std::vector<ReachedPlace> &Out);
-  void walk(const clang::Stmt *S, clang::SourceLocation Fallback,
-            llvm::SmallPtrSetImpl<const clang::FunctionDecl *> &Active, unsigned Depth,
-            std::vector<ReachedPlace> &Out);
+  const std::vector<ReachedPlace> &reach(const clang::FunctionDecl *F);
+  void walk(const clang::Stmt *S, std::vector<ReachedPlace> &Out);
   const clang::ASTContext &Ctx;
   std::function<bool(const clang::Stmt *)> Is;
-  llvm::DenseMap<const clang::CallExpr *, std::vector<ReachedPlace>> Known;
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<ReachedPlace>> Known;
+  llvm::SmallPtrSet<const clang::FunctionDecl *, 8> Active;
 };
 
 /// The functions the hierarchy checks read: kernels and device functions
