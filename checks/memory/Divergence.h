@@ -55,6 +55,10 @@ std::optional<unsigned> tileSize(const clang::CallExpr *CE);
 /// or where the folded condition leaves no arm out.
 const clang::Stmt *droppedArm(const clang::Stmt *S, const clang::ASTContext &Ctx);
 
+/// \p S changes \p VD: assigns it (plainly or compound), ++ or -- it, takes
+/// its address, or declares it.
+bool changesVariable(const clang::Stmt *S, const clang::VarDecl *VD);
+
 /// A statement that a varying condition decides: the condition (or the one
 /// an earlier exit is taken under).
 struct Decided {

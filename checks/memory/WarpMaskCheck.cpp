@@ -63,31 +63,12 @@ std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
   return std::nullopt;
 }
 
-/// Whether \p S changes \p VD: an assignment to it, ++ or --, its address.
-bool changes(const Stmt *S, const VarDecl *VD) {
-  if (!S)
-    return false;
-  auto Names = [&](const Expr *E) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DRE && DRE->getDecl() == VD;
-  };
-  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && Names(BO->getLHS()))
-    return true;
-  if (const auto *UO = dyn_cast<UnaryOperator>(S);
-      UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) && Names(UO->getSubExpr()))
-    return true;
-  for (const Stmt *Child : S->children())
-    if (changes(Child, VD))
-      return true;
-  return false;
-}
-
 /// The values, in order, of the variable of a counted loop whose init,
 /// condition and step are constants and whose body leaves it alone
 /// (for (int O = 8; O > 0; O /= 2)): what unrolling gives the IR. None where
 /// the loop has another form or runs past 64 steps.
 std::optional<SmallVector<int64_t, 8>> loopValues(const ForStmt *FS, const VarDecl *VD, const ASTContext &Ctx) {
-  if (!VD->getInit() || changes(FS->getBody(), VD) || !FS->getCond() || !FS->getInc())
+  if (!VD->getInit() || changesVariable(FS->getBody(), VD) || !FS->getCond() || !FS->getInc())
     return std::nullopt;
   std::optional<int64_t> V = constantOf(VD->getInit(), Ctx);
   const auto *Cond = dyn_cast<BinaryOperator>(FS->getCond()->IgnoreParenImpCasts());
