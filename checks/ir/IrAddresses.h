@@ -20,6 +20,7 @@
 #include "llvm/IR/Value.h"
 #include <utility>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -146,6 +147,11 @@ std::string blockSegment(const llvm::Value *Address, bool &WarpApart, unsigned D
 /// reads the block's index, then that index's terms every thread of a block
 /// computes alike. Empty for none.
 std::string blockPartOf(const llvm::Value *Address);
+/// The additive terms of \p Address's one flat index (model: IndexTerm,
+/// pastEveryShare): the sum of the indices of a chain of one-index steps
+/// over one element type. Null where a step takes several indices or the
+/// types differ.
+std::shared_ptr<const std::vector<IndexTerm>> flatIndexOf(const llvm::Value *Address);
 
 /// The object an address is based on (llvm::getUnderlyingObject), also
 /// where the address was made from an integer: a pointer cast to an integer,

@@ -279,6 +279,7 @@ IrRecords::IrRecords(const Module &M, const StringSet<> &OneBlock, const StringS
         }
         if (std::string Part = blockPartOf(Op.Address); !Part.empty())
           R.BlockPart = BlockPartId.try_emplace(Part, BlockPartId.size()).first->second;
+        R.Flat = flatIndexOf(Op.Address);
       }
       R.PerBlock = Op.PerBlock;
       R.OnlyBlock = GridsOverlap ? -1 : onlyBlock(Op.I, orderOf(Fn));

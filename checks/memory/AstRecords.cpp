@@ -239,6 +239,9 @@ void AstRecords::build() {
       }
       if (!A.Object->BlockPart.empty())
         Op.BlockPart = BlockPartId.try_emplace(Key + '\0' + A.Object->BlockPart, BlockPartId.size()).first->second;
+      // The element itself, not a field of it.
+      if (!A.Object->Path.empty() && !A.Object->Path.back())
+        Op.Flat = A.Object->Flat;
     }
     Op.Context = Root(A.Root);
     Op.Thread = Op.Context;

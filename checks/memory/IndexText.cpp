@@ -229,11 +229,22 @@ void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Fra
       if (std::optional<std::string> Row = rangeRow(Index, Fr))
         R.BlockSegment = Before + "[" + *Row + "]";
     R.WarpSegment = Deps.Warp || Deps.Thread;
-    std::vector<IndexTerm> Terms;
-    additiveTerms(Index, Fr, false, Terms);
-    if (std::string Part = blockPart(Terms); !Part.empty())
-      R.BlockPart = Before + "[" + Part + "]";
   }
+  // The terms of the one that reads the block's index first, for its region,
+  // and of one flat index (State::addressesApart).
+  std::shared_ptr<std::vector<IndexTerm>> Terms;
+  const bool First = R.Subscripts == 0 && Before.empty();
+  if ((Deps.Block && !R.BlockDependent) || First) {
+    Terms = std::make_shared<std::vector<IndexTerm>>();
+    additiveTerms(Index, Fr, false, *Terms);
+  }
+  if (Deps.Block && !R.BlockDependent)
+    if (std::string Part = blockPart(*Terms); !Part.empty())
+      R.BlockPart = Before + "[" + Part + "]";
+  if (First)
+    R.Flat = std::move(Terms);
+  else
+    R.Flat.reset();
   R.BlockDependent |= Deps.Block;
   R.ThreadDependent |= Deps.Thread;
   R.ReadDependent |= Deps.Read;
@@ -290,6 +301,53 @@ void ScopedAccesses::Walker::noteBranch(const Stmt *Branch, const Expr *Cond, co
     It->second = It->second && Alike;
 }
 
+/// \p E through parameters' arguments and locals given their value once.
+const Expr *ScopedAccesses::Walker::followed(const Expr *E, const Frame *&Fr) {
+  for (unsigned Steps = 0; Steps < MaxResolve; ++Steps) {
+    E = E->IgnoreParenCasts();
+    if (!isa<DeclRefExpr>(E) || !stepToSource(E, Fr, Vars::UnmodifiedLocals))
+      break;
+  }
+  return E;
+}
+
+void ScopedAccesses::Walker::shareFacts(const BinaryOperator *Mul, const Frame *Fr, IndexTerm &T) {
+  // blockIdx.x, gridDim.x, or the builtins that read them.
+  auto Is = [&](const Expr *E, const Frame *F, bool (*Name)(StringRef)) {
+    IndexDeps Ignored;
+    E = followed(E, F);
+    std::string Spelled = canon(E, F, Ignored);
+    StringRef Text = Spelled;
+    auto [Base, Axis] = Text.rsplit('.');
+    return Axis == "x" ? Name(Base) : Text.ends_with("_x") && Name(Text);
+  };
+  // X / gridDim.x: X, else null.
+  auto GridSplit = [&](const Expr *E, const Frame *&F) -> const Expr * {
+    const auto *Div = dyn_cast<BinaryOperator>(followed(E, F));
+    return Div && Div->getOpcode() == BO_Div && Is(Div->getRHS(), F, isGridSizeName) ? Div->getLHS() : nullptr;
+  };
+  for (const Expr *Side : {Mul->getLHS(), Mul->getRHS()}) {
+    const Expr *Other = Side == Mul->getLHS() ? Mul->getRHS() : Mul->getLHS();
+    const Frame *PitchFr = Fr;
+    IndexDeps Ignored;
+    if (const Expr *X = GridSplit(Side, PitchFr); X && Is(Other, Fr, isBlockIndexName)) {
+      T.ShareOf = canon(X, PitchFr, Ignored);
+      return;
+    }
+    // (X / gridDim.x / k) * (v % m), m <= k.
+    const Frame *PartFr = Fr, *BelowFr = Fr;
+    const auto *Part = dyn_cast<BinaryOperator>(followed(Side, PartFr));
+    const auto *Below = dyn_cast<BinaryOperator>(followed(Other, BelowFr));
+    if (!Part || !Below || Part->getOpcode() != BO_Div || Below->getOpcode() != BO_Rem)
+      continue;
+    std::optional<int64_t> K = constantInt(Part->getRHS(), Ctx), M = constantInt(Below->getRHS(), Ctx);
+    if (const Expr *X = K && M && *M > 0 && *M <= *K ? GridSplit(Part->getLHS(), PartFr) : nullptr) {
+      T.BagOf = canon(X, PartFr, Ignored);
+      return;
+    }
+  }
+}
+
 void ScopedAccesses::Walker::additiveTerms(const Expr *E, const Frame *Fr, bool Negated, std::vector<IndexTerm> &Out,
                                           unsigned Depth) {
   E = E->IgnoreParenCasts();
@@ -314,7 +372,12 @@ void ScopedAccesses::Walker::additiveTerms(const Expr *E, const Frame *Fr, bool 
   T.Negated = Negated;
   if (std::optional<APSInt> C = E->getIntegerConstantExpr(Ctx); C && C->getSignificantBits() <= 64)
     T.Constant = C->getExtValue();
+  // Unsigned arithmetic, which the rules take not to wrap: a subtraction
+  // is a negated term here, as the source writes it.
+  T.NonNegative = E->getType()->isUnsignedIntegerType() || (T.Constant && *T.Constant >= 0);
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Mul)
+      shareFacts(BO, Fr, T);
     T.Scaled = BO->getOpcode() == BO_Mul || BO->getOpcode() == BO_Shl;
     std::optional<APSInt> C = BO->getRHS()->getIntegerConstantExpr(Ctx);
     if (!C && BO->getOpcode() == BO_Mul)

@@ -528,6 +528,7 @@ void ObjectRef::atElementChosenAtRunTime(std::string At) {
   BlockDependent = ThreadDependent = false;
   BlockSegment.clear();
   BlockPart.clear();
+  Flat.reset();
   WarpSegment = false;
   LaneOffset.reset();
   LaneBase.clear();

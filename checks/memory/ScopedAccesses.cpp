@@ -269,6 +269,8 @@ void ScopedAccesses::bindLaunches() {
         O.Path = std::move(Path);
         O.Carve = Carved.lookup(P);
         O.Index = B.Index + O.Index;
+        if (!B.Index.empty())
+          O.Flat.reset();
         if (!O.BlockSegment.empty())
           O.BlockSegment = B.Index + O.BlockSegment;
         if (!O.BlockPart.empty())

@@ -71,6 +71,9 @@ struct ObjectRef {
   /// blockPart): the index up to that subscript, then its terms every
   /// thread of a block computes alike; empty for none.
   std::string BlockPart;
+  /// The additive terms of the address's index, where it takes one
+  /// (MemOp::Flat); null for none or several.
+  std::shared_ptr<const std::vector<IndexTerm>> Flat;
   /// Some index reads threadIdx.x, so that with BlockDependent the element
   /// is the thread's own (out[blockIdx.x * blockDim.x + threadIdx.x]).
   bool ThreadDependent = false;

@@ -357,6 +357,10 @@ private:
   /// arguments and locals given their value once.
   void additiveTerms(const clang::Expr *E, const Frame *Fr, bool Negated, std::vector<IndexTerm> &Out,
                      unsigned Depth = 0);
+  /// \p E through parameters' arguments and locals given their value once.
+  const clang::Expr *followed(const clang::Expr *E, const Frame *&Fr);
+  /// The share and bag facts of a product (model: IndexTerm::ShareOf, BagOf).
+  void shareFacts(const clang::BinaryOperator *Mul, const Frame *Fr, IndexTerm &T);
   bool opaqueCall(const clang::Expr *E, const Frame *Fr, unsigned Depth = 0);
   /// Every thread of a block computes \p E alike, reading no memory.
   bool alikeInBlock(const clang::Expr *E, const Frame *Fr);

@@ -16,6 +16,7 @@
 #include "MemoryModel.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -182,6 +183,9 @@ struct MemOp {
   /// (model: blockPart): equal BlockParts of one object, one block's region
   /// (base + blockIdx.x * pitch + column, whatever the column). -1: none.
   int BlockPart = -1;
+  /// The additive terms of the address's one flat index, for an access of
+  /// an element of its object (State::addressesApart); null for none.
+  std::shared_ptr<const std::vector<IndexTerm>> Flat;
   /// Only this block of its grid runs the operation (if (blockIdx.x == 0),
   /// or a kernel launched with one block); -1 when any block may.
   int OnlyBlock = -1;

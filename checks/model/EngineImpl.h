@@ -82,6 +82,14 @@ public:
   bool blocksApart(unsigned A, unsigned B) const {
     return Ops[A].Thread == Ops[B].Thread && !inCommonLoop(A, B) && PO.blocksApart(A, B);
   }
+  /// \p A and \p B never touch the same element of their object: one lies
+  /// in a block's share of a buffer the grid splits evenly and the other
+  /// past every share (pastEveryShare).
+  bool addressesApart(unsigned A, unsigned B) const {
+    const MemOp &X = Ops[A], &Y = Ops[B];
+    return X.Object >= 0 && X.Object == Y.Object && X.Flat && Y.Flat &&
+           (pastEveryShare(*X.Flat, *Y.Flat) || pastEveryShare(*Y.Flat, *X.Flat));
+  }
   /// \p B sits in the loop the spinning read \p A is left by.
   bool inSpinLoop(unsigned A, unsigned B) const {
     return Ops[A].Thread == Ops[B].Thread && PO.inSpinLoop(A, B);

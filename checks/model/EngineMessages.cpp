@@ -134,10 +134,11 @@ private:
     });
   }
   /// Every write of \p L's data is ordered before it by a barrier (in one
-  /// iteration, or the last one's barrier for the next one's read).
+  /// iteration, or the last one's barrier for the next one's read), or
+  /// never writes what \p L reads (addressesApart).
   bool barrierAfterWrites(const Flag &F, unsigned L) const {
     return all_of(G.StoresOf.find(St.op(L).Object)->second, [&](unsigned D) {
-      return ownRegionBarrier(D, L) || any_of(G.Barriers, [&](unsigned B) {
+      return ownRegionBarrier(D, L) || St.addressesApart(D, L) || any_of(G.Barriers, [&](unsigned B) {
                return orders(St.op(B), false, F.Needed) && St.barrierBetween(D, B, L);
              });
     });
@@ -247,7 +248,7 @@ private:
     return Stores != G.StoresOf.end() && any_of(F.Publishes, [&](unsigned P) {
              return !is_contained(F.Resets, P) && (R < 0 || mayReach(P, R, L)) &&
                     any_of(Stores->second, [&](unsigned D) {
-                      return !ownElement(D, L) &&
+                      return !ownElement(D, L) && !St.addressesApart(D, L) &&
                              (St.before(D, P) ||
                               (!Write && St.before(P, D) && !St.before(D, L) && !St.before(L, D)));
                     });

@@ -697,6 +697,44 @@ std::string blockPart(const std::vector<IndexTerm> &Terms) {
   return Out;
 }
 
+bool pastEveryShare(const std::vector<IndexTerm> &Share, const std::vector<IndexTerm> &Past) {
+  auto ShareTerm = llvm::find_if(Share, [](const IndexTerm &T) { return !T.ShareOf.empty(); });
+  if (ShareTerm == Share.end() || ShareTerm->Negated ||
+      std::any_of(std::next(ShareTerm), Share.end(), [](const IndexTerm &T) { return !T.ShareOf.empty(); }))
+    return false;
+  const std::string &Extent = ShareTerm->ShareOf;
+  // Past's terms not yet matched: the extent first, then the base.
+  SmallVector<const IndexTerm *, 8> Left;
+  for (const IndexTerm &T : Past)
+    Left.push_back(&T);
+  auto Take = [&](const IndexTerm &T) {
+    auto It = llvm::find_if(Left, [&](const IndexTerm *P) { return P->Text == T.Text && P->Negated == T.Negated; });
+    if (It == Left.end())
+      return false;
+    Left.erase(It);
+    return true;
+  };
+  IndexTerm X;
+  X.Text = Extent;
+  if (!Take(X))
+    return false;
+  unsigned Bags = 0;
+  for (const IndexTerm &T : Share) {
+    if (&T == &*ShareTerm || Take(T))
+      continue;
+    // Within the share: its column (what the block's threads compute apart,
+    // as blockPart takes it, and constants), one bag.
+    bool Column = !T.BlockUniform || T.Deps.Thread || T.Deps.Warp || T.Constant.has_value();
+    bool Bag = T.BagOf == Extent && !T.Negated && ++Bags == 1;
+    if (!Column && !Bag)
+      return false;
+  }
+  // What Past adds to base + X moves it further up.
+  return llvm::all_of(Left, [](const IndexTerm *T) {
+    return !T->Negated && (T->NonNegative || (T->Constant && *T->Constant >= 0));
+  });
+}
+
 IndexDeps loadedIndex(const IndexDeps &Address) {
   IndexDeps Out = Address;
   Out.Read = true;

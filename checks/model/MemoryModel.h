@@ -321,6 +321,16 @@ struct IndexTerm {
   std::optional<int64_t> Factor;
   /// The term is this integer constant (an offset).
   std::optional<int64_t> Constant;
+  /// The block's share of an extent the grid's blocks split evenly:
+  /// blockIdx.x * (X / gridDim.x), with X's canonical text (model: pastEveryShare).
+  std::string ShareOf;
+  /// A bag of such a share: (X / gridDim.x / k) * (v % m) for constants
+  /// m <= k, below the share's size; X's canonical text.
+  std::string BagOf;
+  /// The term's value is not negative: a constant that is not, or a term of
+  /// an index computed in unsigned arithmetic (which the rules take not to
+  /// wrap, as they take a column to stay within its pitch).
+  bool NonNegative = false;
 };
 /// The block's region of an object that a flat index lies in
 /// (base + blockIdx.x * pitch + column): the terms every thread of a block
@@ -338,6 +348,18 @@ struct IndexTerm {
 /// is the neighbour's). A constant with no column is a fixed place of its
 /// own (blockIdx.x * pitch - 1, the word before the region).
 std::string blockPart(const std::vector<IndexTerm> &Terms);
+/// Whether the flat index \p Past lies past every block's share that the
+/// flat index \p Share lies in, so the two never name the
+/// same element. \p Share is base + blockIdx.x * (X / gridDim.x) + what
+/// the block adds within its share: the column (terms its threads compute
+/// apart, and constants), and at most one bag (BagOf X). \p Past is base +
+/// X + terms that are not negative. Since blockIdx.x < gridDim.x, every
+/// share lies below base + X. The base is the terms both indices have
+/// alike; what the block adds stays within its share, as the ownership
+/// rules assume of a column and its pitch. A split into parts the host
+/// chose (X / parts), an alike term of the share that \p Past lacks and
+/// is no bag, or a term taken away from \p Past: no answer.
+bool pastEveryShare(const std::vector<IndexTerm> &Share, const std::vector<IndexTerm> &Past);
 
 /// Whether a thread index divided by \p Divisor (or shifted right by
 /// \p Shift) is the thread's warp: threadIdx.x / 32, threadIdx.x >> 5.

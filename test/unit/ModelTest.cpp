@@ -354,6 +354,56 @@ TEST(MemoryModel, ABlocksRegionIsItsAlikeTerms) {
   EXPECT_NE(blockPart({Term("pitch*b", Block, true)}), blockPart({Term("pitch*b", Block, true), Constant(-1)}));
 }
 
+TEST(MemoryModel, AWordPastEveryShareIsNoBlocksShare) {
+  IndexDeps Block, Thread, None;
+  Block.Block = true;
+  Thread.Thread = true;
+  auto Term = [](std::string Text, IndexDeps D, bool Alike, bool Negated = false) {
+    IndexTerm T;
+    T.Text = std::move(Text);
+    T.Deps = D;
+    T.BlockUniform = Alike;
+    T.Negated = Negated;
+    return T;
+  };
+  auto Share = [&](std::string Extent) {
+    IndexTerm T = Term("b*(" + Extent + "/grid)", Block, true);
+    T.ShareOf = std::move(Extent);
+    return T;
+  };
+  auto Bag = [&](std::string Extent) {
+    IndexTerm T = Term("(" + Extent + "/grid/3)*(v%3)", None, true);
+    T.BagOf = std::move(Extent);
+    return T;
+  };
+  auto Positive = [&](std::string Text) {
+    IndexTerm T = Term(std::move(Text), None, true);
+    T.NonNegative = true;
+    return T;
+  };
+  // base + b * (size / grid) + bag + t, and base + size + e (e not negative): apart.
+  std::vector<IndexTerm> Read{Term("base", None, true), Share("size"), Bag("size"), Term("t", Thread, false)};
+  std::vector<IndexTerm> Stats{Term("base", None, true), Term("size", None, true), Positive("e")};
+  EXPECT_TRUE(pastEveryShare(Read, Stats));
+  EXPECT_FALSE(pastEveryShare(Stats, Read)); // the statistics' index has no share
+  // The base both have alike may sit anywhere in either; constants are the column's.
+  IndexTerm Minus = Term("4", None, true, true);
+  Minus.Constant = -4;
+  EXPECT_TRUE(pastEveryShare({Share("size"), Term("t", Thread, false), Minus, Term("base", None, true)},
+                             {Positive("e"), Term("size", None, true), Term("base", None, true)}));
+  // Taken away from the past index (base + size - e), or of a sign not known: inside a share.
+  EXPECT_FALSE(pastEveryShare(Read, {Term("base", None, true), Term("size", None, true), Term("e", None, true, true)}));
+  EXPECT_FALSE(pastEveryShare(Read, {Term("base", None, true), Term("size", None, true), Term("e", None, true)}));
+  // Another extent, or a base the past index lacks: no answer.
+  EXPECT_FALSE(pastEveryShare(Read, {Term("base", None, true), Term("other", None, true), Positive("e")}));
+  EXPECT_FALSE(pastEveryShare(Read, {Term("size", None, true), Positive("e")}));
+  // An alike term of the share that is no bag (a bag nothing bounds), or two bags: no answer.
+  EXPECT_FALSE(pastEveryShare({Term("base", None, true), Share("size"), Term("(size/grid/3)*v", None, true)}, Stats));
+  EXPECT_FALSE(pastEveryShare({Term("base", None, true), Share("size"), Bag("size"), Bag("size")}, Stats));
+  // A share of a split the host chose (no ShareOf): no answer.
+  EXPECT_FALSE(pastEveryShare({Term("base", None, true), Term("b*(size/parts)", Block, true)}, Stats));
+}
+
 TEST(Hierarchy, IndexLessItsLaneBitsIsTheWarps) {
   // t - (t & 31), t - (t & 63), t - t % 32, t - t % 64: a warp's (or a larger aligned group's)
   // first thread, the same for every lane.
