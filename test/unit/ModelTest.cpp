@@ -305,19 +305,21 @@ TEST(Hierarchy, WarpSynchronousCalls) {
   EXPECT_EQ(tileCollective("thread_rank"), std::nullopt);
 }
 
+/// An index's term as a front end reads it: scaled where its text multiplies.
+static IndexTerm Term(std::string Text, IndexDeps D, bool Alike, bool Negated = false) {
+  IndexTerm T;
+  T.Text = std::move(Text);
+  T.Deps = D;
+  T.BlockUniform = Alike;
+  T.Negated = Negated;
+  T.Scaled = T.Text.find('*') != std::string::npos;
+  return T;
+}
+
 TEST(MemoryModel, ABlocksRegionIsItsAlikeTerms) {
   IndexDeps Block, Thread, None;
   Block.Block = true;
   Thread.Thread = true;
-  auto Term = [](std::string Text, IndexDeps D, bool Alike, bool Negated = false) {
-    IndexTerm T;
-    T.Text = std::move(Text);
-    T.Deps = D;
-    T.BlockUniform = Alike;
-    T.Negated = Negated;
-    T.Scaled = T.Text.find('*') != std::string::npos;
-    return T;
-  };
   // base + pitch * b + t and base + pitch * b + slot (an atomic's result): one region.
   std::string Read = blockPart({Term("base", None, true), Term("pitch*b", Block, true), Term("t", Thread, false)});
   std::string Write = blockPart({Term("slot", None, false), Term("pitch*b", Block, true), Term("base", None, true)});
@@ -358,14 +360,6 @@ TEST(MemoryModel, AWordPastEveryShareIsNoBlocksShare) {
   IndexDeps Block, Thread, None;
   Block.Block = true;
   Thread.Thread = true;
-  auto Term = [](std::string Text, IndexDeps D, bool Alike, bool Negated = false) {
-    IndexTerm T;
-    T.Text = std::move(Text);
-    T.Deps = D;
-    T.BlockUniform = Alike;
-    T.Negated = Negated;
-    return T;
-  };
   auto Share = [&](std::string Extent) {
     IndexTerm T = Term("b*(" + Extent + "/grid)", Block, true);
     T.ShareOf = std::move(Extent);
