@@ -207,10 +207,20 @@ public:
   bool shouldVisitLambdaExpr(LambdaExpr *) { return false; }
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }
 
+  /// Every exit first, then the operations wanted: a break or return that
+  /// comes after a barrier in the loop holding both skips the barrier of
+  /// every later round.
+  void run(Stmt *Body) {
+    Collecting = true;
+    TraverseStmt(Body);
+    Collecting = false;
+    TraverseStmt(Body);
+  }
+
   bool TraverseStmt(Stmt *S) {
     if (!S)
       return true;
-    if (Want(S)) {
+    if (!Collecting && Want(S)) {
       const BlockFacts Facts = factsOnPath(S);
       if (const Expr *Cond = firstVaryingCondition(S, Facts))
         Found.push_back({S, Cond});
@@ -229,7 +239,7 @@ public:
     }
     // A return, break or continue under a varying condition: the threads
     // that take it leave what follows.
-    if (isa<ReturnStmt, BreakStmt, ContinueStmt>(S)) {
+    if (Collecting && isa<ReturnStmt, BreakStmt, ContinueStmt>(S)) {
       Exit E{S, factsOnPath(S), {}};
       forEachCondition(S, [&](const Expr *C, std::optional<bool>) {
         if (V.varies(C))
@@ -304,9 +314,10 @@ private:
     });
     return Outermost;
   }
-  /// A return, break or continue met before \p Barrier under a varying
-  /// condition, whose leaving skips the barrier: a return anywhere before it;
-  /// a break or continue in a loop that holds the barrier too. An exit whose
+  /// A return, break or continue under a varying condition whose leaving
+  /// skips \p Barrier: a return anywhere before it, or in a loop that holds
+  /// the barrier too; a break in such a loop; a continue in such a loop
+  /// before the barrier in the round. An exit whose
   /// block tests no block that reaches the barrier passes (\p Facts: those
   /// on the barrier's way), or whose varying tests such a block decides for
   /// all its threads, skips it for a whole block or for none.
@@ -321,7 +332,9 @@ private:
                      (isa<BreakStmt>(E.S) || precedes(E.S, Barrier));
             }))
           continue;
-      } else if (!precedes(E.S, Barrier)) {
+      } else if (!precedes(E.S, Barrier) && llvm::none_of(Path, [&](const Stmt *P) {
+                   return isa<ForStmt, WhileStmt, DoStmt>(P) && contains(P, E.S);
+                 })) {
         continue;
       }
       BlockFacts Both = E.Facts;
@@ -390,6 +403,7 @@ private:
   function_ref<bool(const Stmt *)> Want;
   std::vector<const Stmt *> Path;
   std::vector<Exit> Exits;
+  bool Collecting = false;
 };
 
 } // namespace
@@ -410,7 +424,7 @@ std::vector<Decided> decidedByVarying(const FunctionDecl *F, ASTContext &Ctx, Va
                                       function_ref<bool(const Stmt *)> Want) {
   Varying V(F, Ctx, Level);
   Finder Walk(V, Ctx, Want);
-  Walk.TraverseStmt(F->getBody());
+  Walk.run(F->getBody());
   return std::move(Walk.Found);
 }
 

@@ -527,3 +527,49 @@ __global__ void barrierInCalleeForAll(const float *A, float *Out) {
   blockSum(S);
   Out[threadIdx.x] = S[0];
 }
+
+// Positive: a loop that threads leave at different rounds, by a break after the barrier: the
+// threads that left miss the barrier of every later round.
+__global__ void breakAfterBarrier(float *A, int N) {
+  while (true) {
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE+2]] that {{.*}} [cuda-scope-divergent-barrier]
+    A[threadIdx.x] += 1.0f;
+    if (threadIdx.x > N)
+      // CHECK: :[[@LINE-1]]:9: note: threads of one block may decide this condition differently
+      break;
+  }
+}
+
+// Positive: the same with a return after the barrier, in a loop whose own test the whole block
+// decides alike.
+__global__ void returnAfterBarrierInLoop(float *A, int N) {
+  for (int I = 0; I < N; ++I) {
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE+2]] that {{.*}} [cuda-scope-divergent-barrier]
+    A[threadIdx.x] += 1.0f;
+    if (threadIdx.x == I)
+      // CHECK: :[[@LINE-1]]:9: note: threads of one block may decide this condition differently
+      return;
+  }
+}
+
+// Negative: the break after the barrier is the same for the whole block.
+__global__ void uniformBreakAfterBarrier(float *A, int N) {
+  while (true) {
+    __syncthreads(); // no-warning: every thread of a block leaves in the same round
+    A[threadIdx.x] += 1.0f;
+    if (blockIdx.x + A[0] > N)
+      break;
+  }
+}
+
+// Negative: a continue after the only barrier: every thread reaches the barrier in every round.
+__global__ void continueAfterBarrier(float *A, int N) {
+  for (int I = 0; I < N; ++I) {
+    __syncthreads(); // no-warning: what the continue skips holds no barrier
+    if (threadIdx.x < 5)
+      continue;
+    A[threadIdx.x] += 1.0f;
+  }
+}
