@@ -285,6 +285,75 @@ bool warpOf(const Instruction &I) {
   }
 }
 
+/// The form of \p V for the block-stride rule (model: StrideForm), through
+/// widening casts, adds, constant scales and a loop's phi (taken to have the
+/// form while its own steps are read: pos = tid, pos += ntid).
+StrideForm strideForm(const Value *V, SmallPtrSetImpl<const PHINode *> &Assumed, unsigned Depth = 0) {
+  while (isa<ZExtInst, SExtInst>(V))
+    V = cast<Instruction>(V)->getOperand(0);
+  if (Depth > 12)
+    return StrideForm::Other;
+  if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
+    if (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_tid_x)
+      return StrideForm::ThreadPlusBlocks;
+    return II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_ntid_x ? StrideForm::BlockSizes : StrideForm::Other;
+  }
+  if (const auto *Phi = dyn_cast<PHINode>(V)) {
+    if (!Assumed.insert(Phi).second)
+      return StrideForm::ThreadPlusBlocks;
+    bool Kept = all_of(Phi->incoming_values(), [&](const Value *In) {
+      return strideForm(In, Assumed, Depth + 1) == StrideForm::ThreadPlusBlocks;
+    });
+    Assumed.erase(Phi);
+    return Kept ? StrideForm::ThreadPlusBlocks : StrideForm::Other;
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(V);
+  if (!BO)
+    return StrideForm::Other;
+  const Value *A = BO->getOperand(0), *B = BO->getOperand(1);
+  const auto *C = dyn_cast<ConstantInt>(B);
+  std::optional<int64_t> K = C && C->getBitWidth() <= 64 ? std::optional<int64_t>(C->getSExtValue()) : std::nullopt;
+  switch (BO->getOpcode()) {
+  case Instruction::Or:
+    if (!cast<PossiblyDisjointInst>(BO)->isDisjoint())
+      return StrideForm::Other;
+    [[fallthrough]];
+  case Instruction::Add:
+    return strideSum(strideForm(A, Assumed, Depth + 1), strideForm(B, Assumed, Depth + 1));
+  case Instruction::Mul:
+    if (const auto *L = dyn_cast<ConstantInt>(A); L && !C && L->getBitWidth() <= 64)
+      return strideScaled(strideForm(B, Assumed, Depth + 1), L->getSExtValue());
+    return strideScaled(strideForm(A, Assumed, Depth + 1), K);
+  case Instruction::Shl:
+    return strideScaled(strideForm(A, Assumed, Depth + 1),
+                        K && *K >= 0 && *K < 62 ? std::optional<int64_t>(int64_t(1) << *K) : std::nullopt);
+  default:
+    return StrideForm::Other;
+  }
+}
+
+/// A block-stride value's round (model: strideRoundAlike): pos / ntid, or
+/// pos - pos % ntid, as -O2 writes (pos / ntid) * ntid.
+bool strideRound(const Instruction &I) {
+  const auto *BO = dyn_cast<BinaryOperator>(&I);
+  if (!BO)
+    return false;
+  SmallPtrSet<const PHINode *, 4> Assumed;
+  switch (BO->getOpcode()) {
+  case Instruction::UDiv:
+  case Instruction::SDiv:
+    return strideRoundAlike(strideForm(BO->getOperand(0), Assumed), strideForm(BO->getOperand(1), Assumed));
+  case Instruction::Sub: {
+    const auto *Rem = dyn_cast<BinaryOperator>(BO->getOperand(1));
+    return Rem && (Rem->getOpcode() == Instruction::URem || Rem->getOpcode() == Instruction::SRem) &&
+           Rem->getOperand(0) == BO->getOperand(0) &&
+           strideRoundAlike(strideForm(BO->getOperand(0), Assumed), strideForm(Rem->getOperand(1), Assumed));
+  }
+  default:
+    return false;
+  }
+}
+
 class Divergence {
 public:
   Divergence(const Function &F, Level L)
@@ -321,7 +390,7 @@ public:
           continue;
         if (const auto *Ld = dyn_cast<LoadInst>(I); Ld && Ld->getPointerOperand() != V)
           continue;
-        if (L == Level::Warp && warpOf(*I))
+        if ((L == Level::Warp && warpOf(*I)) || strideRound(*I))
           continue;
         // A broadcast's value is one lane's: only where it comes from counts.
         if (L == Level::Warp && warpBroadcast(*I) && cast<CallBase>(I)->getArgOperand(ShuffleSourceArg) != V)

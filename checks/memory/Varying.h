@@ -166,6 +166,8 @@ public:
       return true;
     if (Level == VaryLevel::Warp && warpOf(E))
       return false;
+    if (strideRound(E))
+      return false;
     for (const Stmt *Child : E->children())
       if (const auto *CE = dyn_cast_or_null<Expr>(Child))
         if (varies(CE, Depth + 1))
@@ -228,6 +230,67 @@ private:
   static bool isThreadRow(const Expr *E) {
     auto R = builtinRead(E);
     return R && isThreadIndexName(R->first) && (R->second == 'y' || R->second == 'z');
+  }
+  /// A block-stride value's round (model: strideRoundAlike): pos /
+  /// blockDim.x, or pos - pos % blockDim.x, for pos = threadIdx.x stepped
+  /// by blockDim.x.
+  bool strideRound(const Expr *E) const {
+    const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+    if (!BO)
+      return false;
+    SmallVector<const VarDecl *, 4> Assumed;
+    if (BO->getOpcode() == BO_Div)
+      return strideRoundAlike(strideForm(BO->getLHS(), Assumed), strideForm(BO->getRHS(), Assumed));
+    const auto *Rem = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+    if (BO->getOpcode() != BO_Sub || !Rem || Rem->getOpcode() != BO_Rem)
+      return false;
+    const auto *A = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+    const auto *B = dyn_cast<DeclRefExpr>(Rem->getLHS()->IgnoreParenImpCasts());
+    return A && B && A->getDecl() == B->getDecl() &&
+           strideRoundAlike(strideForm(A, Assumed), strideForm(Rem->getRHS(), Assumed));
+  }
+  /// The form of \p E for the block-stride rule (model: StrideForm): the
+  /// thread's index, blockDim.x, constant multiples and sums of them, and a
+  /// local every value of which has the form, its own steps read as of it
+  /// (pos = threadIdx.x, pos += blockDim.x).
+  StrideForm strideForm(const Expr *E, SmallVectorImpl<const VarDecl *> &Assumed, unsigned Depth = 0) const {
+    E = E->IgnoreParenImpCasts();
+    if (Depth > 12 || E->isValueDependent() || !E->getType()->isIntegralOrEnumerationType())
+      return StrideForm::Other;
+    if (isThreadIndexX(E))
+      return StrideForm::ThreadPlusBlocks;
+    if (isBlockSizeX(E))
+      return StrideForm::BlockSizes;
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (BO->getOpcode() == BO_Add)
+        return strideSum(strideForm(BO->getLHS(), Assumed, Depth + 1), strideForm(BO->getRHS(), Assumed, Depth + 1));
+      if (BO->getOpcode() != BO_Mul)
+        return StrideForm::Other;
+      for (const Expr *Side : {BO->getLHS(), BO->getRHS()})
+        if (std::optional<APSInt> C = Side->getIntegerConstantExpr(Ctx))
+          return strideScaled(strideForm(Side == BO->getLHS() ? BO->getRHS() : BO->getLHS(), Assumed, Depth + 1),
+                              C->getSignificantBits() <= 64 ? std::optional<int64_t>(C->getExtValue()) : std::nullopt);
+      return StrideForm::Other;
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!V || !V->hasLocalStorage() || Escaped.count(V = V->getCanonicalDecl()))
+      return StrideForm::Other;
+    if (is_contained(Assumed, V))
+      return StrideForm::ThreadPlusBlocks;
+    if (const Expr *Only = onlyValue(V))
+      return strideForm(Only, Assumed, Depth + 1);
+    Assumed.push_back(V);
+    bool Any = false, Kept = true;
+    for (const auto &[W, Value] : Assigned) {
+      if (W != V || !Kept)
+        continue;
+      Any = true;
+      StrideForm Want = Steps.count(Value) ? StrideForm::BlockSizes : StrideForm::ThreadPlusBlocks;
+      Kept = (Steps.count(Value) || Replaces.count(Value)) && strideForm(Value, Assumed, Depth + 1) == Want;
+    }
+    Assumed.pop_back();
+    return Any && Kept ? StrideForm::ThreadPlusBlocks : StrideForm::Other;
   }
   /// The value of a local given it once (auto block_size = blockDim.x).
   const Expr *onlyValue(const Expr *E) const {
@@ -413,6 +476,7 @@ private:
         if (const auto *V = dyn_cast<VarDecl>(D)) {
           if (V->getInit()) {
             Assigned.push_back({V->getCanonicalDecl(), V->getInit()});
+            Replaces.insert(V->getInit());
             AssignedIn.push_back(loopsOnPath(Path.size()));
           }
           DeclaredIn[V->getCanonicalDecl()] = Path.size();
@@ -428,6 +492,8 @@ private:
             assignedUnder(V);
           if (BO->getOpcode() == BO_AddAssign)
             Steps.insert(BO->getRHS());
+          if (BO->getOpcode() == BO_Assign)
+            Replaces.insert(BO->getRHS());
         }
     // ++v and v-- give v a value too (one that varies as v does): a local
     // they touch is not one given its value once (laneInWarp).
@@ -447,7 +513,11 @@ private:
     // its address taken, bound to a reference) may not hold its initializer.
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->hasLocalStorage()) {
-        const auto *Read = Path.empty() ? nullptr : dyn_cast<ImplicitCastExpr>(Path.back());
+        // Through parentheses: ((v) / n) reads v as v / n does.
+        size_t Up = Path.size();
+        while (Up > 0 && isa<ParenExpr>(Path[Up - 1]))
+          --Up;
+        const auto *Read = Up == 0 ? nullptr : dyn_cast<ImplicitCastExpr>(Path[Up - 1]);
         if (!Read || Read->getCastKind() != CK_LValueToRValue) {
           NotOnlyRead.insert(V->getCanonicalDecl());
           if (!assignedHere(DRE))
@@ -568,11 +638,14 @@ private:
   /// \p DRE, whose parent is Path's last statement, is the left side of an
   /// assignment or the operand of ++/--: a change of the local, not an escape.
   bool assignedHere(const DeclRefExpr *DRE) const {
-    if (Path.empty())
+    size_t Up = Path.size();
+    while (Up > 0 && isa<ParenExpr>(Path[Up - 1]))
+      --Up;
+    if (Up == 0)
       return false;
-    if (const auto *BO = dyn_cast<BinaryOperator>(Path.back()); BO && BO->isAssignmentOp())
+    if (const auto *BO = dyn_cast<BinaryOperator>(Path[Up - 1]); BO && BO->isAssignmentOp())
       return BO->getLHS()->IgnoreParenImpCasts() == DRE;
-    if (const auto *UO = dyn_cast<UnaryOperator>(Path.back()); UO && UO->isIncrementDecrementOp())
+    if (const auto *UO = dyn_cast<UnaryOperator>(Path[Up - 1]); UO && UO->isIncrementDecrementOp())
       return true;
     return false;
   }
@@ -639,8 +712,9 @@ private:
   /// variesIn's answers, and the questions it is deciding.
   mutable DenseMap<std::pair<const VarDecl *, const ForStmt *>, bool> LoopVaries;
   mutable DenseSet<std::pair<const VarDecl *, const ForStmt *>> Deciding;
-  /// The right sides of v += step among Assigned.
-  DenseSet<const Expr *> Steps;
+  /// The right sides of v += step among Assigned, and the values of
+  /// initializers and plain assignments.
+  DenseSet<const Expr *> Steps, Replaces;
   std::vector<const VarDecl *> AsmOutputs;
   DenseSet<const VarDecl *> Vars;
   /// Locals some use of which does not read their value (onlyValue).

@@ -574,6 +574,19 @@ bool sameAcrossBlock(StringRef Name) {
          Name.starts_with("llvm.nvvm.barrier.cta.red.") || Name.starts_with("llvm.nvvm.barrier0.");
 }
 
+StrideForm strideSum(StrideForm A, StrideForm B) {
+  if (A == StrideForm::Other || B == StrideForm::Other)
+    return StrideForm::Other;
+  if (A == StrideForm::ThreadPlusBlocks && B == StrideForm::ThreadPlusBlocks)
+    return StrideForm::Other; // twice the thread's index
+  return A == StrideForm::ThreadPlusBlocks || B == StrideForm::ThreadPlusBlocks ? StrideForm::ThreadPlusBlocks
+                                                                              : StrideForm::BlockSizes;
+}
+
+StrideForm strideScaled(StrideForm A, std::optional<int64_t> Factor) {
+  return A == StrideForm::BlockSizes && Factor && *Factor >= 1 ? StrideForm::BlockSizes : StrideForm::Other;
+}
+
 bool isWarpBroadcast(StringRef CudaName, unsigned C) {
   return shuffleMode(CudaName) == ShuffleMode::Idx && C == shuffleClamp(ShuffleMode::Idx, WarpLanes);
 }

@@ -268,6 +268,27 @@ bool sameAcrossWarp(llvm::StringRef Name);
 /// from: a block barrier's reduction (__syncthreads_count/_and/_or, NVVM's
 /// barrier.cta.red.*).
 bool sameAcrossBlock(llvm::StringRef Name);
+/// A block-stride value (a loop's variable that starts at threadIdx.x and
+/// steps by blockDim.x) is threadIdx.x plus a whole number of blockDim.x
+/// that is not negative. Since threadIdx.x < blockDim.x, such a value
+/// divided by a whole positive number of blockDim.x, or less its remainder
+/// by one, is the same for every thread of a block: which round it is in
+/// ((pos / blockDim.x) * blockDim.x < n, which -O2 writes pos - pos % ntid).
+/// The front ends read a value's form from its parts with these.
+enum class StrideForm : uint8_t {
+  Other,
+  BlockSizes,       ///< blockDim.x times a constant >= 1
+  ThreadPlusBlocks, ///< threadIdx.x plus BlockSizes (or nothing)
+};
+/// The form of a sum of two values of forms \p A and \p B.
+StrideForm strideSum(StrideForm A, StrideForm B);
+/// The form of a value of form \p A times the constant \p Factor.
+StrideForm strideScaled(StrideForm A, std::optional<int64_t> Factor);
+/// A quotient (or the value less its remainder) that is the same for every
+/// thread of a block.
+inline bool strideRoundAlike(StrideForm Dividend, StrideForm Divisor) {
+  return Dividend == StrideForm::ThreadPlusBlocks && Divisor == StrideForm::BlockSizes;
+}
 /// The CUDA name of a warp-synchronous call, from its CUDA or NVVM spelling
 /// ("__shfl_down_sync" for llvm.nvvm.shfl.sync.down.i32), and the index of
 /// its mask argument; none for other calls.

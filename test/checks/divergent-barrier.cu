@@ -573,3 +573,48 @@ __global__ void continueAfterBarrier(float *A, int N) {
     A[threadIdx.x] += 1.0f;
   }
 }
+
+// Negative: a block-stride position's round. pos is threadIdx.x plus whole numbers of blockDim.x,
+// and threadIdx.x < blockDim.x, so (pos / blockDim.x) * blockDim.x (which -O2 writes pos - pos %
+// blockDim.x) is the same for every thread of the block. pos is read in parentheses, as HeCBench's
+// ss writes it: still a read of its value.
+__global__ void roundOfBlockStride(float *A, int N) {
+  int pos = threadIdx.x;
+  const int step = blockDim.x;
+  while (true) {
+    A[pos] += 1.0f;
+    pos += step;
+    __syncthreads(); // no-warning: every thread of the block leaves in the same round
+    if (((pos) / step) * step >= N)
+      break;
+  }
+}
+
+// Positive: a position that steps by a warp, not by the block: its quotient by blockDim.x differs
+// between the block's threads.
+__global__ void roundOfWarpStride(float *A, int N) {
+  int pos = threadIdx.x;
+  while (true) {
+    A[pos] += 1.0f;
+    pos += 32;
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE+2]] that {{.*}} [cuda-scope-divergent-barrier]
+    // CHECK: :[[@LINE+1]]:9: note: threads of one block may decide this condition differently
+    if ((pos / blockDim.x) * blockDim.x >= N)
+      break;
+  }
+}
+
+// Positive: a block-stride position divided by a warp's size: its warp, which differs.
+__global__ void warpOfBlockStride(float *A, int N) {
+  int pos = threadIdx.x;
+  while (true) {
+    A[pos] += 1.0f;
+    pos += blockDim.x;
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE+2]] that {{.*}} [cuda-scope-divergent-barrier]
+    // CHECK: :[[@LINE+1]]:9: note: threads of one block may decide this condition differently
+    if (pos / 32 >= N)
+      break;
+  }
+}

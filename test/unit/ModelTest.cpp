@@ -398,6 +398,22 @@ TEST(MemoryModel, AWordPastEveryShareIsNoBlocksShare) {
   EXPECT_FALSE(pastEveryShare({Term("base", None, true), Term("b*(size/parts)", Block, true)}, Stats));
 }
 
+TEST(Hierarchy, ABlockStridesRoundIsTheBlocks) {
+  using F = StrideForm;
+  // threadIdx.x + k * blockDim.x (k >= 0) by blockDim.x or a whole positive number of it.
+  EXPECT_EQ(strideSum(F::ThreadPlusBlocks, F::BlockSizes), F::ThreadPlusBlocks);
+  EXPECT_EQ(strideSum(F::BlockSizes, F::BlockSizes), F::BlockSizes);
+  EXPECT_EQ(strideScaled(F::BlockSizes, 4), F::BlockSizes);
+  EXPECT_TRUE(strideRoundAlike(strideSum(F::ThreadPlusBlocks, strideScaled(F::BlockSizes, 2)), F::BlockSizes));
+  // Twice the thread's index, a negative or unknown multiple, or a divisor that is no block size: no.
+  EXPECT_EQ(strideSum(F::ThreadPlusBlocks, F::ThreadPlusBlocks), F::Other);
+  EXPECT_EQ(strideScaled(F::BlockSizes, -1), F::Other);
+  EXPECT_EQ(strideScaled(F::BlockSizes, std::nullopt), F::Other);
+  EXPECT_EQ(strideScaled(F::ThreadPlusBlocks, 2), F::Other);
+  EXPECT_FALSE(strideRoundAlike(F::ThreadPlusBlocks, F::Other));
+  EXPECT_FALSE(strideRoundAlike(F::BlockSizes, F::BlockSizes));
+}
+
 TEST(Hierarchy, IndexLessItsLaneBitsIsTheWarps) {
   // t - (t & 31), t - (t & 63), t - t % 32, t - t % 64: a warp's (or a larger aligned group's)
   // first thread, the same for every lane.
