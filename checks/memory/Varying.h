@@ -158,6 +158,10 @@ public:
       for (const Expr *Arg : Call->arguments())
         if (varies(Arg, Depth + 1))
           return true;
+      // What the callee returns of its own (AMGX's utils::warp_id(), which
+      // returns threadIdx.x >> 5), as the pass sees it inlined.
+      if (calleeVaries(FD))
+        return true;
       if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
         return varies(MC->getImplicitObjectArgument(), Depth + 1);
       return false;
@@ -175,7 +179,29 @@ public:
     return false;
   }
 
+  /// The function's result varies of its own, its parameters taken alike:
+  /// a value it returns varies, or a condition that decides a return does.
+  bool returnsVarying() const {
+    return any_of(Returned, [&](const Expr *E) { return varies(E); }) ||
+           any_of(ReturnUnder, [&](const Expr *C) { return varies(C); });
+  }
+
 private:
+  /// A call of \p FD, whose body the file shows, returns what threads see
+  /// apart whatever its arguments (returnsVarying, three callees deep).
+  bool calleeVaries(const FunctionDecl *FD) const {
+    static thread_local unsigned Nesting = 0;
+    const FunctionDecl *Def = nullptr;
+    if (!FD || FD->getReturnType()->isVoidType() || !FD->hasBody(Def) || !Def || Nesting >= 3)
+      return false;
+    if (auto It = CalleeVaries.find(Def); It != CalleeVaries.end())
+      return It->second; // false while it is being decided (recursion)
+    CalleeVaries[Def] = false;
+    ++Nesting;
+    bool Varies = Varying(Def, Ctx, Level).returnsVarying();
+    --Nesting;
+    return CalleeVaries[Def] = Varies;
+  }
   /// Whether \p V varies inside \p For, whose first clause assigns it: some
   /// value the loop's own assignments give it varies, or one of them runs
   /// under a condition inside the loop that threads decide apart. A read of
@@ -504,6 +530,14 @@ private:
           AssignedIn.push_back(loopsOnPath(Path.size()));
           assignedUnder(V);
         }
+    if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+      if (R->getRetValue())
+        Returned.push_back(R->getRetValue());
+      const Stmt *Inside = S;
+      for (size_t I = Path.size(); I > 0; Inside = Path[--I])
+        if (const Expr *C = decidingCondition(Path[I - 1], Inside))
+          ReturnUnder.push_back(C);
+    }
     if (const auto *A = dyn_cast<GCCAsmStmt>(S); A && blockVaryingAsm(A->getAsmString()))
       for (unsigned I = 0; I < A->getNumOutputs(); ++I)
         if (const auto *DRE = dyn_cast<DeclRefExpr>(A->getOutputExpr(I)->IgnoreParenImpCasts()))
@@ -520,7 +554,7 @@ private:
         const auto *Read = Up == 0 ? nullptr : dyn_cast<ImplicitCastExpr>(Path[Up - 1]);
         if (!Read || Read->getCastKind() != CK_LValueToRValue) {
           NotOnlyRead.insert(V->getCanonicalDecl());
-          if (!assignedHere(DRE))
+          if (!assignedHere(DRE) && !(Up > 0 && collectiveArgument(Path[Up - 1])))
             Escaped.insert(V->getCanonicalDecl());
         } else if (std::optional<ReadSite> Site = readSite(DRE)) {
           ReadSites.push_back(*Site);
@@ -637,6 +671,14 @@ private:
   }
   /// \p DRE, whose parent is Path's last statement, is the left side of an
   /// assignment or the operand of ++/--: a change of the local, not an escape.
+  /// A tile's collective, which takes its value by reference and reads it
+  /// (tile.shfl(v, 0) binds v to TyElem&&): no escape of the local.
+  static bool collectiveArgument(const Stmt *Parent) {
+    const auto *Call = dyn_cast<CXXMemberCallExpr>(Parent);
+    const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+    return FD && StringRef(FD->getQualifiedNameAsString()).starts_with("cooperative_groups::") &&
+           tileCollective(identifierOf(FD)).has_value();
+  }
   bool assignedHere(const DeclRefExpr *DRE) const {
     size_t Up = Path.size();
     while (Up > 0 && isa<ParenExpr>(Path[Up - 1]))
@@ -716,6 +758,10 @@ private:
   /// initializers and plain assignments.
   DenseSet<const Expr *> Steps, Replaces;
   std::vector<const VarDecl *> AsmOutputs;
+  /// The values the function returns, and the conditions that decide a
+  /// return; callees' answers (calleeVaries).
+  std::vector<const Expr *> Returned, ReturnUnder;
+  mutable DenseMap<const FunctionDecl *, bool> CalleeVaries;
   DenseSet<const VarDecl *> Vars;
   /// Locals some use of which does not read their value (onlyValue).
   DenseSet<const VarDecl *> NotOnlyRead;

@@ -618,3 +618,47 @@ __global__ void warpOfBlockStride(float *A, int N) {
       break;
   }
 }
+
+// What a helper returns of its own: the pass sees it inlined, clang-tidy reads the helper's returns.
+__device__ __forceinline__ int warpIndex() { return threadIdx.x >> 5; }
+__device__ __forceinline__ int firstOfBlock() {
+  if (threadIdx.x == 0)
+    return 1;
+  return 0;
+}
+__device__ __forceinline__ int halved(int x) { return x / 2; }
+
+// Positive: rows handed out per warp, the warp's index read through a helper (AMGX's
+// utils::warp_id()): warps of one block run the loop a different number of times.
+__global__ void rowsPerWarpThroughHelper(float *A, int Rows) {
+  __shared__ float S[256];
+  for (int Row = blockIdx.x * 8 + warpIndex(); Row < Rows; Row += gridDim.x * 8) {
+    S[threadIdx.x] = A[Row];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE-3]] that {{.*}} [cuda-scope-divergent-barrier]
+    // CHECK: :[[@LINE-4]]:48: note: threads of one block may decide this condition differently
+    A[Row] = S[0];
+  }
+}
+
+// Positive: a helper whose result a condition on the thread's index decides.
+__global__ void leaderThroughHelper(float *A) {
+  __shared__ float S[256];
+  if (firstOfBlock()) {
+    S[0] = A[0];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: warning: this block barrier (__syncthreads) is reached under a condition at {{.*}}divergent-barrier.cu:[[#@LINE-3]] that {{.*}} [cuda-scope-divergent-barrier]
+    // CHECK: :[[@LINE-4]]:7: note: threads of one block may decide this condition differently
+  }
+  A[threadIdx.x] = S[0];
+}
+
+// Negative: a helper of what the block shares.
+__global__ void halfOfBlockIndex(float *A) {
+  __shared__ float S[256];
+  if (halved(blockIdx.x) == 3) {
+    S[threadIdx.x] = A[threadIdx.x];
+    __syncthreads(); // no-warning: the helper returns what it is given, the block's index
+  }
+  A[threadIdx.x] = S[0];
+}

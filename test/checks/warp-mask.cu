@@ -315,3 +315,18 @@ __global__ void warpHelperForWholeWarps(const float *A, float *Out, int N) {
     V = warpSumOf(V);
   Out[threadIdx.x] = V;
 }
+
+// no-warning: the lock's old value one lane took, handed to the tile by tile.shfl(Old, 0) (which
+// takes Old by reference and only reads it), is the warp's alike.
+__global__ void broadcastOfLocalDecides(unsigned *Lock, int *Out) {
+  auto Tile = cg::tiled_partition<32>(cg::this_thread_block());
+  int V = Out[threadIdx.x];
+  unsigned Old;
+  if (Tile.thread_rank() == 0)
+    Old = atomicOr(Lock, 1u);
+  Old = Tile.shfl(Old, 0);
+  bool Got = (Old & 1u) == 0;
+  if (Got)
+    V += Tile.shfl_xor(V, 2);
+  Out[threadIdx.x] = V;
+}
