@@ -13,6 +13,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Path.h"
+#include <set>
 
 using namespace clang;
 using namespace llvm;
@@ -146,6 +147,10 @@ const std::vector<ReachedPlace> &CalledTargets::reach(const FunctionDecl *F) {
   return Known[F] = std::move(Out);
 }
 
+SourceLocation targetLoc(const Stmt *S) {
+  return isa<CallExpr>(S) ? cast<CallExpr>(S)->getExprLoc() : S->getBeginLoc();
+}
+
 void CalledTargets::walk(const Stmt *S, std::vector<ReachedPlace> &Out) {
   if (!S || isa<LambdaExpr>(S) || Out.size() >= MaxReachedPlaces)
     return;
@@ -159,7 +164,7 @@ void CalledTargets::walk(const Stmt *S, std::vector<ReachedPlace> &Out) {
       Out.push_back(P);
   };
   if (Is(S)) {
-    Add({Own(isa<CallExpr>(S) ? cast<CallExpr>(S)->getExprLoc() : S->getBeginLoc()), S});
+    Add({Own(targetLoc(S)), S});
     return;
   }
   if (const auto *Call = dyn_cast<CallExpr>(S))
@@ -426,6 +431,29 @@ std::vector<Decided> decidedByVarying(const FunctionDecl *F, ASTContext &Ctx, Va
   Finder Walk(V, Ctx, Want);
   Walk.run(F->getBody());
   return std::move(Walk.Found);
+}
+
+std::vector<DecidedPlace> decidedPlaces(const FunctionDecl *F, ASTContext &Ctx, VaryLevel Level,
+                                        std::function<bool(const Stmt *)> IsTarget) {
+  CalledTargets Called(Ctx, IsTarget);
+  auto Want = [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    return IsTarget(S) || (Call && !Called.of(Call).empty());
+  };
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::set<std::pair<SourceLocation::UIntTy, SourceLocation::UIntTy>> Seen; // (place, condition)
+  std::vector<DecidedPlace> Out;
+  for (const Decided &D : decidedByVarying(F, Ctx, Level, Want)) {
+    std::vector<ReachedPlace> Places;
+    if (IsTarget(D.S))
+      Places.push_back({targetLoc(D.S), D.S});
+    else
+      Places = Called.of(cast<CallExpr>(D.S));
+    for (const ReachedPlace &P : Places)
+      if (Seen.insert({SM.getExpansionLoc(P.At).getRawEncoding(), D.Cond->getBeginLoc().getRawEncoding()}).second)
+        Out.push_back({P, D.S, D.Cond});
+  }
+  return Out;
 }
 
 } // namespace cuda_scope

@@ -102,6 +102,26 @@ private:
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> Active;
 };
 
+/// Where a target operation is reported: a call at its callee's name, any
+/// other statement (inline asm) where it begins.
+clang::SourceLocation targetLoc(const clang::Stmt *S);
+
+/// A target (a block barrier, a full-mask warp call) that a condition
+/// threads at one level may decide differently decides: where it is
+/// reported (ReachedPlace), the statement the walk met under the condition
+/// (the target itself, or the call that runs it), and the condition.
+struct DecidedPlace {
+  ReachedPlace Place;
+  const clang::Stmt *Met;
+  const clang::Expr *Cond;
+};
+/// Every such place of \p F's body, once per place and condition: the
+/// targets \p IsTarget picks, and the calls of functions the TU defines
+/// that run one (CalledTargets), as the IR pass sees those calls inlined.
+/// What the divergent-barrier and warp-mask checks report.
+std::vector<DecidedPlace> decidedPlaces(const clang::FunctionDecl *F, clang::ASTContext &Ctx, VaryLevel Level,
+                                        std::function<bool(const clang::Stmt *)> IsTarget);
+
 /// The functions the hierarchy checks read: kernels and device functions
 /// the project defines (bound as "f").
 clang::ast_matchers::DeclarationMatcher deviceFunctionDefinitions();

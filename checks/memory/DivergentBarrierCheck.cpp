@@ -14,7 +14,6 @@
 #include "model/MemoryModel.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
-#include <set>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -60,10 +59,6 @@ bool isWholeBlockBarrier(const Stmt *S, bool &Reduces) {
   return false;
 }
 
-SourceLocation barrierLoc(const Stmt *S) {
-  return isa<CallExpr>(S) ? cast<CallExpr>(S)->getExprLoc() : S->getBeginLoc();
-}
-
 } // namespace
 
 void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
@@ -76,30 +71,13 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   // function's reduction called under if (threadIdx.x < n)), as the pass
   // sees the call inlined.
   bool Reduces = false;
-  CalledTargets Called(Ctx, [&](const Stmt *S) { return isWholeBlockBarrier(S, Reduces); });
-  auto Want = [&](const Stmt *S) {
-    if (isWholeBlockBarrier(S, Reduces))
-      return true;
-    const auto *Call = dyn_cast<CallExpr>(S);
-    return Call && !Called.of(Call).empty();
-  };
-  std::set<std::pair<SourceLocation::UIntTy, SourceLocation::UIntTy>> Reported; // (barrier, condition)
-  for (const Decided &D : decidedByVarying(F, Ctx, VaryLevel::Block, Want)) {
-    std::vector<ReachedPlace> Places;
-    if (isWholeBlockBarrier(D.S, Reduces))
-      Places.push_back({barrierLoc(D.S), D.S});
-    else
-      Places = Called.of(cast<CallExpr>(D.S));
-    for (const ReachedPlace &P : Places) {
-      if (!Reported.insert({SM.getExpansionLoc(P.At).getRawEncoding(), D.Cond->getBeginLoc().getRawEncoding()})
-               .second)
-        continue;
-      isWholeBlockBarrier(P.S, Reduces);
-      diag(P.At, "%0") << divergentBarrierMessage(Reduces, placeOf(D.Cond->getBeginLoc(), SM));
-      if (P.At != barrierLoc(D.S))
-        diag(barrierLoc(D.S), "the barrier is reached through this call", DiagnosticIDs::Note);
-      diag(D.Cond->getBeginLoc(), "threads of one block may decide this condition differently", DiagnosticIDs::Note);
-    }
+  for (const DecidedPlace &D :
+       decidedPlaces(F, Ctx, VaryLevel::Block, [&](const Stmt *S) { return isWholeBlockBarrier(S, Reduces); })) {
+    isWholeBlockBarrier(D.Place.S, Reduces);
+    diag(D.Place.At, "%0") << divergentBarrierMessage(Reduces, placeOf(D.Cond->getBeginLoc(), SM));
+    if (D.Place.At != targetLoc(D.Met))
+      diag(targetLoc(D.Met), "the barrier is reached through this call", DiagnosticIDs::Note);
+    diag(D.Cond->getBeginLoc(), "threads of one block may decide this condition differently", DiagnosticIDs::Note);
   }
 }
 

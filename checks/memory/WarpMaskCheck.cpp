@@ -17,7 +17,6 @@
 #include "model/Hierarchy.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
-#include <set>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -207,30 +206,12 @@ void WarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
   // A full-mask call, or a call of a function that makes one (a warp
   // reduction helper called under if (lane < n)), as the pass sees the call
   // inlined.
-  CalledTargets Called(Ctx, [&](const Stmt *S) { return fullMaskCall(S, Ctx).has_value(); });
-  auto Want = [&](const Stmt *S) {
-    if (fullMaskCall(S, Ctx))
-      return true;
-    const auto *Call = dyn_cast<CallExpr>(S);
-    return Call && !Called.of(Call).empty();
-  };
-  std::set<std::pair<SourceLocation::UIntTy, SourceLocation::UIntTy>> Reported; // (call, condition)
-  for (const Decided &D : decidedByVarying(F, Ctx, VaryLevel::Warp, Want)) {
-    const auto *CE = cast<CallExpr>(D.S);
-    std::vector<ReachedPlace> Places;
-    if (fullMaskCall(CE, Ctx))
-      Places.push_back({CE->getExprLoc(), CE});
-    else
-      Places = Called.of(CE);
-    for (const ReachedPlace &P : Places) {
-      if (!Reported.insert({SM.getExpansionLoc(P.At).getRawEncoding(), D.Cond->getBeginLoc().getRawEncoding()})
-               .second)
-        continue;
-      diag(P.At, "%0") << warpMaskMessage(*fullMaskCall(P.S, Ctx), placeOf(D.Cond->getBeginLoc(), SM));
-      if (P.At != CE->getExprLoc())
-        diag(CE->getExprLoc(), "the warp-synchronous call is reached through this call", DiagnosticIDs::Note);
-      diag(D.Cond->getBeginLoc(), "lanes of one warp may decide this condition differently", DiagnosticIDs::Note);
-    }
+  for (const DecidedPlace &D :
+       decidedPlaces(F, Ctx, VaryLevel::Warp, [&](const Stmt *S) { return fullMaskCall(S, Ctx).has_value(); })) {
+    diag(D.Place.At, "%0") << warpMaskMessage(*fullMaskCall(D.Place.S, Ctx), placeOf(D.Cond->getBeginLoc(), SM));
+    if (D.Place.At != targetLoc(D.Met))
+      diag(targetLoc(D.Met), "the warp-synchronous call is reached through this call", DiagnosticIDs::Note);
+    diag(D.Cond->getBeginLoc(), "lanes of one warp may decide this condition differently", DiagnosticIDs::Note);
   }
   llvm::DenseMap<const VarDecl *, const ForStmt *> Loops;
   collectLoops(F->getBody(), Loops);
