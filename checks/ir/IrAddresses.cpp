@@ -1,5 +1,6 @@
 //===- IrAddresses.cpp - what an address computation says, read from the IR ===//
 #include "IrAddresses.h"
+#include <functional>
 #include "model/Hierarchy.h"
 #include "model/MemoryModel.h"
 #include "llvm/ADT/StringExtras.h"
@@ -86,18 +87,32 @@ BindCallArguments::~BindCallArguments() { BoundCall = Saved; }
 /// The one value a merge gives wherever it is defined: -O2 joins a value
 /// with undef (or poison) on the paths where the source never set it (a
 /// field read only in one branch, used only after it), and the merge is
-/// that value. Null where two defined values meet.
+/// that value. So is a web of such merges (a loop that carries the value
+/// from one round to the next: do { for (...) { if (w < stop) v = wl[w];
+/// ...; if (w < stop) use(v); } } while (again)). Null where two defined
+/// values meet.
 const Value *definedValue(const Value *V) {
   const auto *Phi = dyn_cast<PHINode>(V);
   if (!Phi)
     return nullptr;
+  SmallVector<const PHINode *, 8> Work{Phi};
+  SmallPtrSet<const PHINode *, 16> Web{Phi};
   const Value *One = nullptr;
-  for (const Value *In : Phi->incoming_values()) {
-    if (In == Phi || isa<UndefValue>(In))
-      continue;
-    if (One && One != In)
-      return nullptr;
-    One = In;
+  while (!Work.empty()) {
+    for (const Value *In : Work.pop_back_val()->incoming_values()) {
+      if (isa<UndefValue>(In))
+        continue;
+      if (const auto *Merge = dyn_cast<PHINode>(In)) {
+        if (Web.insert(Merge).second)
+          Work.push_back(Merge);
+        if (Web.size() > 16)
+          return nullptr;
+        continue;
+      }
+      if (One && One != In)
+        return nullptr;
+      One = In;
+    }
   }
   return One;
 }
@@ -163,16 +178,18 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
   // A grid-stride loop's variable stays the thread's own: each thread starts
   // apart and steps over the whole grid.
   if (const auto *Phi = dyn_cast<PHINode>(V); Phi && Phi->getNumIncomingValues() == 2) {
-    // Every value the loop feeds back is the variable itself or the variable
+    // Every value the loop feeds back is the variable itself, the variable
     // stepped by a multiple of the grid's size (k -= blockDim.x * gridDim.x,
-    // in some branches only).
-    auto Steps = [&](const Value *Back) {
+    // in some branches only), or its start again (an outer loop that begins
+    // the walk anew: do { for (w = tid; ...; w += grid) ... } while (again),
+    // which -O2 makes one loop).
+    auto Steps = [&](const Value *Back, const Value *Start) {
       SmallVector<const Value *, 4> Work{Back};
       SmallPtrSet<const Value *, 8> Seen;
       bool Stepped = false;
       while (!Work.empty()) {
         const Value *X = Work.pop_back_val();
-        if (X == Phi || !Seen.insert(X).second)
+        if (X == Phi || X == Start || !Seen.insert(X).second)
           continue;
         if (const auto *Join = dyn_cast<PHINode>(X)) {
           Work.append(Join->incoming_values().begin(), Join->incoming_values().end());
@@ -195,8 +212,20 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
       }
       return Stepped;
     };
+    // A start that reads a loop's value (w = tid + round, round counted by a
+    // loop around the walk) begins each round elsewhere: another thread's
+    // items, in a round that thread may not have reached.
+    std::function<bool(const Value *, unsigned)> ReadsLoopValue = [&](const Value *X, unsigned Steps) {
+      if (isa<PHINode>(X))
+        return true;
+      const auto *I = dyn_cast<Instruction>(X);
+      if (!I || Steps > 8 || !(isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<FreezeInst>(I)))
+        return false;
+      return any_of(I->operands(), [&](const Value *Op) { return ReadsLoopValue(Op, Steps + 1); });
+    };
     for (unsigned Start = 0; Start < 2; ++Start) {
-      if (!Steps(Phi->getIncomingValue(1 - Start)))
+      if (!Steps(Phi->getIncomingValue(1 - Start), Phi->getIncomingValue(Start)) ||
+          ReadsLoopValue(Phi->getIncomingValue(Start), 0))
         continue;
       IndexDeps StartDeps;
       std::string Text = canonical(Phi->getIncomingValue(Start), StartDeps, Depth + 1);
@@ -435,6 +464,16 @@ bool fixedAddress(const Value *Address, unsigned Depth) {
 /// index read from blockIdx.x), as canonical text: the block's own part of
 /// the object. Empty for none. \p WarpApart: that step keeps the block's
 /// warps apart too.
+/// A GEP's address with \p Index replaced by the row it lies in.
+static std::string rowPart(const GEPOperator *GEP, const Use &Index, const std::string &Row) {
+  IndexDeps Ignored;
+  std::string Text = canonical(GEP->getPointerOperand(), Ignored) + "{" +
+                     std::to_string(GEP->getSourceElementType()->getTypeID()) + "}";
+  for (const Use &Before : GEP->indices())
+    Text += "[" + (&Before == &Index ? Row : canonical(Before.get(), Ignored)) + "]";
+  return Text;
+}
+
 std::string blockSegment(const Value *Address, bool &WarpApart, unsigned Depth) {
   SmallVector<const GEPOperator *, 4> Chain;
   const Value *Base = Address ? Address->stripPointerCasts() : nullptr;
@@ -462,15 +501,25 @@ std::string blockSegment(const Value *Address, bool &WarpApart, unsigned Depth) 
         WarpApart = Deps.Warp || Deps.Thread;
         // A range the owner's bounds delimit is the part its start's owned
         // term names: e[j] for j from rowStart[v] + lane, as e[rowStart[v]].
-        if (std::optional<std::string> Row = Deps.InRange ? rangeRow(Index.get()) : std::nullopt) {
-          std::string Text = canonical(GEP->getPointerOperand(), Ignored) + "{" +
-                             std::to_string(GEP->getSourceElementType()->getTypeID()) + "}";
-          for (const Use &Before : GEP->indices())
-            Text += "[" + (&Before == &Index ? *Row : canonical(Before.get(), Ignored)) + "]";
-          return Text;
-        }
+        IndexDeps Owner;
+        if (std::optional<std::string> Row = Deps.InRange ? rangeRow(Index.get()) : indexRow(Index.get(), Owner))
+          return rowPart(GEP, Index, *Row);
         return canonical(GEP, Ignored);
       }
+    }
+  // A cursor in an owner's row reads no owner itself (lp from rowStart[v]):
+  // the row names its part, the owner's as a range walk's is (model:
+  // rowCursor).
+  for (const GEPOperator *GEP : llvm::reverse(Chain))
+    for (const Use &Index : GEP->indices()) {
+      IndexDeps Owner;
+      if (isa<Constant>(Index.get()))
+        continue;
+      if (std::optional<std::string> Row = indexRow(Index.get(), Owner)) {
+        WarpApart = Owner.Warp || Owner.Thread;
+        return rowPart(GEP, Index, *Row);
+      }
+      break; // the first variable index decides
     }
   return std::string();
 }

@@ -69,6 +69,10 @@ std::optional<RangeWalk> rangeWalk(const llvm::PHINode *Phi, unsigned Depth);
 /// its start's one term that keeps blocks apart (rowStart[v] of rowStart[v] +
 /// lane), as the AST names it; none otherwise.
 std::optional<std::string> rangeRow(const llvm::Value *Index);
+/// The row of an offsets array \p Index lies in (model: rowOf, rowCursor), as
+/// the canonical text of the row's start, with the facts of the owner's item
+/// in \p Owner; none otherwise (IrRows.cpp).
+std::optional<std::string> indexRow(const llvm::Value *Index, IndexDeps &Owner);
 
 /// The address whose canonical text is \p Text, read with \p Deps, is the
 /// same for every thread: no index reads the thread's identity or memory

@@ -356,7 +356,9 @@ static void dumpSites(ArrayRef<const ScopedAccess *> AccessOf, ArrayRef<const Ca
     if (const ScopedAccess *A = AccessOf[I]) {
       Root = A->Root;
       Loc = A->Loc;
-      What = A->Object ? A->Object->Spelling + " [" + A->Name + "]" : A->Name;
+      What = A->Object ? A->Object->Spelling + " [" + A->Name + "] " + A->Object->Index +
+                           (A->Object->BlockSegment.empty() ? "" : " row " + A->Object->BlockSegment)
+                     : A->Name;
     } else if (const CallSite *C = CallOf[I]) {
       Root = C->Root;
       Loc = C->Call ? C->Call->getBeginLoc() : SourceLocation();

@@ -47,6 +47,19 @@ const Expr *ScopedAccesses::Walker::gridStrideStart(const VarDecl *V, const Fram
                                                                                                : nullptr;
   if (!Start)
     return nullptr;
+  // A start that reads a local the function changes (w = tid + round in a
+  // loop that counts rounds) begins each round elsewhere: another thread's
+  // items, in a round that thread may not have reached.
+  std::function<bool(const Stmt *, unsigned)> ReadsChanged = [&](const Stmt *S, unsigned Steps) {
+    if (!S || Steps > 8)
+      return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *L = dyn_cast<VarDecl>(DRE->getDecl()); L && L != V && L->hasLocalStorage() && !isa<ParmVarDecl>(L))
+        return modified(L) || ReadsChanged(L->getInit(), Steps + 1);
+    return any_of(S->children(), [&](const Stmt *C) { return ReadsChanged(C, Steps + 1); });
+  };
+  if (ReadsChanged(Start, 0))
+    return nullptr;
   for (const Expr *Step : M.Steps) {
     IndexDeps D;
     canon(Step, frameOf(V->getParentFunctionOrMethod(), Fr), D, Depth + 1);
@@ -225,10 +238,20 @@ void ScopedAccesses::Walker::addIndex(ObjectRef &R, const Expr *Index, const Fra
     R.BlockSegment = R.Index;
     // A range the owner's bounds delimit is the part its start's owned term
     // names: e[j] for j from rowStart[v] + lane, as e[rowStart[v]].
-    if (Deps.InRange)
-      if (std::optional<std::string> Row = rangeRow(Index, Fr))
-        R.BlockSegment = Before + "[" + *Row + "]";
+    IndexDeps Owner;
+    if (std::optional<std::string> Row = Deps.InRange ? rangeRow(Index, Fr) : indexRow(Index, Fr, Owner))
+      R.BlockSegment = Before + "[" + *Row + "]";
     R.WarpSegment = Deps.Warp || Deps.Thread;
+  } else if (!R.BlockDependent && R.BlockSegment.empty()) {
+    // A cursor in an owner's row reads no owner itself (lp from rowStart[v]):
+    // the row names its part, the owner's as a range walk's is (model:
+    // rowCursor).
+    IndexDeps Owner;
+    if (std::optional<std::string> Row = indexRow(Index, Fr, Owner)) {
+      R.BlockSegment = Before + "[" + *Row + "]";
+      R.WarpSegment = Owner.Warp || Owner.Thread;
+      R.BlockDependent = true;
+    }
   }
   // The terms of the one that reads the block's index first, for its region,
   // and of one flat index (State::addressesApart).

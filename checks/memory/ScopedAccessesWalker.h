@@ -392,6 +392,30 @@ private:
   /// text of its start's one term that keeps blocks apart; none otherwise.
   std::optional<std::string> rangeRow(const clang::Expr *Index, const Frame *Fr);
   std::string canon(const clang::Expr *E, const Frame *Fr, IndexDeps &Deps, unsigned Depth = 0);
+  /// The row of an offsets array that \p Index lies in (model: rowOf), as
+  /// the text of the row's start, with the facts of the owner's item in
+  /// \p Owner; none otherwise (IndexRows.cpp).
+  std::optional<std::string> indexRow(const clang::Expr *Index, const Frame *Fr, IndexDeps &Owner,
+                                      unsigned Depth = 0);
+  /// An index's additive part, as indexRow reads it.
+  struct RowRoot {
+    const clang::Expr *E;
+    const Frame *Fr;
+    bool Negated;
+  };
+  std::optional<std::string> termsRow(llvm::ArrayRef<RowRoot> Roots, IndexDeps &Owner, unsigned Depth);
+  /// \p E's additive terms, through parameters' arguments and locals given their value once.
+  void rowRoots(const clang::Expr *E, const Frame *Fr, bool Negated, llvm::SmallVectorImpl<RowRoot> &Out,
+                unsigned Steps);
+  /// \p E positions nothing in a row (model: rowColumn).
+  bool rowColumnPart(const clang::Expr *E, const Frame *Fr, unsigned Depth);
+  /// One additive term of such an index.
+  RowTerm rowTerm(const clang::Expr *E, const Frame *Fr, bool Negated, IndexDeps &Owner, unsigned Depth);
+  /// A local that moves in one row (model: rowCursor).
+  std::optional<std::string> cursorRow(const clang::VarDecl *V, const Frame *Fr, IndexDeps &Owner, unsigned Depth);
+  llvm::DenseSet<const clang::VarDecl *> CursorWalks; ///< being read by cursorRow
+  /// Every subscript of a function's body: where an offsets array is read.
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::ArraySubscriptExpr *>> Subscripts;
   ObjectRef rootRef(const clang::ValueDecl *D);
   bool modified(const clang::VarDecl *V);
   bool inSystemHeader(clang::SourceLocation L) const { return L.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(L)); }

@@ -9,6 +9,7 @@
 #ifndef CUDA_SCOPE_MODEL_MEMORYMODEL_H
 #define CUDA_SCOPE_MODEL_MEMORYMODEL_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <optional>
@@ -360,6 +361,66 @@ std::string blockPart(const std::vector<IndexTerm> &Terms);
 /// chose (X / parts), an alike term of the share that \p Past lacks and
 /// is no bag, or a term taken away from \p Past: no answer.
 bool pastEveryShare(const std::vector<IndexTerm> &Share, const std::vector<IndexTerm> &Past);
+
+/// An owner's row of an offsets array. An array X that a kernel reads at an
+/// owner's item v and at v + 1 delimits v's row: the elements from X[v] to
+/// X[v + 1] (a CSR row, rowStart[v] .. rowStart[v + 1]). An index made of
+/// one bound of the row and of columns, terms that read nothing of another
+/// owner (the lane, a count the warp's ballot agrees on, a constant), lies
+/// in the row: the rules assume it stays there, as they assume a column
+/// stays within its pitch. A cursor (rowCursor) moves in the row likewise.
+/// The row is named by the text of its start, X[v], which the front end
+/// gives for every kind of term.
+enum class RowTermKind : uint8_t {
+  Column, ///< reads nothing that keeps blocks apart (IndexDeps::Block unset)
+  Start,  ///< X[v]: v the owner's, X read at v + 1 too
+  End,    ///< X[v + 1]: the next row's start, so v's row only with something taken away
+  Cursor, ///< a local that moves in one row (rowCursor)
+  Other,  ///< anything else: what reads another owner, an array with no end
+};
+struct RowTerm {
+  RowTermKind Kind = RowTermKind::Other;
+  std::string Row; ///< for Start, End and Cursor: the text of the row's start
+  bool Negated = false;
+};
+/// The row an index made of \p Terms lies in: one Start, or one Cursor,
+/// added, or one End added with a column taken away (rowStart[v + 1] - 1, the
+/// row's last element; rowStart[v + 1] + lane is the next row's), and
+/// columns; a bound both added and taken away cancels (beg + (len - 1) with
+/// len = end - beg is end - 1). None for anything else.
+std::optional<std::string> rowOf(llvm::ArrayRef<RowTerm> Terms);
+/// Whether an index part made of \p Terms positions nothing in a row: only
+/// columns are left once the places in one row cancel in pairs of opposite
+/// signs, a distance within the row (its length end - beg: min(32, end -
+/// beg) is a column, as 32 is; a cursor's offset lp - beg).
+bool rowColumn(llvm::ArrayRef<RowTerm> Terms);
+/// One value a local is given (its initializer, a plain assignment).
+enum class CursorValueKind : uint8_t {
+  Row,      ///< an index in a row (rowOf), or the local's own value moved by columns
+  Self,     ///< the local's own value (read = max(read, lp)'s read): no row of its own
+  Sentinel, ///< a negative constant: "none", which no access takes as an index (it is out of bounds)
+  Other,
+};
+struct CursorValue {
+  CursorValueKind Kind = CursorValueKind::Other;
+  std::string Row;
+};
+/// The row a cursor moves in: a local whose every value is in one row (or
+/// its own, or a sentinel), at least one in a row, and whose every step
+/// (+= e, -= e) is a column (\p StepsAreColumns). The rules take it to stay
+/// in that row, as a partition's two cursors do (lp from rowStart[v] up by
+/// what the warp's ballot counts, rp from rowStart[v + 1] - 1 down). None
+/// otherwise.
+std::optional<std::string> rowCursor(llvm::ArrayRef<CursorValue> Values, bool StepsAreColumns);
+/// Whether a shuffle of an index in the row of an owner with facts \p Owner
+/// leaves the index in that row: the lanes of a warp share the owner's row
+/// when the owner reads no thread's own index (a warp's or a block's item);
+/// a thread's own item is another lane's row.
+inline bool shuffleKeepsRow(const IndexDeps &Owner) { return !Owner.Thread; }
+/// A call whose value is one of its two operands, the larger or the smaller
+/// (CUDA's max and min and their unsigned and 64-bit forms, std::max, and the
+/// intrinsics -O2 makes of them, llvm.smax.i32): in a row where both are.
+bool picksAnOperand(llvm::StringRef Name);
 
 /// Whether a thread index divided by \p Divisor (or shifted right by
 /// \p Shift) is the thread's warp: threadIdx.x / 32, threadIdx.x >> 5.

@@ -356,6 +356,46 @@ TEST(MemoryModel, ABlocksRegionIsItsAlikeTerms) {
   EXPECT_NE(blockPart({Term("pitch*b", Block, true)}), blockPart({Term("pitch*b", Block, true), Constant(-1)}));
 }
 
+TEST(MemoryModel, AnIndexFromARowsBoundsStaysInTheRow) {
+  using K = RowTermKind;
+  RowTerm Start{K::Start, "X[v]"}, End{K::End, "X[v]"}, Lane{K::Column, ""}, One{K::Column, "", true};
+  RowTerm Cursor{K::Cursor, "X[v]"}, Other{K::Other, ""};
+  EXPECT_EQ(rowOf({Start, Lane}), "X[v]");            // rowStart[v] + lane
+  EXPECT_EQ(rowOf({End, One}), "X[v]");               // rowStart[v + 1] - 1: the row's last element
+  EXPECT_EQ(rowOf({End, Lane}), std::nullopt);        // rowStart[v + 1] + lane: the next row's
+  EXPECT_EQ(rowOf({Cursor, One, Lane}), "X[v]");      // rp - below
+  EXPECT_EQ(rowOf({Start, Other}), std::nullopt);     // what reads another owner moves anywhere
+  EXPECT_EQ(rowOf({Start, Cursor}), std::nullopt);    // two bounds: no row
+  EXPECT_EQ(rowOf({RowTerm{K::Start, "X[v]", true}, Lane}), std::nullopt); // lane - rowStart[v]
+  EXPECT_EQ(rowOf({Lane}), std::nullopt);
+  RowTerm LessStart{K::Start, "X[v]", true};
+  EXPECT_EQ(rowOf({Start, End, LessStart, One}), "X[v]"); // beg + (end - beg) - 1
+  EXPECT_EQ(rowOf({Start, End, LessStart}), std::nullopt); // beg + (end - beg): the next row's start
+  EXPECT_TRUE(rowColumn({End, LessStart}));            // end - beg: the row's length
+  EXPECT_TRUE(rowColumn({Lane, One}));
+  EXPECT_FALSE(rowColumn({End, One}));                 // end - 1: a place in the row
+  EXPECT_FALSE(rowColumn({End, LessStart, Other}));
+  EXPECT_TRUE(rowColumn({Cursor, LessStart}));         // a cursor less the start: its offset
+  EXPECT_FALSE(rowColumn({Cursor, RowTerm{K::Start, "X[w]", true}}));
+  using V = CursorValueKind;
+  CursorValue InRow{V::Row, "X[v]"}, Self{V::Self, ""}, None{V::Sentinel, ""}, Elsewhere{V::Row, "X[w]"};
+  EXPECT_EQ(rowCursor({InRow, Self}, true), "X[v]");  // read = beg + 32; read = max(read, lp)
+  EXPECT_EQ(rowCursor({None, InRow}, true), "X[v]");  // found = -1; found = j
+  EXPECT_EQ(rowCursor({InRow}, false), std::nullopt); // lp += other[k]: a step that reads an owner
+  EXPECT_EQ(rowCursor({InRow, Elsewhere}, true), std::nullopt);
+  EXPECT_EQ(rowCursor({None, Self}, true), std::nullopt); // never in a row
+  EXPECT_EQ(rowCursor({InRow, CursorValue{}}, true), std::nullopt);
+  IndexDeps Warp, Thread;
+  Warp.Warp = true;
+  Thread.Thread = true;
+  EXPECT_TRUE(shuffleKeepsRow(Warp));
+  EXPECT_FALSE(shuffleKeepsRow(Thread));
+  EXPECT_TRUE(picksAnOperand("max"));
+  EXPECT_TRUE(picksAnOperand("std::min"));
+  EXPECT_TRUE(picksAnOperand("llvm.smax.i32"));
+  EXPECT_FALSE(picksAnOperand("maxof"));
+}
+
 TEST(MemoryModel, AWordPastEveryShareIsNoBlocksShare) {
   IndexDeps Block, Thread, None;
   Block.Block = true;
