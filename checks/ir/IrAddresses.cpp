@@ -1,5 +1,6 @@
 //===- IrAddresses.cpp - what an address computation says, read from the IR ===//
 #include "IrAddresses.h"
+#include "llvm/Analysis/CFG.h"
 #include <functional>
 #include "model/Hierarchy.h"
 #include "model/MemoryModel.h"
@@ -214,10 +215,14 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
     };
     // A start that reads a loop's value (w = tid + round, round counted by a
     // loop around the walk) begins each round elsewhere: another thread's
-    // items, in a round that thread may not have reached.
+    // items, in a round that thread may not have reached. A loop's value is
+    // a merge that the walk's own block can reach again; a merge of two
+    // branches before the walk is one value for the whole walk.
     std::function<bool(const Value *, unsigned)> ReadsLoopValue = [&](const Value *X, unsigned Steps) {
-      if (isa<PHINode>(X))
-        return true;
+      if (const auto *Merge = dyn_cast<PHINode>(X))
+        return any_of(Merge->blocks(), [&](const BasicBlock *From) {
+          return isPotentiallyReachable(Phi->getParent(), From);
+        });
       const auto *I = dyn_cast<Instruction>(X);
       if (!I || Steps > 8 || !(isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<FreezeInst>(I)))
         return false;

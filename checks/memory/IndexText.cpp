@@ -47,18 +47,42 @@ const Expr *ScopedAccesses::Walker::gridStrideStart(const VarDecl *V, const Fram
                                                                                                : nullptr;
   if (!Start)
     return nullptr;
-  // A start that reads a local the function changes (w = tid + round in a
-  // loop that counts rounds) begins each round elsewhere: another thread's
-  // items, in a round that thread may not have reached.
+  // A start that reads a local changed in a loop around the walk (w = tid +
+  // round, round counted by a loop that begins the walk anew) begins each
+  // round elsewhere: another thread's items, in a round that thread may not
+  // have reached.
+  SmallVector<SourceRange, 4> Around; // the loops that begin the walk anew
+  const auto *Fn = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  std::function<void(const Stmt *)> Loops = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S) &&
+        SM.isPointWithin(V->getLocation(), S->getBeginLoc(), S->getEndLoc())) {
+      const auto *For = dyn_cast<ForStmt>(S);
+      const auto *Init = For ? dyn_cast_or_null<DeclStmt>(For->getInit()) : nullptr;
+      if (!Init || !llvm::is_contained(Init->decls(), V)) // the walk's own loop
+        Around.push_back(S->getSourceRange());
+    }
+    for (const Stmt *C : S->children())
+      Loops(C);
+  };
+  Loops(Fn ? Fn->getBody() : nullptr);
   std::function<bool(const Stmt *, unsigned)> ReadsChanged = [&](const Stmt *S, unsigned Steps) {
     if (!S || Steps > 8)
       return false;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-      if (const auto *L = dyn_cast<VarDecl>(DRE->getDecl()); L && L != V && L->hasLocalStorage() && !isa<ParmVarDecl>(L))
-        return modified(L) || ReadsChanged(L->getInit(), Steps + 1);
+      if (const auto *L = dyn_cast<VarDecl>(DRE->getDecl()); L && L != V && L->hasLocalStorage() && !isa<ParmVarDecl>(L)) {
+        if (L->getInit() && ReadsChanged(L->getInit(), Steps + 1))
+          return true;
+        const Modifications *LMap = modificationsOf(L);
+        auto LIt = LMap ? LMap->find(L) : Modifications::const_iterator();
+        return LMap && LIt != LMap->end() && any_of(LIt->second.Sites, [&](SourceLocation Site) {
+                 return any_of(Around, [&](SourceRange R) { return SM.isPointWithin(Site, R.getBegin(), R.getEnd()); });
+               });
+      }
     return any_of(S->children(), [&](const Stmt *C) { return ReadsChanged(C, Steps + 1); });
   };
-  if (ReadsChanged(Start, 0))
+  if (!Around.empty() && ReadsChanged(Start, 0))
     return nullptr;
   for (const Expr *Step : M.Steps) {
     IndexDeps D;

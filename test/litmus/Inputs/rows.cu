@@ -179,3 +179,26 @@ __global__ void walkBegunAtAnotherStart(const int *wl, int stop, volatile int *c
     ++round;
   } while (__any_sync(~0u, again));
 }
+
+// LITMUS: forbidden
+// The walk's start reads a block index the kernel changes only on the other branch (a B-tree
+// benchmark's insertion blocks walk their keys; its query blocks shift the index to start at
+// zero): one start for the whole walk, so the items stay the thread's.
+__global__ void walkFromAStartChangedElsewhere(const int *wl, int stop, unsigned first, volatile int *color,
+                                               int *cand, int *other) {
+  unsigned block = blockIdx.x;
+  if (block < first) {
+    for (unsigned w = threadIdx.x + block * blockDim.x; w < stop; w += blockDim.x * gridDim.x) {
+      const int v = wl[w];
+      const int c = color[v];
+      if (c > 0) {
+        const int p = cand[v];
+        cand[v] = p + 1;
+        color[v] = c - 1;
+      }
+    }
+  } else {
+    block -= first;
+    other[threadIdx.x + block * blockDim.x] = 1;
+  }
+}
