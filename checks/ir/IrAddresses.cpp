@@ -1,6 +1,6 @@
 //===- IrAddresses.cpp - what an address computation says, read from the IR ===//
 #include "IrAddresses.h"
-#include "llvm/Analysis/CFG.h"
+#include "llvm/IR/CFG.h"
 #include <functional>
 #include "model/Hierarchy.h"
 #include "model/MemoryModel.h"
@@ -118,6 +118,22 @@ const Value *definedValue(const Value *V) {
   return One;
 }
 
+/// Whether a path leads from \p From to \p To (llvm::isPotentiallyReachable
+/// answers yes past 32 blocks, and kernels have thousands).
+static bool reaches(const BasicBlock *From, const BasicBlock *To) {
+  SmallVector<const BasicBlock *, 32> Work{From};
+  SmallPtrSet<const BasicBlock *, 32> Seen{From};
+  while (!Work.empty()) {
+    const BasicBlock *B = Work.pop_back_val();
+    if (B == To)
+      return true;
+    for (const BasicBlock *Next : successors(B))
+      if (Seen.insert(Next).second)
+        Work.push_back(Next);
+  }
+  return false;
+}
+
 std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
   if (!V)
     return "?";
@@ -220,9 +236,7 @@ std::string canonical(const Value *V, IndexDeps &Deps, unsigned Depth) {
     // branches before the walk is one value for the whole walk.
     std::function<bool(const Value *, unsigned)> ReadsLoopValue = [&](const Value *X, unsigned Steps) {
       if (const auto *Merge = dyn_cast<PHINode>(X))
-        return any_of(Merge->blocks(), [&](const BasicBlock *From) {
-          return isPotentiallyReachable(Phi->getParent(), From);
-        });
+        return any_of(Merge->blocks(), [&](const BasicBlock *From) { return reaches(Phi->getParent(), From); });
       const auto *I = dyn_cast<Instruction>(X);
       if (!I || Steps > 8 || !(isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<FreezeInst>(I)))
         return false;
