@@ -125,6 +125,11 @@ bool changesVariable(const Stmt *S, const VarDecl *VD) {
 
 std::vector<ReachedPlace> CalledTargets::of(const CallExpr *Call) {
   std::vector<ReachedPlace> Out;
+  // A kernel launched from the device runs in a grid of its own: its
+  // barriers and collectives are its own blocks' and warps', not the
+  // launching thread's (the pass sees a launch, cudaLaunchDevice, not a call).
+  if (isa<CUDAKernelCallExpr>(Call))
+    return Out;
   if (const FunctionDecl *FD = Call->getDirectCallee(); FD && FD->getDefinition())
     for (ReachedPlace P : reach(FD->getDefinition())) {
       if (P.At.isInvalid())
@@ -167,7 +172,7 @@ void CalledTargets::walk(const Stmt *S, std::vector<ReachedPlace> &Out) {
     Add({Own(targetLoc(S)), S});
     return;
   }
-  if (const auto *Call = dyn_cast<CallExpr>(S))
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && !isa<CUDAKernelCallExpr>(Call))
     if (const FunctionDecl *FD = Call->getDirectCallee(); FD && FD->getDefinition()) {
       // What the callee reaches in a library's header is named at this call,
       // where the call is the project's.
