@@ -330,3 +330,14 @@ __global__ void broadcastOfLocalDecides(unsigned *Lock, int *Out) {
     V += Tile.shfl_xor(V, 2);
   Out[threadIdx.x] = V;
 }
+
+// no-warning: the thread's index less its lane, read through a helper with no parameters
+// (HeCBench btree's lane_id()): the warp's first thread, so whole warps return together.
+__device__ __forceinline__ unsigned laneOfThread() { return threadIdx.x & 0x1F; }
+__global__ void wholeWarpsThroughLaneHelper(unsigned *Out, unsigned N) {
+  unsigned Tid = threadIdx.x + blockIdx.x * blockDim.x;
+  unsigned Lane = laneOfThread();
+  if ((Tid - Lane) >= N)
+    return;
+  Out[Tid] = __shfl_sync(0xffffffff, Tid, 0);
+}
