@@ -450,26 +450,21 @@ private:
   /// from such an index, it leaves the warp's first lane (IR: warpOf's sub).
   bool laneBits(const Expr *E) const {
     E = E->IgnoreParenImpCasts();
-    // Through a local given its value once, and a helper with no parameters
-    // that returns one expression (lane_id() { return threadIdx.x & 31; }),
-    // as the pass reads them inlined.
+    // Through a local given its value once, and a helper with no parameters that returns one
+    // expression (lane_id() { return threadIdx.x & 31; }), as the pass reads them inlined.
     for (unsigned Step = 0; Step < 4; ++Step) {
       const Expr *Next = nullptr;
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->hasLocalStorage()) {
-          unsigned N = 0;
-          for (const auto &[W, Value] : Assigned)
-            if (W == V->getCanonicalDecl())
-              Next = Value, ++N;
-          if (N != 1)
-            Next = nullptr;
-        }
-      if (const auto *CE = dyn_cast<CallExpr>(E); CE && !isa<CXXMemberCallExpr>(CE))
-        if (const FunctionDecl *FD = CE->getDirectCallee(); FD && FD->getNumParams() == 0 && !isa<CXXMethodDecl>(FD))
-          if (const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody()); Body && Body->size() == 1)
-            if (const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front()); Ret && Ret->getRetValue())
-              Next = Ret->getRetValue();
-      if (!Next)
+      const auto *DRE = dyn_cast<DeclRefExpr>(E);
+      if (const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr; V && V->hasLocalStorage())
+        for (const auto &[W, Value] : Assigned)
+          if (W == V->getCanonicalDecl())
+            Next = Next ? E : Value; // a second value: none
+      const auto *CE = dyn_cast<CallExpr>(E);
+      const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+      const auto *Body = FD && FD->getNumParams() == 0 && !isa<CXXMethodDecl>(FD) ? dyn_cast_or_null<CompoundStmt>(FD->getBody()) : nullptr;
+      if (const auto *Ret = Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr)
+        Next = Ret->getRetValue();
+      if (!Next || Next == E)
         break;
       E = Next->IgnoreParenImpCasts();
     }
