@@ -176,9 +176,9 @@ RowTerm rowTerm(const Value *V, bool Negated, IndexDeps &Owner, unsigned Depth) 
   if (auto Two = picked(V)) {
     IndexDeps A, B;
     std::optional<std::string> RowA = termsRow({{Two->first, false}}, A, Depth + 1);
-    if (RowA && RowA == termsRow({{Two->second, false}}, B, Depth + 1)) {
+    if (std::optional<std::string> Both = RowA ? choiceRow(RowA, termsRow({{Two->second, false}}, B, Depth + 1)) : std::nullopt) {
       Owner |= A;
-      return InRow(RowA);
+      return InRow(Both);
     }
     // The smaller of two distances in the row is one (min(32, end - beg)).
     if (!RowA && Depth < MaxRowDepth && columnPart(Two->first, Depth) &&
@@ -231,16 +231,13 @@ std::optional<std::string> termsRow(ArrayRef<Root> Roots, IndexDeps &Owner, unsi
     IndexDeps Deps;
     if (!S || (canonical(S, Deps), !Deps.Block))
       continue;
-    std::optional<std::string> Row;
-    for (const Value *Arm : {S->getTrueValue(), S->getFalseValue()}) {
+    auto ArmRow = [&](const Value *Arm) {
       SmallVector<Root, 6> With(Terms.begin(), Terms.end());
       With[I].V = Arm;
-      std::optional<std::string> ArmRow = termsRow(With, Owner, Depth + 1);
-      if (!ArmRow || (Row && *Row != *ArmRow))
-        return std::nullopt;
-      Row = ArmRow;
-    }
-    return Row;
+      return termsRow(With, Owner, Depth + 1);
+    };
+    const auto [True, False] = std::make_pair(S->getTrueValue(), S->getFalseValue());
+    return choiceRow(ArmRow(True), ArmRow(False));
   }
   SmallVector<RowTerm, 6> Rows;
   for (const Root &T : Terms)

@@ -111,16 +111,13 @@ std::optional<std::string> ScopedAccesses::Walker::termsRow(ArrayRef<RowRoot> Ro
     IndexDeps Deps;
     if (!CO || (canon(CO, Terms[I].Fr, Deps), !Deps.Block))
       continue;
-    std::optional<std::string> Row;
-    for (const Expr *Arm : {CO->getTrueExpr(), CO->getFalseExpr()}) {
+    auto ArmRow = [&](const Expr *Arm) {
       SmallVector<RowRoot, 6> With(Terms.begin(), Terms.end());
       With[I].E = Arm;
-      std::optional<std::string> ArmRow = termsRow(With, Owner, Depth + 1);
-      if (!ArmRow || (Row && *Row != *ArmRow))
-        return std::nullopt;
-      Row = ArmRow;
-    }
-    return Row;
+      return termsRow(With, Owner, Depth + 1);
+    };
+    const auto [True, False] = std::make_pair(CO->getTrueExpr(), CO->getFalseExpr());
+    return choiceRow(ArmRow(True), ArmRow(False));
   }
   SmallVector<RowTerm, 6> Rows;
   for (const RowRoot &T : Terms)
@@ -165,9 +162,9 @@ RowTerm ScopedAccesses::Walker::rowTerm(const Expr *E, const Frame *Fr, bool Neg
   if (auto Picked = pickedOperands(E)) {
     IndexDeps A, B;
     std::optional<std::string> RowA = indexRow(Picked->first, Fr, A, Depth + 1);
-    if (RowA && RowA == indexRow(Picked->second, Fr, B, Depth + 1)) {
+    if (std::optional<std::string> Both = RowA ? choiceRow(RowA, indexRow(Picked->second, Fr, B, Depth + 1)) : std::nullopt) {
       Owner |= A;
-      return InRow(RowA);
+      return InRow(Both);
     }
     // The smaller of two distances in the row is one (min(32, end - beg)).
     if (!RowA && Depth < 6 && rowColumnPart(Picked->first, Fr, Depth) &&

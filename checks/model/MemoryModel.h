@@ -389,6 +389,11 @@ struct RowTerm {
 /// columns; a bound both added and taken away cancels (beg + (len - 1) with
 /// len = end - beg is end - 1). None for anything else.
 std::optional<std::string> rowOf(llvm::ArrayRef<RowTerm> Terms);
+/// The row of a choice between two indices (c ? a : b, a select, max or
+/// min): the row both lie in; none where either lies in none or they differ.
+inline std::optional<std::string> choiceRow(const std::optional<std::string> &A, const std::optional<std::string> &B) {
+  return A && B && *A == *B ? A : std::nullopt;
+}
 /// Whether an index part made of \p Terms positions nothing in a row: only
 /// columns are left once the places in one row cancel in pairs of opposite
 /// signs, a distance within the row (its length end - beg: min(32, end -
