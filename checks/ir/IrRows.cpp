@@ -83,10 +83,8 @@ std::optional<OffsetRead> offsetRead(const LoadInst *L) {
 const Value *shuffled(const Value *V) {
   const auto *Call = dyn_cast<CallBase>(V);
   const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-  std::optional<WarpSyncCall> W = Callee ? warpSyncCall(Callee->getName()) : std::nullopt;
-  if (!W || !shuffleMode(W->Name) || Call->arg_size() <= W->MaskArg + 1)
-    return nullptr;
-  return Call->getArgOperand(W->MaskArg + 1);
+  std::optional<unsigned> Arg = Callee ? shuffledValueArg(Callee->getName()) : std::nullopt;
+  return Arg && Call->arg_size() > *Arg ? Call->getArgOperand(*Arg) : nullptr;
 }
 
 /// The two values a select, a max or a min picks from.

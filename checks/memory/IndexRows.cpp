@@ -49,10 +49,8 @@ void collectSubscripts(const Stmt *S, std::vector<const ArraySubscriptExpr *> &O
 /// forms); null for other calls.
 const Expr *shuffled(const CallExpr *CE) {
   const auto *Callee = CE->getDirectCallee();
-  std::optional<WarpSyncCall> W = Callee ? warpSyncCall(Callee->getName()) : std::nullopt;
-  if (!W || !shuffleMode(W->Name) || CE->getNumArgs() <= W->MaskArg + 1)
-    return nullptr;
-  return CE->getArg(W->MaskArg + 1);
+  std::optional<unsigned> Arg = Callee ? shuffledValueArg(Callee->getName()) : std::nullopt;
+  return Arg && CE->getNumArgs() > *Arg ? CE->getArg(*Arg) : nullptr;
 }
 
 /// The two operands of max(a, b), min(a, b), c ? a : b.

@@ -330,6 +330,13 @@ unsigned shuffleClamp(ShuffleMode M, unsigned Width);
 /// value shuffled: a broadcast of what one lane read or won.
 bool isWarpBroadcast(llvm::StringRef CudaName, unsigned C);
 inline constexpr unsigned ShuffleSourceArg = 2;
+/// The argument that holds the value a shuffle hands on, in both spellings
+/// (__shfl_sync(mask, v, src), llvm.nvvm.shfl.sync.idx.i32(mask, v, src, c)):
+/// the one after the mask; none for calls that are no shuffle.
+inline std::optional<unsigned> shuffledValueArg(llvm::StringRef Name) {
+  std::optional<WarpSyncCall> W = warpSyncCall(Name);
+  return W && shuffleMode(W->Name) ? std::optional<unsigned>(W->MaskArg + 1) : std::nullopt;
+}
 /// The lane lane \p Lane reads, or none where it keeps its own value.
 std::optional<unsigned> shuffleSource(ShuffleMode M, unsigned Lane, unsigned B, unsigned C);
 /// The first lane of \p Mask (in lane order) whose source lane is not in it.
