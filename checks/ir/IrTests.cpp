@@ -22,8 +22,13 @@ namespace cuda_scope {
 
 namespace {
 
-/// \p V is computed (through arithmetic, casts, selects and phis) from \p From.
-bool derivesFrom(const Value *V, const Value *From) {
+/// \p V is computed (through arithmetic, casts, selects and phis) from the
+/// value \p From holds where \p V is used: not through a phi's value carried
+/// round a loop (a back edge, whose block \p DT says the phi's dominates),
+/// which holds an earlier run's value (old = t; t = atomicCAS(p, t, n);
+/// while (t != old)), as the AST front end reads a local that took the
+/// variable's value before it changed (computedFrom).
+bool derivesFrom(const Value *V, const Value *From, const DominatorTree *DT) {
   SmallVector<const Value *, 8> Work{V};
   SmallPtrSet<const Value *, 16> Seen;
   while (!Work.empty() && Seen.size() < 32) {
@@ -32,9 +37,14 @@ bool derivesFrom(const Value *V, const Value *From) {
       return true;
     if (!Seen.insert(X).second)
       continue;
-    if (isa<BinaryOperator>(X) || isa<CastInst>(X) || isa<SelectInst>(X) || isa<PHINode>(X))
+    if (const auto *Phi = dyn_cast<PHINode>(X)) {
+      for (unsigned I = 0, E = Phi->getNumIncomingValues(); I < E; ++I)
+        if (!DT || !DT->dominates(Phi->getParent(), Phi->getIncomingBlock(I)))
+          Work.push_back(Phi->getIncomingValue(I));
+    } else if (isa<BinaryOperator>(X) || isa<CastInst>(X) || isa<SelectInst>(X)) {
       for (const Value *Op : cast<Instruction>(X)->operands())
         Work.push_back(Op);
+    }
   }
   return false;
 }
@@ -153,7 +163,7 @@ bool readsRelay(const IROp &L, const Value *Relay) {
 
 std::optional<ValueTest> testOf(const Value *I, SmallVectorImpl<std::pair<const Value *, ValueTest>> *StoredTo,
                                 const Instruction **Guard, bool *AgainstGrid, bool *GoalVaries, bool *GoalIsGrid,
-                                SmallVectorImpl<const Instruction *> *Guards) {
+                                SmallVectorImpl<const Instruction *> *Guards, const DominatorTree *DT) {
   SmallVector<std::pair<const Value *, ValueTest>, 8> Work{{I, ValueTest::None}};
   SmallPtrSet<const Value *, 16> Seen;
   std::optional<ValueTest> Found;
@@ -214,7 +224,7 @@ std::optional<ValueTest> testOf(const Value *I, SmallVectorImpl<std::pair<const 
         // Compared with what it was computed from itself (next == f(value)):
         // arithmetic, not a test of what other threads did.
         const Value *Other = Cmp->getOperand(0) == V ? Cmp->getOperand(1) : Cmp->getOperand(0);
-        if (derivesFrom(Other, I))
+        if (derivesFrom(Other, I, DT))
           continue;
         if (AgainstGrid && readsGridSize(Other)) {
           *AgainstGrid = true;
@@ -227,6 +237,16 @@ std::optional<ValueTest> testOf(const Value *I, SmallVectorImpl<std::pair<const 
           Work.push_back({U, irComparisonTest(*Cmp, V)});
         else
           Work.push_back({U, Compare});
+        continue;
+      }
+      // The value a compare-and-swap expects is compared with what it finds:
+      // its success bit is that equality (-O2 turns while (t != old) after
+      // t = atomicCAS(p, old, n) into a branch on it), as the AST front end
+      // reads the comparison of the variables.
+      if (const auto *Swap = dyn_cast<AtomicCmpXchgInst>(U); Swap && Swap->getCompareOperand() == V) {
+        for (const User *SU : Swap->users())
+          if (const auto *EV = dyn_cast<ExtractValueInst>(SU); EV && EV->getNumIndices() == 1 && EV->getIndices()[0] == 1)
+            Work.push_back({EV, ValueTest::Equality});
         continue;
       }
       if (isa<BinaryOperator>(U) || isa<CastInst>(U) || isa<ExtractValueInst>(U) || isa<PHINode>(U))
@@ -251,7 +271,8 @@ std::pair<const Instruction *, ValueTest> IrRecords::testedAt(unsigned First, un
   SmallVector<std::pair<const Value *, ValueTest>, 2> Relays;
   const Instruction *Guard = nullptr;
   SmallVector<const Instruction *, 4> Guards;
-  if (std::optional<ValueTest> T = testOf(Op.I, &Relays, &Guard, AgainstGrid, GoalVaries, GoalIsGrid, &Guards)) {
+  if (std::optional<ValueTest> T = testOf(Op.I, &Relays, &Guard, AgainstGrid, GoalVaries, GoalIsGrid, &Guards,
+                                                  &orderOf(Op.I->getFunction()).domTree())) {
     // Each test, and where a test only sets a relay, the relay's test.
     for (const Instruction *G : Guards)
       if (G != Guard && Others)
@@ -263,7 +284,8 @@ std::pair<const Instruction *, ValueTest> IrRecords::testedAt(unsigned First, un
       const IROp &L = IROps[I];
       if (L.What != OpKind::Load || !readsRelay(L, Relay) || !orderOf(Op.I->getFunction()).mayPrecede(Op.I, L.I))
         continue;
-      if (std::optional<ValueTest> T = testOf(L.I, nullptr, &Guard, AgainstGrid, GoalVaries, GoalIsGrid))
+      if (std::optional<ValueTest> T = testOf(L.I, nullptr, &Guard, AgainstGrid, GoalVaries, GoalIsGrid, nullptr,
+                                                    &orderOf(L.I->getFunction()).domTree()))
         return {Guard, Compare != ValueTest::None ? Compare : *T};
     }
   return {nullptr, ValueTest::None};
@@ -302,7 +324,8 @@ const Instruction *IrRecords::throughSetter(unsigned First, unsigned Last, const
             !Order.mayPrecede(Set, L.I))
           continue;
         const Instruction *RelayGuard = nullptr;
-        if (testOf(L.I, nullptr, &RelayGuard, AgainstGrid, GoalVaries, GoalIsGrid) && RelayGuard)
+        if (testOf(L.I, nullptr, &RelayGuard, AgainstGrid, GoalVaries, GoalIsGrid, nullptr, &Order.domTree()) &&
+            RelayGuard)
           return RelayGuard;
       }
     }

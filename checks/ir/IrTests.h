@@ -10,6 +10,7 @@
 #include "DeviceMemoryOps.h"
 #include "model/Engine.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instruction.h"
 #include <optional>
 
@@ -30,12 +31,14 @@ bool readsRelay(const IROp &L, const llvm::Value *Relay);
 /// \p StoredTo collects the objects it is stored to on the way (a relay),
 /// with the comparison made before the store; \p Guard is the test that
 /// says where (an equality first); \p Guards collects every branch, switch
-/// or select that decides on it (a value tested twice).
+/// or select that decides on it (a value tested twice). \p DT, \p I's
+/// function's, tells a value carried round a loop from the one just read.
 std::optional<ValueTest> testOf(const llvm::Value *I,
                                 llvm::SmallVectorImpl<std::pair<const llvm::Value *, ValueTest>> *StoredTo = nullptr,
                                 const llvm::Instruction **Guard = nullptr, bool *AgainstGrid = nullptr,
                                 bool *GoalVaries = nullptr, bool *GoalIsGrid = nullptr,
-                                llvm::SmallVectorImpl<const llvm::Instruction *> *Guards = nullptr);
+                                llvm::SmallVectorImpl<const llvm::Instruction *> *Guards = nullptr,
+                                const llvm::DominatorTree *DT = nullptr);
 
 } // namespace cuda_scope
 

@@ -60,7 +60,7 @@ void ScopedAccesses::Walker::resolveRelays() {
           // A flow after the relay was given another value (the same
           // variable in a second call of its function) is that value's.
           if (F.From != W.Var || (W.AfterFlow < 0 ? F.Seq <= W.After : FI <= W.AfterFlow) ||
-              definedBetween(W.Var, W.After, F.Seq, A.Arms))
+              definedBetween(W.Var, W.After, W.AfterFlow, F.Seq, FI, A.Arms))
             continue;
           ValueTest Compare = W.Compare != ValueTest::None ? W.Compare : F.Compare;
           bool Grid = W.AgainstGrid || F.AgainstGrid, Varies = W.GoalVaries || F.GoalVaries,

@@ -475,9 +475,9 @@ ScopedAccesses::Walker::ValueUse ScopedAccesses::Walker::comparedUse(const Binar
     return Rereads ? nullptr : wordKey(E, Fr);
   };
   // Either side computed from the other: next == f(value), or f(value) == value.
-  if (RelayKey Key = KeyOf(Self); Key && computedFrom(Other, Key, Fr))
+  if (RelayKey Key = KeyOf(Self); Key && computedFrom(Other, Key, Fr, BO->getOperatorLoc()))
     return ValueUse();
-  if (RelayKey Key = KeyOf(Other); Key && computedFrom(Self, Key, Fr))
+  if (RelayKey Key = KeyOf(Other); Key && computedFrom(Self, Key, Fr, BO->getOperatorLoc()))
     return ValueUse();
   ValueUse U = Use;
   U.Compare = astComparisonTest(BO, Left);
@@ -487,16 +487,20 @@ ScopedAccesses::Walker::ValueUse ScopedAccesses::Walker::comparedUse(const Binar
   return U;
 }
 
-bool ScopedAccesses::Walker::computedFrom(const Expr *E, RelayKey Key, const Frame *Fr, unsigned Depth) {
+bool ScopedAccesses::Walker::computedFrom(const Expr *E, RelayKey Key, const Frame *Fr, SourceLocation At,
+                                          unsigned Depth) {
   if (!E || Depth > 6)
     return false;
   E = E->IgnoreParenCasts();
+  auto Next = [&](const Expr *X) { return computedFrom(X, Key, Fr, At, Depth + 1); };
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD)
       return false;
+    // Taken where it is compared, or where a local took it and nothing gave
+    // it another value since.
     if (RelayKey(VD) == Key)
-      return true;
+      return Depth == 0 || !VD->hasLocalStorage() || !changedBetween(VD, DRE->getBeginLoc(), At);
     if (!VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
       return false;
     // Any value the local is given, as the IR's phi of them.
@@ -506,18 +510,47 @@ bool ScopedAccesses::Walker::computedFrom(const Expr *E, RelayKey Key, const Fra
     if (const Modifications *Map = modificationsOf(VD))
       if (auto It = Map->find(VD); It != Map->end())
         Values.append(It->second.Values.begin(), It->second.Values.end());
-    return any_of(Values, [&](const Expr *V) { return computedFrom(V, Key, Fr, Depth + 1); });
+    return any_of(Values, Next);
   }
   if (isa<ArraySubscriptExpr, MemberExpr>(E) || (isa<UnaryOperator>(E) && cast<UnaryOperator>(E)->getOpcode() == UO_Deref))
     return wordKey(E, Fr) == Key;
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
-    return !BO->isAssignmentOp() &&
-           (computedFrom(BO->getLHS(), Key, Fr, Depth + 1) || computedFrom(BO->getRHS(), Key, Fr, Depth + 1));
+    return !BO->isAssignmentOp() && (Next(BO->getLHS()) || Next(BO->getRHS()));
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
-    return !UO->isIncrementDecrementOp() && computedFrom(UO->getSubExpr(), Key, Fr, Depth + 1);
+    return !UO->isIncrementDecrementOp() && Next(UO->getSubExpr());
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
-    return computedFrom(CO->getTrueExpr(), Key, Fr, Depth + 1) || computedFrom(CO->getFalseExpr(), Key, Fr, Depth + 1);
+    return Next(CO->getTrueExpr()) || Next(CO->getFalseExpr());
   return false;
+}
+
+bool ScopedAccesses::Walker::changedBetween(const VarDecl *K, SourceLocation From, SourceLocation To) {
+  const Modifications *Map = modificationsOf(K);
+  auto It = Map ? Map->find(K) : Modifications::const_iterator();
+  if (!Map || It == Map->end())
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  From = SM.getExpansionLoc(From);
+  To = SM.getExpansionLoc(To);
+  auto Before = [&](SourceLocation A, SourceLocation B) { return SM.isBeforeInTranslationUnit(A, B); };
+  // The innermost loop the walk is in that holds where the value was taken.
+  SourceRange Loop;
+  for (const auto &[Owner, Arm] : llvm::reverse(Arms)) {
+    if (!(Arm & ArmLoop))
+      continue;
+    SourceRange R(SM.getExpansionLoc(Owner->getBeginLoc()), SM.getExpansionLoc(Owner->getEndLoc()));
+    if (!Before(From, R.getBegin()) && !Before(R.getEnd(), From)) {
+      Loop = R;
+      break;
+    }
+  }
+  const bool RoundLoop = Loop.isValid() && Before(To, From);
+  return any_of(It->second.Sites, [&](SourceLocation S) {
+    S = SM.getExpansionLoc(S);
+    if (!RoundLoop)
+      return Before(From, S) && Before(S, To);
+    const bool InLoop = !Before(S, Loop.getBegin()) && !Before(Loop.getEnd(), S);
+    return InLoop && (Before(From, S) || Before(S, To));
+  });
 }
 
 } // namespace cuda_scope

@@ -322,14 +322,25 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
     // stays, and a variable assigned to relays it.
     ValueUse U = Use;
     U.Discarded = false; // the store uses it
-    if (RelayKey To = relayTarget(BO->getLHS(), Fr)) {
+    RelayKey To = relayTarget(BO->getLHS(), Fr);
+    const bool PassedOn = To && mentions(BO->getRHS(), To, Fr); // locked = __shfl_sync(m, locked, 1)
+    if (To) {
       U.RelayTo = To;
-      if (!mentions(BO->getRHS(), To, Fr)) // locked = __shfl_sync(m, locked, 1) passes it on
-        Defs[To].push_back({Seq, {Arms.begin(), Arms.end()}});
+      if (!PassedOn)
+        Defs[To].push_back({Seq, VarFlows.size(), {Arms.begin(), Arms.end()}});
       if (constantInt(BO->getRHS(), Ctx))
         ConstantSets.try_emplace(BO, To);
     }
+    const unsigned SeqBefore = Seq;
+    const size_t AccessesBefore = Owner.All.size();
     walkWith(BO->getRHS(), Fr, U);
+    // What an access returns is what memory held, not the operand it was
+    // handed (t = atomicCAS(p, t, t + 1)): a new value, given once the
+    // operands are read.
+    if (PassedOn && Owner.All.size() > AccessesBefore && Owner.All.back().Object &&
+        (Owner.All.back().What == OpKind::Load || Owner.All.back().What == OpKind::RMW) &&
+        Owner.All.back().Site == BO->getRHS()->IgnoreParenImpCasts())
+      Defs[To].push_back({SeqBefore, VarFlows.size(), {Arms.begin(), Arms.end()}});
     walkWith(BO->getLHS(), Fr, ValueUse());
     if (Kind != ScopedAccess::Host)
       plainAccess(BO->getLHS(), OpKind::Store, BO, BO->getOperatorLoc(), Fr);
@@ -338,7 +349,7 @@ bool ScopedAccesses::Walker::control(const Stmt *S, const Frame *Fr) {
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit()) {
-        Defs[VD].push_back({Seq, {Arms.begin(), Arms.end()}});
+        Defs[VD].push_back({Seq, VarFlows.size(), {Arms.begin(), Arms.end()}});
         walkWith(VD->getInit(), Fr, ValueUse{false, VD});
       }
     return true;

@@ -481,8 +481,17 @@ private:
   /// what other threads did, as the IR front end reads it (derivesFrom).
   ValueUse comparedUse(const clang::BinaryOperator *BO, bool Left, const Frame *Fr);
   /// \p E is computed, by arithmetic, casts and the values of locals, from
-  /// the variable or word \p Key.
-  bool computedFrom(const clang::Expr *E, RelayKey Key, const Frame *Fr, unsigned Depth = 0);
+  /// the value the variable or word \p Key holds at \p At (the comparison):
+  /// a local that took the variable's value before the variable was given
+  /// another holds an earlier value (old = t; t = atomicCAS(p, t, n);
+  /// while (t != old)), as the IR's phi carried round a loop does.
+  bool computedFrom(const clang::Expr *E, RelayKey Key, const Frame *Fr, clang::SourceLocation At,
+                    unsigned Depth = 0);
+  /// The local \p K may be given another value after its value is taken at
+  /// \p From and before \p To: a change written between them, or, where
+  /// \p From follows \p To in a loop the walk is in, a change after \p From
+  /// or before \p To in that loop (the value comes round it).
+  bool changedBetween(const clang::VarDecl *K, clang::SourceLocation From, clang::SourceLocation To);
   ValueUse Use;
   /// Accesses whose value is stored to a variable: which list, which entry, which variable.
   struct Relay {
@@ -517,8 +526,12 @@ private:
   /// read (childCount = atomicAdd(...) in both arms of an if) is not on it.
   /// (The IR front end needs no such cut: each call's value is its own SSA
   /// value, and a phi merges the two arms' draws.)
+  /// Flows: how many VarFlows the walk had recorded then, which orders a def
+  /// and a flow of one Seq (prev = seen; seen = atomicAdd(...): the copy is
+  /// made before the new value arrives).
   struct Def {
     unsigned Seq;
+    size_t Flows;
     llvm::SmallVector<std::pair<const clang::Stmt *, unsigned>, 4> Arms;
   };
   llvm::DenseMap<RelayKey, llvm::SmallVector<Def, 4>> Defs;
@@ -535,13 +548,18 @@ private:
     }
     return llvm::any_of(E->children(), [&](const clang::Stmt *C) { return mentions(C, Key, Fr, Depth + 1); });
   }
-  bool definedBetween(RelayKey Var, unsigned After, unsigned Before,
+  /// A def of \p Var after the flow or access at (\p After, \p AfterFlow;
+  /// -1: the access itself) and before the flow at (\p Before,
+  /// \p BeforeFlow), on the path of the arms \p From.
+  bool definedBetween(RelayKey Var, unsigned After, int AfterFlow, unsigned Before, size_t BeforeFlow,
                       llvm::ArrayRef<std::pair<const clang::Stmt *, unsigned>> From) const {
     auto It = Defs.find(Var);
     if (It == Defs.end())
       return false;
     return llvm::any_of(It->second, [&](const Def &D) {
-      if (D.Seq <= After || D.Seq > Before)
+      const bool PastAfter = D.Seq > After || (AfterFlow >= 0 && D.Seq == After && D.Flows > size_t(AfterFlow));
+      const bool BeforeFlowOf = D.Seq < Before || (D.Seq == Before && D.Flows <= BeforeFlow);
+      if (!PastAfter || !BeforeFlowOf)
         return false;
       size_t I = 0;
       while (I < From.size() && I < D.Arms.size() && From[I] == D.Arms[I])

@@ -160,3 +160,46 @@ __global__ void drawnInEitherArm(int *node, unsigned *count, int *out, int right
   if (seen == 1)
     out[id] = node[2 * (id ^ 1)];
 }
+
+// LITMUS: allowed cuda-scope-release-acquire
+// A reader waits until the generation word changes between two of its reads, then reads what the
+// writer wrote before bumping it, with no acquire between. The loop compares the value just read
+// with the one read before it, carried in a variable: that is a test of what other threads did
+// (a value computed from the same read would not be), so the loop's read is a receive.
+__global__ void waitsForAChange(unsigned *data, unsigned *gen, unsigned *out) {
+  if (threadIdx.x != 0)
+    return;
+  if (blockIdx.x == 0) {
+    data[0] = 42;
+    atomicAdd(gen, 1u);
+    return;
+  }
+  unsigned seen = atomicAdd(gen, 0u);
+  unsigned prev;
+  do {
+    prev = seen;
+    seen = atomicAdd(gen, 0u);
+  } while (seen == prev);
+  out[blockIdx.x] = data[0];
+}
+
+// LITMUS: forbidden
+// The same with a fence on each side: the change the reader saw carries the data.
+__global__ void waitsForAChangeFenced(unsigned *data, unsigned *gen, unsigned *out) {
+  if (threadIdx.x != 0)
+    return;
+  if (blockIdx.x == 0) {
+    data[0] = 42;
+    __threadfence();
+    atomicAdd(gen, 1u);
+    return;
+  }
+  unsigned seen = atomicAdd(gen, 0u);
+  unsigned prev;
+  do {
+    prev = seen;
+    seen = atomicAdd(gen, 0u);
+  } while (seen == prev);
+  __threadfence();
+  out[blockIdx.x] = data[0];
+}
