@@ -5,7 +5,7 @@
 // warp may see differently, as the IR pass's divergence does over SSA values
 // (the stores that do not make memory vary, the definitions that reach a
 // read, the arms a folded condition drops). Private to Divergence.cpp, whose
-// Finder asks it of each condition.
+// Finder asks it of each condition, and Varying.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDA_SCOPE_MEMORY_VARYING_H
@@ -27,8 +27,8 @@
 #include <vector>
 
 namespace cuda_scope {
-/// The divergence reading's own names; only Divergence.cpp includes this
-/// header, so the directives below reach no other file.
+/// The divergence reading's own names; only Divergence.cpp and Varying.cpp
+/// include this header, so the directives below reach no other file.
 namespace divergence {
 using namespace clang;
 using namespace llvm;
@@ -42,7 +42,12 @@ const Expr *decidingCondition(const Stmt *S, const Stmt *Inside);
 /// may see differently.
 class Varying {
 public:
-  Varying(const FunctionDecl *F, ASTContext &Ctx, VaryLevel Level) : Ctx(Ctx), Level(Level) {
+  /// \p Seeds: parameters whose arguments vary at the call being read
+  /// (resultVaries).
+  Varying(const FunctionDecl *F, ASTContext &Ctx, VaryLevel Level, ArrayRef<const ParmVarDecl *> Seeds = {})
+      : Ctx(Ctx), Level(Level) {
+    for (const ParmVarDecl *P : Seeds)
+      Vars.insert(P->getCanonicalDecl());
     // Local variables, to a fixed point: a variable varies when a value it
     // is given does (its initializer, an assignment, a compound one). A
     // __shared__ or global variable is memory: what one thread stores there
@@ -155,16 +160,16 @@ public:
       if (isa<CXXMemberCallExpr>(Call) && (Name.starts_with("fetch_") || Name == "exchange" ||
                                            Name.starts_with("compare_exchange")))
         return true;
-      for (const Expr *Arg : Call->arguments())
-        if (varies(Arg, Depth + 1))
-          return true;
-      // What the callee returns of its own (AMGX's utils::warp_id(), which
-      // returns threadIdx.x >> 5), as the pass sees it inlined.
-      if (calleeVaries(FD))
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+          MC && varies(MC->getImplicitObjectArgument(), Depth + 1))
         return true;
-      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-        return varies(MC->getImplicitObjectArgument(), Depth + 1);
-      return false;
+      // What a callee the file shows returns, given which arguments vary
+      // (AMGX's utils::warp_id() returns threadIdx.x >> 5; a B-tree's split
+      // returns what its warp's shuffles agree on, whatever lane data it is
+      // handed), as the pass sees it inlined.
+      if (std::optional<bool> Result = resultVaries(Call, FD, Depth))
+        return *Result;
+      return any_of(Call->arguments(), [&](const Expr *Arg) { return varies(Arg, Depth + 1); });
     }
     if (isa<AtomicExpr>(E))
       return true;
@@ -187,21 +192,10 @@ public:
   }
 
 private:
-  /// A call of \p FD, whose body the file shows, returns what threads see
-  /// apart whatever its arguments (returnsVarying, three callees deep).
-  bool calleeVaries(const FunctionDecl *FD) const {
-    static thread_local unsigned Nesting = 0;
-    const FunctionDecl *Def = nullptr;
-    if (!FD || FD->getReturnType()->isVoidType() || !FD->hasBody(Def) || !Def || Nesting >= 3)
-      return false;
-    if (auto It = CalleeVaries.find(Def); It != CalleeVaries.end())
-      return It->second; // false while it is being decided (recursion)
-    CalleeVaries[Def] = false;
-    ++Nesting;
-    bool Varies = Varying(Def, Ctx, Level).returnsVarying();
-    --Nesting;
-    return CalleeVaries[Def] = Varies;
-  }
+  /// Whether the call \p Call of \p FD returns what threads see apart, read
+  /// in \p FD's body with the parameters whose arguments vary taken to vary
+  /// (returnsVarying, three callees deep); none where the body is not shown.
+  std::optional<bool> resultVaries(const CallExpr *Call, const FunctionDecl *FD, unsigned Depth) const;
   /// Whether \p V varies inside \p For, whose first clause assigns it: some
   /// value the loop's own assignments give it varies, or one of them runs
   /// under a condition inside the loop that threads decide apart. A read of
@@ -511,88 +505,9 @@ private:
     }
   }
 
-  void collect(const Stmt *S) {
-    if (!S)
-      return;
-    Current = S;
-    if (const auto *DS = dyn_cast<DeclStmt>(S))
-      for (const Decl *D : DS->decls())
-        if (const auto *V = dyn_cast<VarDecl>(D)) {
-          if (V->getInit()) {
-            Assigned.push_back({V->getCanonicalDecl(), V->getInit()});
-            Replaces.insert(V->getInit());
-            AssignedIn.push_back(loopsOnPath(Path.size()));
-          }
-          DeclaredIn[V->getCanonicalDecl()] = Path.size();
-        }
-    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
-        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
-          Assigned.push_back({V->getCanonicalDecl(), BO->getRHS()});
-          AssignedIn.push_back(loopsOnPath(Path.size()));
-          if (BO->getOpcode() == BO_Assign && replacedUnread(V->getCanonicalDecl()))
-            Dead.insert(BO->getRHS());
-          else
-            assignedUnder(V);
-          if (BO->getOpcode() == BO_AddAssign)
-            Steps.insert(BO->getRHS());
-          if (BO->getOpcode() == BO_Assign)
-            Replaces.insert(BO->getRHS());
-        }
-    // ++v and v-- give v a value too (one that varies as v does): a local
-    // they touch is not one given its value once (laneInWarp).
-    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp())
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
-        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
-          Assigned.push_back({V->getCanonicalDecl(), UO});
-          AssignedIn.push_back(loopsOnPath(Path.size()));
-          assignedUnder(V);
-        }
-    if (const auto *R = dyn_cast<ReturnStmt>(S)) {
-      if (R->getRetValue())
-        Returned.push_back(R->getRetValue());
-      const Stmt *Inside = S;
-      for (size_t I = Path.size(); I > 0; Inside = Path[--I])
-        if (const Expr *C = decidingCondition(Path[I - 1], Inside))
-          ReturnUnder.push_back(C);
-    }
-    if (const auto *A = dyn_cast<GCCAsmStmt>(S); A && blockVaryingAsm(A->getAsmString()))
-      for (unsigned I = 0; I < A->getNumOutputs(); ++I)
-        if (const auto *DRE = dyn_cast<DeclRefExpr>(A->getOutputExpr(I)->IgnoreParenImpCasts()))
-          if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-            AsmOutputs.push_back(V->getCanonicalDecl());
-    // A local used other than by reading its value (assigned, incremented,
-    // its address taken, bound to a reference) may not hold its initializer.
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->hasLocalStorage()) {
-        // Through parentheses: ((v) / n) reads v as v / n does.
-        size_t Up = Path.size();
-        while (Up > 0 && isa<ParenExpr>(Path[Up - 1]))
-          --Up;
-        const auto *Read = Up == 0 ? nullptr : dyn_cast<ImplicitCastExpr>(Path[Up - 1]);
-        if (!Read || Read->getCastKind() != CK_LValueToRValue) {
-          NotOnlyRead.insert(V->getCanonicalDecl());
-          if (!assignedHere(DRE) && !(Up > 0 && collectiveArgument(Path[Up - 1])))
-            Escaped.insert(V->getCanonicalDecl());
-        } else if (std::optional<ReadSite> Site = readSite(DRE)) {
-          ReadSites.push_back(*Site);
-        }
-        // The innermost for loop around the read, not in its first clause,
-        // whose first clause assigns the variable.
-        for (size_t I = Path.size(); I > 0; --I)
-          if (const auto *For = dyn_cast<ForStmt>(Path[I - 1])) {
-            const Stmt *Child = I < Path.size() ? Path[I] : S;
-            if (Child != For->getInit() && reinitialises(For, V->getCanonicalDecl())) {
-              UseLoop[DRE] = For;
-              break;
-            }
-          }
-      }
-    Path.push_back(S);
-    for (const Stmt *Child : S->children())
-      collect(Child);
-    Path.pop_back();
-  }
+  /// Records what the body \p S gives each local, and under which
+  /// conditions (Varying.cpp).
+  void collect(const Stmt *S);
 
   /// The conditions that decide whether an assignment to \p V (at the end
   /// of Path) runs, up to the statement that declares it: conditions around
@@ -777,9 +692,9 @@ private:
   DenseSet<const Expr *> Steps, Replaces;
   std::vector<const VarDecl *> AsmOutputs;
   /// The values the function returns, and the conditions that decide a
-  /// return; callees' answers (calleeVaries).
+  /// return; callees' answers, by the parameters taken to vary (resultVaries).
   std::vector<const Expr *> Returned, ReturnUnder;
-  mutable DenseMap<const FunctionDecl *, bool> CalleeVaries;
+  mutable DenseMap<std::pair<const FunctionDecl *, uint64_t>, bool> CalleeVaries;
   DenseSet<const VarDecl *> Vars;
   /// Locals some use of which does not read their value (onlyValue).
   DenseSet<const VarDecl *> NotOnlyRead;

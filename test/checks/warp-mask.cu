@@ -341,3 +341,26 @@ __global__ void wholeWarpsThroughLaneHelper(unsigned *Out, unsigned N) {
     return;
   Out[Tid] = __shfl_sync(0xffffffff, Tid, 0);
 }
+
+// no-warning: a helper handed a lane's own data returns what the warp's shuffles agree on (HeCBench
+// btree's split_node1: whether the node was full, read from lane 31's word), so the branch on its
+// result is the warp's, as the pass sees it inlined.
+__device__ bool nodeIsFull(unsigned LaneWord) { return __shfl_sync(0xffffffff, LaneWord, 31) != 0; }
+__global__ void helperAgreesWhateverItIsHanded(unsigned *Nodes, unsigned *Out) {
+  unsigned Word = Nodes[threadIdx.x];
+  if (nodeIsFull(Word))
+    Word = __shfl_sync(0xffffffff, Word, 0);
+  Out[threadIdx.x] = Word;
+}
+
+// Positive: the same helper returning the lane's own comparison: its result varies with the word
+// it is handed, so the branch on it divides the warp.
+__device__ bool laneIsFull(unsigned LaneWord) { return LaneWord != 0; }
+__global__ void helperPassesTheLanesWordOn(unsigned *Nodes, unsigned *Out) {
+  unsigned Word = Nodes[threadIdx.x];
+  if (laneIsFull(Word))
+    Word = __shfl_sync(0xffffffff, Word, 0);
+  // CHECK: :[[@LINE-1]]:12: warning: this __shfl_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-2]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-3]]:7: note: lanes of one warp may decide this condition differently
+  Out[threadIdx.x] = Word;
+}
