@@ -626,9 +626,9 @@ private:
   }
   /// For each read whose local changes only by assignment, the value of the
   /// last statement before it in its list that changes the local, where
-  /// that statement is a plain assignment of the local and no label lies
-  /// between: every way to the read passes it, and nothing changes the local
-  /// after it.
+  /// that statement is a plain assignment of the local or its declaration
+  /// and no label lies between: every way to the read passes it, and
+  /// nothing changes the local after it.
   void resolveKills() {
     for (const ReadSite &Site : ReadSites) {
       const auto *V = cast<VarDecl>(Site.Read->getDecl()->getCanonicalDecl());
@@ -643,6 +643,15 @@ private:
         const Stmt *X = *--It;
         if (isa<LabelStmt, SwitchCase>(X))
           break;
+        // Its declaration: the initializer reaches the read, whatever later
+        // statements give it (auto size = end - begin; before begin += step
+        // in a loop after), as the IR's one definition does.
+        if (const auto *DS = dyn_cast<DeclStmt>(X);
+            DS && llvm::is_contained(DS->decls(), cast<Decl>(Site.Read->getDecl()))) {
+          if (const Expr *Init = V->getInit(); Init && !Dead.count(Init))
+            UseKill[Site.Read] = Init;
+          break;
+        }
         if (!changesVariable(X, V))
           continue;
         const auto *E = dyn_cast<Expr>(X);

@@ -364,3 +364,21 @@ __global__ void helperPassesTheLanesWordOn(unsigned *Nodes, unsigned *Out) {
   // CHECK: :[[@LINE-3]]:7: note: lanes of one warp may decide this condition differently
   Out[threadIdx.x] = Word;
 }
+
+// no-warning: the row's size is taken from the cursor's first value, before the loop moves it by a
+// lane's own step (ginkgo's par_ict merge: llh_size = llh_end - llh_begin, then llh_begin +=
+// advance): the size, and the loop's exit with it, are the warp's.
+__global__ void sizeReadBeforeTheCursorMoves(const int *Ptrs, int *Out) {
+  int Row = (threadIdx.x + blockIdx.x * blockDim.x) / 32;
+  int Lane = threadIdx.x % 32;
+  int Begin = Ptrs[Row];
+  int Size = Ptrs[Row + 1] - Begin;
+  int Done = 0;
+  int V = Out[threadIdx.x];
+  while (Done < Size) {
+    V = __shfl_sync(0xffffffff, V, 1);
+    Begin += Lane;
+    Done += 32;
+  }
+  Out[threadIdx.x] = V + Begin;
+}
