@@ -181,8 +181,24 @@ class Paths:
 # Running one side of one TU
 # ---------------------------------------------------------------------------------------------
 
+# --dump-ops DIR: where each side's operations go, as both front ends hand them to the engine
+# (CUDA_SCOPE_DUMP_OPS), to diff two plugins' facts on the same TUs.
+DUMP_OPS = None
+OPS_LINE = re.compile(r"^(cuda-scope ops: \d+|  #\d+ .*)$", re.M)
+
+
+def keep_ops(out, err, where):
+    if DUMP_OPS and where:
+        path = os.path.join(DUMP_OPS, where)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as fh:
+            fh.write("".join(m.group(0) + "\n" for text in (out, err) for m in OPS_LINE.finditer(text)))
+
+
 def run(argv, cwd, timeout, env=None):
     start = time.perf_counter()
+    if DUMP_OPS:
+        env = dict(env or {}, CUDA_SCOPE_DUMP_OPS="1")
     try:
         p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, errors="replace", timeout=timeout,
                            env=dict(os.environ, **env) if env else None)
@@ -234,10 +250,11 @@ def dialect_of(diags, paths, cwd):
     return [{"kind": k.name, "file": paths.rel(d.file, cwd), "line": d.line, "column": d.col} for d, k in known]
 
 
-def tidy_side(job, cwd, paths, timeout, facts_path=None):
+def tidy_side(job, cwd, paths, timeout, facts_path=None, where=None):
     """One clang-tidy side; with facts_path, the host side writes its file's facts there (the
     whole-program facts of tools/cuda_scope/facts.py, as the cuda-scope command has each host side do)."""
     rc, out, err, secs = run(job.argv, cwd, timeout, {"CUDA_SCOPE_FACTS": facts_path} if facts_path else None)
+    keep_ops(out, err, where)
     diags = diagnostics.parse_output(out)
     n, shown = errors_of(diags, err, paths, cwd)
     res = {"parsed": n == 0 and rc != "timeout", "error_count": n, "errors": shown, "seconds": secs}
@@ -271,7 +288,7 @@ def launches_text(program, file):
     return facts.launches_file(facts.launches_of(program, os.path.normpath(file)))
 
 
-def pass_side(job, cwd, paths, plugin, tidy_module, clangxx, tmp, timeout, launches=None):
+def pass_side(job, cwd, paths, plugin, tidy_module, clangxx, tmp, timeout, launches=None, where=None):
     """The IR pass on the device side; `launches` is the text of the launches file to hand it
     (launches_text), none to run it without."""
     flags = job.argv[job.argv.index("--") + 1:]
@@ -293,6 +310,7 @@ def pass_side(job, cwd, paths, plugin, tidy_module, clangxx, tmp, timeout, launc
             fh.write(launches)
         env = {"CUDA_SCOPE_LAUNCHES": launches_path}
     rc, out, err, secs = run(argv, cwd, timeout, env)
+    keep_ops(out, err, where)
     if launches:
         os.remove(launches_path)
     # The pass's remarks with their rules (from the optimization record), and clang's own errors:
@@ -350,6 +368,9 @@ def parse_args(argv):
     ap.add_argument("--print-commands", action="store_true",
                     help="print each TU's nvcc command and the three analyser commands, then stop")
     ap.add_argument("--summary", metavar="RESULTS", help="print the summary of a results file and stop")
+    ap.add_argument("--dump-ops", metavar="DIR",
+                    help="write the operations each side hands the engine to DIR/PROJECT/FILE.SIDE.ops, to diff "
+                         "two plugins' facts")
     ap.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
     return ap.parse_args(argv)
 
@@ -364,7 +385,9 @@ def selector(args):
 
 
 def main(argv):
+    global DUMP_OPS
     args = parse_args(argv)
+    DUMP_OPS = os.path.abspath(args.dump_ops) if args.dump_ops else None
     with open(args.corpus, encoding="utf-8") as fh:
         corpus = json.load(fh)
     if args.summary:
@@ -472,9 +495,11 @@ def main(argv):
                                                        for k, s, j, _, _ in tasks if s == "host" and k[0] == key[0]])
                         facts.programs(programs[key[0]])   # decided once, not by two threads at once
                 res, found = pass_side(job, cwd, paths, pass_plugin, tidy_module, clangxx, tmp, args.timeout,
-                                       launches_text(programs[key[0]], os.path.join(job.t.directory, job.t.file)))
+                                       launches_text(programs[key[0]], os.path.join(job.t.directory, job.t.file)),
+                                       where=f"{key[0]}/{key[1]}.{side}.ops")
             else:
-                res, found = tidy_side(job, cwd, paths, args.timeout, facts_of[key] if side == "host" else None)
+                res, found = tidy_side(job, cwd, paths, args.timeout, facts_of[key] if side == "host" else None,
+                                       where=f"{key[0]}/{key[1]}.{side}.ops")
             with lock:
                 done[0] += 1
                 if not args.quiet:
