@@ -291,8 +291,10 @@ private:
     auto It = GuardEnd.find(Guard);
     if (It == GuardEnd.end())
       return std::nullopt;
+    // An end at the test's own Seq: the statement runs no access after its
+    // test, so the test guards none.
     for (unsigned End : It->second)
-      if (End > Seq)
+      if (End >= Seq)
         return End;
     return std::nullopt;
   }

@@ -203,3 +203,40 @@ __global__ void waitsForAChangeFenced(unsigned *data, unsigned *gen, unsigned *o
   __threadfence();
   out[blockIdx.x] = data[0];
 }
+
+// LITMUS: forbidden
+// The flag's value decides only what an if gives a local, an if that holds no access; the data
+// is read after it whatever the flag said, so nothing makes the flag the data's (AMGX's
+// multi_pairwise picked its strongest neighbour so). clang-tidy took the test to guard everything
+// after such an if.
+__global__ void testSetsOnlyALocal(int *data, int *flag, int *out) {
+  if (threadIdx.x != 0)
+    return;
+  if (blockIdx.x == 0) {
+    data[0] = 42;
+    atomicExch(flag, 1);
+    return;
+  }
+  int seen = 0;
+  int f = atomicAdd(flag, 0);
+  if (f == 1)
+    seen = f + 7;
+  out[blockIdx.x] = data[0] + seen;
+}
+
+// LITMUS: allowed cuda-scope-release-acquire
+// The same if with the data read in its arm: the read runs on the flag's value.
+__global__ void testGuardsTheRead(int *data, int *flag, int *out) {
+  if (threadIdx.x != 0)
+    return;
+  if (blockIdx.x == 0) {
+    data[0] = 42;
+    atomicExch(flag, 1);
+    return;
+  }
+  int seen = 0;
+  int f = atomicAdd(flag, 0);
+  if (f == 1)
+    seen = data[0];
+  out[blockIdx.x] = seen;
+}
