@@ -325,48 +325,114 @@ private:
         Only = Value, ++N;
     return N == 1 ? Only : nullptr;
   }
+  /// The arguments of a call whose helper's one returned expression is being
+  /// read (inlined): each parameter's argument, read with the bindings of
+  /// the call's own context (Outer; none: the function Varying reads).
+  struct Bound {
+    SmallDenseMap<const ParmVarDecl *, const Expr *, 4> Args;
+    const Bound *Outer = nullptr;
+  };
+  /// The argument bound to the parameter \p E names, if any, and the
+  /// bindings it is read with.
+  static std::optional<std::pair<const Expr *, const Bound *>> boundArgument(const Expr *E, const Bound *B) {
+    const auto *DRE = B ? dyn_cast<DeclRefExpr>(E) : nullptr;
+    const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    if (!P)
+      return std::nullopt;
+    auto It = B->Args.find(P);
+    if (It == B->Args.end())
+      return std::nullopt;
+    return std::make_pair(It->second, B->Outer);
+  }
+  /// \p E names a parameter \p B binds, at any depth.
+  static bool readsBound(const Stmt *E, const Bound *B) {
+    if (!E || !B)
+      return false;
+    if (const auto *X = dyn_cast<Expr>(E); X && boundArgument(X->IgnoreParenImpCasts(), B))
+      return true;
+    return any_of(E->children(), [&](const Stmt *C) { return readsBound(C, B); });
+  }
+  /// The one expression the callee of \p E, a call read with the bindings
+  /// \p B, returns (return (x / m) * m;), with its parameters bound to the
+  /// call's arguments: a helper the pass sees inlined. None for a method or a
+  /// callee with another body.
+  static std::optional<std::pair<const Expr *, Bound>> inlined(const Expr *E, const Bound *B) {
+    const auto *Call = dyn_cast<CallExpr>(E);
+    const FunctionDecl *FD =
+        Call && !isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call) ? Call->getDirectCallee() : nullptr;
+    const FunctionDecl *Def = nullptr;
+    if (!FD || !FD->hasBody(Def) || !Def || Def->getNumParams() != Call->getNumArgs())
+      return std::nullopt;
+    const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
+    const auto *Ret = Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
+    if (!Ret || !Ret->getRetValue())
+      return std::nullopt;
+    Bound Args;
+    Args.Outer = B;
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+      Args.Args[Def->getParamDecl(I)] = Call->getArg(I);
+    return std::make_pair(Ret->getRetValue(), std::move(Args));
+  }
   /// Built of what lanes of one warp share, or of the thread's row in its
   /// block (threadIdx.y, .z): times a multiple of the warp size, a whole
   /// number of warps (threadIdx.x + blockDim.x * threadIdx.y is the linear
   /// index by which the hardware forms warps). IR: rowIndex.
-  bool rowIndex(const Expr *E, unsigned Depth = 0) const {
+  bool rowIndex(const Expr *E, unsigned Depth = 0, const Bound *B = nullptr) const {
     E = E->IgnoreParenImpCasts();
     if (Depth > 8)
       return false;
-    if (isThreadRow(E) || !varies(E, 0))
+    if (auto Arg = boundArgument(E, B))
+      return rowIndex(Arg->first, Depth + 1, Arg->second);
+    if (isThreadRow(E) || (!readsBound(E, B) && !varies(E, 0)))
       return true;
+    if (auto In = inlined(E, B))
+      return rowIndex(In->first, Depth + 1, &In->second);
     if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && (BO->isAdditiveOp() || BO->isMultiplicativeOp()))
-      return rowIndex(BO->getLHS(), Depth + 1) && rowIndex(BO->getRHS(), Depth + 1);
+      return rowIndex(BO->getLHS(), Depth + 1, B) && rowIndex(BO->getRHS(), Depth + 1, B);
     return false;
   }
   /// A multiple of the warp size that every lane of a warp computes alike
   /// (blockIdx.x * 256, blockIdx.x * blockDim.x, threadIdx.y * blockDim.x,
-  /// w << 5).
-  bool warpMultiple(const Expr *E, unsigned Depth = 0) const {
+  /// w << 5), also as a helper returns it (faiss's roundDown(n, kWarpSize)).
+  bool warpMultiple(const Expr *E, unsigned Depth = 0, const Bound *B = nullptr) const {
     E = E->IgnoreParenImpCasts();
     if (Depth > 8 || E->isValueDependent() || !E->getType()->isIntegralOrEnumerationType())
       return false;
-    if (std::optional<APSInt> V = E->getIntegerConstantExpr(Ctx))
-      return isWarpMultiple(V->getExtValue());
+    if (auto Arg = boundArgument(E, B))
+      return warpMultiple(Arg->first, Depth + 1, Arg->second);
+    if (!readsBound(E, B))
+      if (std::optional<APSInt> V = E->getIntegerConstantExpr(Ctx))
+        return isWarpMultiple(V->getExtValue());
     if (isBlockSizeX(E))
       return true;
-    if (const Expr *Only = onlyValue(E))
+    if (const Expr *Only = B ? nullptr : onlyValue(E))
       return warpMultiple(Only, Depth + 1);
+    if (auto In = inlined(E, B))
+      return warpMultiple(In->first, Depth + 1, &In->second);
     const auto *BO = dyn_cast<BinaryOperator>(E);
     if (!BO)
       return false;
+    auto Constant = [&](const Expr *X) -> std::optional<APSInt> {
+      X = X->IgnoreParenImpCasts();
+      const Bound *In = B;
+      while (auto Arg = boundArgument(X, In))
+        X = Arg->first->IgnoreParenImpCasts(), In = Arg->second;
+      if (X->isValueDependent() || readsBound(X, In))
+        return std::nullopt;
+      return X->getIntegerConstantExpr(Ctx);
+    };
     switch (BO->getOpcode()) {
     case BO_Mul:
-      return (warpMultiple(BO->getLHS(), Depth + 1) && rowIndex(BO->getRHS())) ||
-             (warpMultiple(BO->getRHS(), Depth + 1) && rowIndex(BO->getLHS()));
+      return (warpMultiple(BO->getLHS(), Depth + 1, B) && rowIndex(BO->getRHS(), 0, B)) ||
+             (warpMultiple(BO->getRHS(), Depth + 1, B) && rowIndex(BO->getLHS(), 0, B));
     case BO_Shl:
-      if (!BO->getRHS()->isValueDependent())
-        if (std::optional<APSInt> V = BO->getRHS()->getIntegerConstantExpr(Ctx))
-          return isWarpMultipleShift(V->getExtValue()) ? rowIndex(BO->getLHS()) : warpMultiple(BO->getLHS(), Depth + 1);
+      if (std::optional<APSInt> V = Constant(BO->getRHS()))
+        return isWarpMultipleShift(V->getExtValue()) ? rowIndex(BO->getLHS(), 0, B)
+                                                     : warpMultiple(BO->getLHS(), Depth + 1, B);
       return false;
     case BO_Add:
     case BO_Sub:
-      return warpMultiple(BO->getLHS(), Depth + 1) && warpMultiple(BO->getRHS(), Depth + 1);
+      return warpMultiple(BO->getLHS(), Depth + 1, B) && warpMultiple(BO->getRHS(), Depth + 1, B);
     default:
       return false;
     }

@@ -382,3 +382,31 @@ __global__ void sizeReadBeforeTheCursorMoves(const int *Ptrs, int *Out) {
   }
   Out[threadIdx.x] = V + Begin;
 }
+
+// no-warning: the bound is rounded down to whole warps by a helper that returns one expression
+// (faiss's roundDown(n, kWarpSize), through divDown), read with its arguments in place of its
+// parameters as the pass reads it inlined: a block-stride index's lanes agree on i < limit.
+template <typename U, typename V> __device__ auto divDownHelper(U A, V B) -> decltype(A + B) { return A / B; }
+template <typename U, typename V> __device__ auto roundDownHelper(U A, V B) -> decltype(A + B) {
+  return divDownHelper(A, B) * B;
+}
+__global__ void boundRoundedDownByAHelper(const float *In, float *Out, int N) {
+  int Limit = roundDownHelper(N, 32);
+  int I = threadIdx.x;
+  float V = 0;
+  for (; I < Limit; I += blockDim.x)
+    V += __shfl_xor_sync(0xffffffff, In[I], 1);
+  Out[threadIdx.x] = V;
+}
+
+// Positive: the same helper rounding to 16 leaves half-warps apart.
+__global__ void boundRoundedDownToHalfWarps(const float *In, float *Out, int N) {
+  int Limit = roundDownHelper(N, 16);
+  int I = threadIdx.x;
+  float V = 0;
+  for (; I < Limit; I += blockDim.x)
+    V += __shfl_xor_sync(0xffffffff, In[I], 1);
+  // CHECK: :[[@LINE-1]]:10: warning: this __shfl_xor_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-2]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-3]]:10: note: lanes of one warp may decide this condition differently
+  Out[threadIdx.x] = V;
+}
