@@ -255,7 +255,7 @@ def tidy_side(job, cwd, paths, timeout, facts_path=None, where=None):
     whole-program facts of tools/cuda_scope/facts.py, as the cuda-scope command has each host side do)."""
     rc, out, err, secs = run(job.argv, cwd, timeout, {"CUDA_SCOPE_FACTS": facts_path} if facts_path else None)
     keep_ops(out, err, where)
-    diags = diagnostics.parse_output(out)
+    diags = diagnostics.absolute(diagnostics.parse_output(out), cwd)
     n, shown = errors_of(diags, err, paths, cwd)
     res = {"parsed": n == 0 and rc != "timeout", "error_count": n, "errors": shown, "seconds": secs}
     dialect = dialect_of(diags, paths, cwd)
@@ -316,6 +316,7 @@ def pass_side(job, cwd, paths, plugin, tidy_module, clangxx, tmp, timeout, launc
     # The pass's remarks with their rules (from the optimization record), and clang's own errors:
     # read as the cuda-scope command reads them.
     remarks, diags = diagnostics.pass_diagnostics(err, yaml_path)
+    diagnostics.absolute(remarks + diags, cwd)
     try:
         os.remove(yaml_path)
     except OSError:

@@ -320,6 +320,17 @@ def dialect_of(d, cache, named=None):
     return None
 
 
+def absolute(diags, directory):
+    """Makes each diagnostic's and note's file absolute, against the directory its run had: clang
+    names a header found through a relative -I relative to that directory, and the source reads of
+    the dialect check, the places findings merge by and the report's paths are all absolute."""
+    for d in diags:
+        for x in [d] + list(d.notes):
+            if x.file and not os.path.isabs(x.file):
+                x.file = os.path.normpath(os.path.join(directory, x.file))
+    return diags
+
+
 def split_dialect(diags, cache):
     """(the errors that are known nvcc dialect, as (Diag, Dialect), the other diagnostics). An error
     of a kind that follows another is known only after the errors of that kind in the same run."""

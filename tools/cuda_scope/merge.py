@@ -6,7 +6,7 @@ import re
 import signal
 from dataclasses import dataclass, field
 
-from .diagnostics import Diag, Skipped, parse_output, pass_diagnostics, place_of, split_dialect
+from .diagnostics import Diag, Skipped, absolute, parse_output, pass_diagnostics, place_of, split_dialect
 from .facts import snippet
 from .rewrite import map_diags
 from .rules import PASS_RULES, glob_selects
@@ -136,9 +136,7 @@ class Merge:
 
     def _add_pass(self, job, rc, err):
         remarks, others = pass_diagnostics(err, job.record)
-        for d in remarks + others:
-            if d.file and not os.path.isabs(d.file):
-                d.file = os.path.normpath(os.path.join(job.t.directory, d.file))
+        absolute(remarks + others, job.t.directory)
         map_diags(remarks + others, self.rewrites, job.t.directory, snippet)
         parsed = (job.t.file, job.arch) not in self.device_failed
         if not parsed:
@@ -186,8 +184,9 @@ class Merge:
             self.findings[d.key()] = self.by_place[place] = d
 
     def _add_tidy(self, job, rc, out, err):
-        known, diags = split_dialect(map_diags(parse_output(out), self.rewrites, job.t.directory, snippet),
-                                     self.cache)
+        known, diags = split_dialect(
+            map_diags(absolute(parse_output(out), job.t.directory), self.rewrites, job.t.directory, snippet),
+            self.cache)
         side = job.label
         self._skip(known, side)
         had_error, unknown = bool(known), False
