@@ -192,6 +192,11 @@ DIALECT = [
             r"^[A-Za-z_][\w:]*\s*<[^;]*>\s*::\s*[A-Za-z_]\w*\s*<", "the call of '{name}'",
             "a member template of a dependent type called without the 'template' keyword (nvcc accepts "
             "it)"),
+    # BGHT bcht.hpp:61: typename std::allocator_traits<Allocator>::rebind_alloc<pair_type>
+    Dialect("template-keyword-type", r"use 'template' keyword to treat '[A-Za-z_]\w*' as a dependent template name",
+            None, "the name '{name}'",
+            "a member template of a dependent type named without the 'template' keyword (nvcc accepts it; "
+            "clang reads it as the template after the error)"),
     # template <typename T> struct S<T, int> { int f(int x); };
     # template <typename T> int S<T, int>::f(int x = 4) { return x; }
     Dialect("default-arg-partial-spec", r"default arguments cannot be added to an out-of-line definition of a "
