@@ -475,9 +475,9 @@ ScopedAccesses::Walker::ValueUse ScopedAccesses::Walker::comparedUse(const Binar
     return Rereads ? nullptr : wordKey(E, Fr);
   };
   // Either side computed from the other: next == f(value), or f(value) == value.
-  if (RelayKey Key = KeyOf(Self); Key && computedFrom(Other, Key, Fr, BO->getOperatorLoc()))
+  if (RelayKey Key = KeyOf(Self); Key && computedFrom(Other, Key, Fr, BO->getSourceRange()))
     return ValueUse();
-  if (RelayKey Key = KeyOf(Other); Key && computedFrom(Self, Key, Fr, BO->getOperatorLoc()))
+  if (RelayKey Key = KeyOf(Other); Key && computedFrom(Self, Key, Fr, BO->getSourceRange()))
     return ValueUse();
   ValueUse U = Use;
   U.Compare = astComparisonTest(BO, Left);
@@ -487,7 +487,7 @@ ScopedAccesses::Walker::ValueUse ScopedAccesses::Walker::comparedUse(const Binar
   return U;
 }
 
-bool ScopedAccesses::Walker::computedFrom(const Expr *E, RelayKey Key, const Frame *Fr, SourceLocation At,
+bool ScopedAccesses::Walker::computedFrom(const Expr *E, RelayKey Key, const Frame *Fr, SourceRange At,
                                           unsigned Depth) {
   if (!E || Depth > 6)
     return false;
@@ -497,10 +497,15 @@ bool ScopedAccesses::Walker::computedFrom(const Expr *E, RelayKey Key, const Fra
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD)
       return false;
-    // Taken where it is compared, or where a local took it and nothing gave
-    // it another value since.
-    if (RelayKey(VD) == Key)
-      return Depth == 0 || !VD->hasLocalStorage() || !changedBetween(VD, DRE->getBeginLoc(), At);
+    // Taken in the comparison itself (x == f(x)), or where a local took it
+    // and nothing gave it another value since.
+    if (RelayKey(VD) == Key) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      const SourceLocation Taken = SM.getExpansionLoc(DRE->getBeginLoc());
+      const bool InComparison = !SM.isBeforeInTranslationUnit(Taken, SM.getExpansionLoc(At.getBegin())) &&
+                                !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(At.getEnd()), Taken);
+      return InComparison || !VD->hasLocalStorage() || !changedBetween(VD, DRE->getBeginLoc(), At.getBegin());
+    }
     if (!VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
       return false;
     // Any value the local is given, as the IR's phi of them.

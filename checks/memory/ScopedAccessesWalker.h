@@ -483,11 +483,12 @@ private:
   /// what other threads did, as the IR front end reads it (derivesFrom).
   ValueUse comparedUse(const clang::BinaryOperator *BO, bool Left, const Frame *Fr);
   /// \p E is computed, by arithmetic, casts and the values of locals, from
-  /// the value the variable or word \p Key holds at \p At (the comparison):
+  /// the value the variable or word \p Key holds at \p At (the comparison's
+  /// range: a read inside it is the value compared):
   /// a local that took the variable's value before the variable was given
   /// another holds an earlier value (old = t; t = atomicCAS(p, t, n);
   /// while (t != old)), as the IR's phi carried round a loop does.
-  bool computedFrom(const clang::Expr *E, RelayKey Key, const Frame *Fr, clang::SourceLocation At,
+  bool computedFrom(const clang::Expr *E, RelayKey Key, const Frame *Fr, clang::SourceRange At,
                     unsigned Depth = 0);
   /// The local \p K may be given another value after its value is taken at
   /// \p From and before \p To: a change written between them, or, where
