@@ -186,7 +186,7 @@ class Merge:
     def _add_tidy(self, job, rc, out, err):
         known, diags = split_dialect(
             map_diags(absolute(parse_output(out), job.t.directory), self.rewrites, job.t.directory, snippet),
-            self.cache)
+            self.cache, host=job.side == "host")
         side = job.label
         self._skip(known, side)
         had_error, unknown = bool(known), False
