@@ -243,11 +243,15 @@ def finding(d, paths, cwd, check):
     return out
 
 
-def dialect_of(diags, paths, cwd):
-    """The errors that are nvcc dialect clang rejects (tools/cuda-scope's DIALECT): the command turns
-    them into one note per file, naming what was not analysed."""
-    known, _ = diagnostics.split_dialect(diags, {})
-    return [{"kind": k.name, "file": paths.rel(d.file, cwd), "line": d.line, "column": d.col} for d, k in known]
+def dialect_of(diags, paths, cwd, err, host=False):
+    """(the errors that are nvcc dialect clang rejects (tools/cuda-scope's DIALECT), which the command
+    turns into one note per file naming what was not analysed; whether those are all of the side's
+    errors, as the command then reports the file with its note, not as failed). host: the run
+    compiles for the host."""
+    known, rest = diagnostics.split_dialect(diags, {}, host)
+    others = [d for d in rest if d.is_error and d.message not in NOT_AN_ERROR]
+    dialect = [{"kind": k.name, "file": paths.rel(d.file, cwd), "line": d.line, "column": d.col} for d, k in known]
+    return dialect, bool(dialect) and not others and not DRIVER_ERROR.search(err)
 
 
 def tidy_side(job, cwd, paths, timeout, facts_path=None, where=None):
@@ -258,11 +262,10 @@ def tidy_side(job, cwd, paths, timeout, facts_path=None, where=None):
     diags = diagnostics.absolute(diagnostics.parse_output(out), cwd)
     n, shown = errors_of(diags, err, paths, cwd)
     res = {"parsed": n == 0 and rc != "timeout", "error_count": n, "errors": shown, "seconds": secs}
-    dialect = dialect_of(diags, paths, cwd)
+    dialect, noted = dialect_of(diags, paths, cwd, err, job.side == "host")
     if dialect:
         res["dialect"] = dialect
-        # Every error is one of them: the command reports the file with a note, not as failed.
-        res["noted"] = len(dialect) == n and rc != "timeout"
+        res["noted"] = noted and rc != "timeout"
     crash = crash_of(rc, err)
     if crash:
         res["parsed"] = False
@@ -323,9 +326,10 @@ def pass_side(job, cwd, paths, plugin, tidy_module, clangxx, tmp, timeout, launc
         pass
     n, shown = errors_of(diags, err, paths, cwd)
     res = {"ran": rc == 0 and n == 0, "error_count": n, "errors": shown, "seconds": secs}
-    dialect = dialect_of(diags, paths, cwd)
+    dialect, noted = dialect_of(diags, paths, cwd, err)
     if dialect:
         res["dialect"] = dialect
+        res["noted"] = noted and rc != "timeout"
     crash = crash_of(rc, err)
     if crash:
         res["ran"] = False
@@ -394,7 +398,7 @@ def main(argv):
     if args.summary:
         with open(args.summary, encoding="utf-8") as fh:
             doc = json.load(fh)
-        summary(doc, sys.stdout, {p["name"]: half_of(p) for p in corpus["projects"]})
+        summary(doc, sys.stdout, {p["name"]: half_of(p) for p in corpus["projects"]}, corpus)
         return 0
     src = os.path.abspath(args.src)
     tidy_module = os.path.abspath(os.path.join(args.plugin_dir, "libCudaScopeTidy.so"))
@@ -451,6 +455,8 @@ def main(argv):
             if problems:
                 sys.exit("run.py: " + "; ".join(problems))
             notes = {file: note for _, file, _, note in tu_entries(project) if note}
+            unbuilt = {tu["file"]: tu["unbuilt"] for g in project["groups"] for tu in g["tus"]
+                       if isinstance(tu, dict) and tu.get("unbuilt")}
             tr = nvcc.Translator(set())
             paths = Paths(root, src, build)
             for e in entries:
@@ -465,6 +471,8 @@ def main(argv):
                 results[key] = {"file": key[1], "arch": device.arch, "untranslated": sorted(t.untranslated)}
                 if notes.get(key[1]):
                     results[key]["note"] = notes[key[1]]
+                if unbuilt.get(key[1]):
+                    results[key]["unbuilt"] = unbuilt[key[1]]
                 if args.print_commands:
                     print("  host:   " + shlex.join(host.argv))
                     print("  device: " + shlex.join(device.argv))
@@ -560,7 +568,8 @@ def main(argv):
     out.write("\n")
     if out is not sys.stdout:
         out.close()
-        summary(doc, sys.stderr if args.quiet else sys.stdout, {p["name"]: half_of(p) for p in corpus["projects"]})
+        summary(doc, sys.stderr if args.quiet else sys.stdout, {p["name"]: half_of(p) for p in corpus["projects"]},
+                corpus)
     return 0
 
 
@@ -580,7 +589,34 @@ def error_kind(text):
     return re.sub(r"'[^']*'", "'…'", msg)
 
 
-def summary(doc, out, halves=None):
+def parse_bar(projects, out, corpus=None):
+    """The parse bar: of the TUs nvcc 13 builds here (those without `unbuilt` in corpus.json), the
+    share analysed on every side with the pass run; every other one must carry the one note on each
+    side that failed (every error of that side nvcc dialect, DIALECT) or lack a dependency."""
+    why = {(p["name"], tu["file"]): tu["unbuilt"] for p in (corpus or {}).get("projects", []) for g in p["groups"]
+           for tu in g["tus"] if isinstance(tu, dict) and tu.get("unbuilt")}
+    built = [(p["name"], t) for p in projects for t in p["tus"]
+             if not (t.get("unbuilt") or why.get((p["name"], t["file"])))]
+    unbuilt = sum(len(p["tus"]) for p in projects) - len(built)
+
+    def fine(t, side):
+        r = t[side]
+        if r["ran"] if side == "pass" else r["parsed"]:
+            return True
+        # Results written before the pass side said "noted": every error of it dialect.
+        return r.get("noted", len(r.get("dialect", [])) >= r["error_count"] > 0 and "crash" not in r)
+    analysed = [t for _, t in built if t["host"]["parsed"] and t["device"]["parsed"] and t["pass"]["ran"]]
+    unexplained = [(n, t) for n, t in built if t not in analysed and not all(fine(t, s) for s in ("host", "device", "pass"))]
+    share = 100 * len(analysed) / len(built) if built else 0
+    print(f"\nparse bar: of {len(built)} TUs nvcc 13 builds here ({unbuilt} it does not: corpus.json's unbuilt), "
+          f"{len(analysed)} analysed on every side with the pass run ({share:.1f}%), "
+          f"{len(built) - len(analysed) - len(unexplained)} noted, {len(unexplained)} failing without a note", file=out)
+    for n, t in unexplained:
+        sides = [s for s in ("host", "device", "pass") if not fine(t, s)]
+        print(f"  {n} {t['file']}: {', '.join(sides)}", file=out)
+
+
+def summary(doc, out, halves=None, corpus=None):
     """The tables of a results file. halves maps a project's name to its half, for results files
     written before the projects carried one; with projects of both halves in the file, the projects
     are grouped by half and each half has its own totals."""
@@ -627,6 +663,7 @@ def summary(doc, out, halves=None):
     print(f"{'total':<{w}} " + " ".join(f"{tot[k]:>7}" for k in cols) + f" {tot['seconds']:>8.0f}", file=out)
     if "wall_seconds" in doc:
         print(f"wall time: {doc['wall_seconds']:.0f} s with -j {doc.get('jobs')}", file=out)
+    parse_bar(projects, out, corpus)
 
     print("\nfindings in the projects' own files (tidy-host / tidy-device: a finding on both sides counts "
           "in each; tidy: distinct; tidy-w/errors: of those, reported by a side that had errors; ir: pass remarks); "
