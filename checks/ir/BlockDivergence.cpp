@@ -94,8 +94,9 @@ bool isThreadIndexX(const Value *V) {
 
 /// Built of what lanes of one warp share, or of the thread's row in its
 /// block (threadIdx.y, .z): block and grid registers, kernel arguments and
-/// constants, through arithmetic, casts, and loads from such addresses; no
-/// call, no x index.
+/// constants, through arithmetic, casts, comparisons and choices, loop
+/// counters that step by them, and loads from such addresses; no call, no x
+/// index.
 /// Times a multiple of the warp size, a row is a whole number of warps:
 /// threadIdx.x + blockDim.x * threadIdx.y is the linear index by which the
 /// hardware forms warps.
@@ -120,7 +121,30 @@ bool rowIndex(const Value *X) {
       Work.push_back(Ld->getPointerOperand());
       continue;
     }
-    if (!I || !isa<BinaryOperator, CastInst, GetElementPtrInst>(I))
+    // A loop's counter that starts at one such value and steps by others
+    // (a grid-stride loop over blockIdx.y): in each round its lanes hold
+    // one value. A phi that joins two arms' values is not one.
+    if (const auto *Phi = dyn_cast_or_null<PHINode>(I)) {
+      const Value *Start = nullptr;
+      for (const Value *In : Phi->incoming_values()) {
+        const auto *Step = dyn_cast<BinaryOperator>(In);
+        if (Step && (Step->getOpcode() == Instruction::Add || Step->getOpcode() == Instruction::Sub) &&
+            is_contained(Step->operands(), Phi)) {
+          Work.push_back(Step->getOperand(Step->getOperand(0) == Phi ? 1 : 0));
+          continue;
+        }
+        if (Start && Start != In)
+          return false;
+        Start = In;
+      }
+      if (!Start)
+        return false;
+      Work.push_back(Start);
+      continue;
+    }
+    // A comparison of such values, and a choice between them by one (the
+    // last block's share: blockIdx.x == gridDim.x - 1 ? n : end).
+    if (!I || !isa<BinaryOperator, CastInst, GetElementPtrInst, CmpInst, SelectInst>(I))
       return false;
     for (const Value *Op : I->operands())
       Work.push_back(Op);

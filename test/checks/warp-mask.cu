@@ -410,3 +410,41 @@ __global__ void boundRoundedDownToHalfWarps(const float *In, float *Out, int N) 
   // CHECK: :[[@LINE-3]]:10: note: lanes of one warp may decide this condition differently
   Out[threadIdx.x] = V;
 }
+
+// no-warning: faiss's IVFUtilsSelect1.cu: the bound is the block's list length rounded down to whole
+// warps, read at the block's slice end (the last block takes the rest: a choice between the block's
+// values) in a loop over the grid's queries (a counter that starts at blockIdx.y and steps by
+// gridDim.y). Each value it is made of is one for the warp, in every round of the loop.
+__global__ void boundFromTheBlocksSlice(const long *Offsets, const float *In, float *Out, int NProbe, int NQ) {
+  for (int Q = blockIdx.y; Q < NQ; Q += gridDim.y) {
+    int SliceSize = NProbe / gridDim.x;
+    int SliceStart = SliceSize * blockIdx.x;
+    int SliceEnd = blockIdx.x == gridDim.x - 1 ? NProbe : SliceStart + SliceSize;
+    const long *Offs = Offsets + (long)Q * (NProbe + 1);
+    long Start = Offs[SliceStart];
+    long Limit = (Offs[SliceEnd] - Start) / 32 * 32;
+    long I = threadIdx.x;
+    float V = 0;
+    for (; I < Limit; I += blockDim.x)
+      V += __shfl_xor_sync(0xffffffff, In[Start + I], 1);
+    Out[Q * blockDim.x + threadIdx.x] = V;
+  }
+}
+
+// Positive: the same, with a cursor that steps by the lane's own parity in a loop all lanes run
+// alike: lanes of one warp read different bounds in one round.
+__global__ void boundAtALaneSteppedCursor(const long *Offsets, const float *In, float *Out) {
+  long Cursor = blockIdx.x;
+  for (int R = 0; R < 4; ++R) {
+    Cursor += 1 + (threadIdx.x & 1);
+    long Start = Offsets[Cursor];
+    long Limit = (Offsets[Cursor + 1] - Start) / 32 * 32;
+    long I = threadIdx.x;
+    float V = 0;
+    for (; I < Limit; I += blockDim.x)
+      V += __shfl_xor_sync(0xffffffff, In[Start + I], 1);
+    // CHECK: :[[@LINE-1]]:12: warning: this __shfl_xor_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-2]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
+    // CHECK: :[[@LINE-3]]:12: note: lanes of one warp may decide this condition differently
+    Out[R * blockDim.x + threadIdx.x] = V;
+  }
+}
