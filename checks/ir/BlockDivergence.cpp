@@ -100,7 +100,7 @@ bool isThreadIndexX(const Value *V) {
 /// Times a multiple of the warp size, a row is a whole number of warps:
 /// threadIdx.x + blockDim.x * threadIdx.y is the linear index by which the
 /// hardware forms warps.
-bool rowIndex(const Value *X) {
+bool rowIndex(const Value *X, const DominatorTree *DT) {
   SmallVector<const Value *, 8> Work{X};
   SmallPtrSet<const Value *, 16> Seen;
   while (!Work.empty()) {
@@ -121,23 +121,27 @@ bool rowIndex(const Value *X) {
       Work.push_back(Ld->getPointerOperand());
       continue;
     }
-    // A loop's counter that starts at one such value and steps by others
-    // (a grid-stride loop over blockIdx.y): in each round its lanes hold
-    // one value. A phi that joins two arms' values is not one.
+    // A loop's counter: a phi at a loop's head (it dominates the blocks its
+    // other values come from) whose value on entry is one such value and
+    // whose values around the loop are such values, itself taken to be one
+    // (a grid-stride loop over blockIdx.y, and -O2's wider twin of it). In
+    // each round its lanes hold one value. A phi that joins two arms' values
+    // is not at the head of their loop.
     if (const auto *Phi = dyn_cast_or_null<PHINode>(I)) {
       const Value *Start = nullptr;
-      for (const Value *In : Phi->incoming_values()) {
-        const auto *Step = dyn_cast<BinaryOperator>(In);
-        if (Step && (Step->getOpcode() == Instruction::Add || Step->getOpcode() == Instruction::Sub) &&
-            is_contained(Step->operands(), Phi)) {
-          Work.push_back(Step->getOperand(Step->getOperand(0) == Phi ? 1 : 0));
+      bool Around = false;
+      for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
+        const Value *In = Phi->getIncomingValue(K);
+        if (DT && DT->dominates(Phi->getParent(), Phi->getIncomingBlock(K))) {
+          Around = true;
+          Work.push_back(In);
           continue;
         }
         if (Start && Start != In)
           return false;
         Start = In;
       }
-      if (!Start)
+      if (!Start || !Around)
         return false;
       Work.push_back(Start);
       continue;
@@ -156,7 +160,7 @@ bool rowIndex(const Value *X) {
 /// constant multiple, the block's size in x (taken to be one), a row index
 /// times one, a shift left by 5 or more, sums of them (AST:
 /// Varying::warpMultiple).
-bool warpMultiple(const Value *V, unsigned Depth = 0) {
+bool warpMultiple(const Value *V, const DominatorTree *DT, unsigned Depth = 0) {
   if (Depth > 8)
     return false;
   while (const auto *C = dyn_cast<CastInst>(V))
@@ -171,30 +175,30 @@ bool warpMultiple(const Value *V, unsigned Depth = 0) {
   const Value *A = BO->getOperand(0), *B = BO->getOperand(1);
   switch (BO->getOpcode()) {
   case Instruction::Mul:
-    return (warpMultiple(A, Depth + 1) && rowIndex(B)) || (warpMultiple(B, Depth + 1) && rowIndex(A));
+    return (warpMultiple(A, DT, Depth + 1) && rowIndex(B, DT)) || (warpMultiple(B, DT, Depth + 1) && rowIndex(A, DT));
   case Instruction::Shl:
     if (const auto *C = dyn_cast<ConstantInt>(B))
-      return isWarpMultipleShift(C->getSExtValue()) ? rowIndex(A) : warpMultiple(A, Depth + 1);
+      return isWarpMultipleShift(C->getSExtValue()) ? rowIndex(A, DT) : warpMultiple(A, DT, Depth + 1);
     return false;
   case Instruction::And:
     // x & -128, what -O2 makes of (x / 128) * 128.
     if (const auto *C = dyn_cast<ConstantInt>(B); C && C->getBitWidth() <= 64)
-      return (C->getSExtValue() & (WarpSize - 1)) == 0 && rowIndex(A);
+      return (C->getSExtValue() & (WarpSize - 1)) == 0 && rowIndex(A, DT);
     return false;
   case Instruction::Or: // an add of parts that share no bit (-O2's form of some adds)
     if (!cast<PossiblyDisjointInst>(BO)->isDisjoint())
       return false;
-    return warpMultiple(A, Depth + 1) && warpMultiple(B, Depth + 1);
+    return warpMultiple(A, DT, Depth + 1) && warpMultiple(B, DT, Depth + 1);
   case Instruction::Sub:
     // x - x % m, what -O2 makes of (x / m) * m: x rounded down to a
     // multiple of m.
     if (const auto *Rem = dyn_cast<BinaryOperator>(B);
         Rem && (Rem->getOpcode() == Instruction::URem || Rem->getOpcode() == Instruction::SRem) &&
-        Rem->getOperand(0) == A && rowIndex(A) && warpMultiple(Rem->getOperand(1), Depth + 1))
+        Rem->getOperand(0) == A && rowIndex(A, DT) && warpMultiple(Rem->getOperand(1), DT, Depth + 1))
       return true;
     [[fallthrough]];
   case Instruction::Add:
-    return warpMultiple(A, Depth + 1) && warpMultiple(B, Depth + 1);
+    return warpMultiple(A, DT, Depth + 1) && warpMultiple(B, DT, Depth + 1);
   default:
     return false;
   }
@@ -203,7 +207,7 @@ bool warpMultiple(const Value *V, unsigned Depth = 0) {
 /// The thread's index, or it plus a multiple of the warp size that lanes
 /// share (AST: Varying::laneInWarp); a loop's variable that starts so and
 /// steps by such multiples (a grid-stride loop over blockDim.x * blocks).
-bool laneInWarp(const Value *V, unsigned Depth = 0) {
+bool laneInWarp(const Value *V, const DominatorTree *DT, unsigned Depth = 0) {
   if (isThreadIndexX(V))
     return true;
   while (const auto *C = dyn_cast<CastInst>(V))
@@ -215,10 +219,10 @@ bool laneInWarp(const Value *V, unsigned Depth = 0) {
     for (const Value *In : Phi->incoming_values()) {
       const auto *Step = dyn_cast<BinaryOperator>(In);
       if (Step && Step->getOpcode() == Instruction::Add &&
-          ((Step->getOperand(0) == Phi && warpMultiple(Step->getOperand(1))) ||
-           (Step->getOperand(1) == Phi && warpMultiple(Step->getOperand(0)))))
+          ((Step->getOperand(0) == Phi && warpMultiple(Step->getOperand(1), DT)) ||
+           (Step->getOperand(1) == Phi && warpMultiple(Step->getOperand(0), DT))))
         continue;
-      if (!laneInWarp(In, Depth + 1))
+      if (!laneInWarp(In, DT, Depth + 1))
         return false;
       Start = true;
     }
@@ -231,12 +235,12 @@ bool laneInWarp(const Value *V, unsigned Depth = 0) {
   // linear & 127): the lane, plus a multiple of the warp size its lanes share.
   if (BO->getOpcode() == Instruction::And)
     if (const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1)); C && C->getBitWidth() <= 64)
-      return isLaneBitsMask(C->getSExtValue()) && laneInWarp(BO->getOperand(0), Depth + 1);
+      return isLaneBitsMask(C->getSExtValue()) && laneInWarp(BO->getOperand(0), DT, Depth + 1);
   if (BO->getOpcode() != Instruction::Add &&
       !(BO->getOpcode() == Instruction::Or && cast<PossiblyDisjointInst>(BO)->isDisjoint()))
     return false;
-  return (laneInWarp(BO->getOperand(0), Depth + 1) && warpMultiple(BO->getOperand(1))) ||
-         (laneInWarp(BO->getOperand(1), Depth + 1) && warpMultiple(BO->getOperand(0)));
+  return (laneInWarp(BO->getOperand(0), DT, Depth + 1) && warpMultiple(BO->getOperand(1), DT)) ||
+         (laneInWarp(BO->getOperand(1), DT, Depth + 1) && warpMultiple(BO->getOperand(0), DT));
 }
 
 /// What the thread's index says of its warp is the same for every lane of
@@ -244,7 +248,7 @@ bool laneInWarp(const Value *V, unsigned Depth = 0) {
 /// rule assumes): divided by the warp size (>> 5, / 32), its lane bits
 /// cleared (& ~31) or taken away (x - (x & 31)), or compared with a multiple of it (tid < 32, which is
 /// what -O2 makes of tid / 32 == 0).
-bool warpOf(const Instruction &I) {
+bool warpOf(const Instruction &I, const DominatorTree *DT) {
   if (const auto *Cmp = dyn_cast<ICmpInst>(&I)) {
     if (!Cmp->isRelational())
       return false;
@@ -252,16 +256,16 @@ bool warpOf(const Instruction &I) {
     // (i < blocks * blockDim.x): x < M and x >= M split whole warps.
     ICmpInst::Predicate P = Cmp->getPredicate();
     const Value *X = Cmp->getOperand(0), *M = Cmp->getOperand(1);
-    if (!laneInWarp(X)) {
+    if (!laneInWarp(X, DT)) {
       std::swap(X, M);
       P = ICmpInst::getSwappedPredicate(P);
-      if (!laneInWarp(X))
+      if (!laneInWarp(X, DT))
         return false;
     }
     bool Strict = P == ICmpInst::ICMP_ULT || P == ICmpInst::ICMP_SLT || P == ICmpInst::ICMP_UGE ||
                   P == ICmpInst::ICMP_SGE;
     if (!isa<ConstantInt>(M))
-      return Strict && warpMultiple(M);
+      return Strict && warpMultiple(M, DT);
     if (X != Cmp->getOperand(0))
       return false;
     const auto *C = cast<ConstantInt>(M);
@@ -279,7 +283,7 @@ bool warpOf(const Instruction &I) {
   if (BO->getOpcode() == Instruction::Sub) {
     const auto *Lane = dyn_cast<BinaryOperator>(BO->getOperand(1));
     const auto *C = Lane ? dyn_cast<ConstantInt>(Lane->getOperand(1)) : nullptr;
-    if (!C || C->getBitWidth() > 64 || !laneInWarp(BO->getOperand(0)) || !laneInWarp(Lane->getOperand(0)))
+    if (!C || C->getBitWidth() > 64 || !laneInWarp(BO->getOperand(0), DT) || !laneInWarp(Lane->getOperand(0), DT))
       return false;
     switch (Lane->getOpcode()) {
     case Instruction::And:
@@ -293,17 +297,17 @@ bool warpOf(const Instruction &I) {
   }
   if (BO->getOpcode() == Instruction::And)
     if (const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1)))
-      return laneInWarp(BO->getOperand(0)) && (C->getZExtValue() & (WarpSize - 1)) == 0;
+      return laneInWarp(BO->getOperand(0), DT) && (C->getZExtValue() & (WarpSize - 1)) == 0;
   const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
   if (!C)
     return false;
   switch (BO->getOpcode()) {
   case Instruction::LShr:
   case Instruction::AShr:
-    return isWarpShift(C->getSExtValue()) && laneInWarp(BO->getOperand(0));
+    return isWarpShift(C->getSExtValue()) && laneInWarp(BO->getOperand(0), DT);
   case Instruction::UDiv:
   case Instruction::SDiv:
-    return isWarpDivisor(C->getSExtValue()) && laneInWarp(BO->getOperand(0));
+    return isWarpDivisor(C->getSExtValue()) && laneInWarp(BO->getOperand(0), DT);
   default:
     return false;
   }
@@ -414,7 +418,7 @@ public:
           continue;
         if (const auto *Ld = dyn_cast<LoadInst>(I); Ld && Ld->getPointerOperand() != V)
           continue;
-        if ((L == Level::Warp && warpOf(*I)) || strideRound(*I))
+        if ((L == Level::Warp && warpOf(*I, &DT)) || strideRound(*I))
           continue;
         // A broadcast's value is one lane's: only where it comes from counts.
         if (L == Level::Warp && warpBroadcast(*I) && cast<CallBase>(I)->getArgOperand(ShuffleSourceArg) != V)

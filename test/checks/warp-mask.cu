@@ -414,13 +414,18 @@ __global__ void boundRoundedDownToHalfWarps(const float *In, float *Out, int N) 
 // no-warning: faiss's IVFUtilsSelect1.cu: the bound is the block's list length rounded down to whole
 // warps, read at the block's slice end (the last block takes the rest: a choice between the block's
 // values) in a loop over the grid's queries (a counter that starts at blockIdx.y and steps by
-// gridDim.y). Each value it is made of is one for the warp, in every round of the loop.
-__global__ void boundFromTheBlocksSlice(const long *Offsets, const float *In, float *Out, int NProbe, int NQ) {
-  for (int Q = blockIdx.y; Q < NQ; Q += gridDim.y) {
+// gridDim.y; compared with a long, -O2 keeps a 64-bit twin of it that steps through the 32-bit
+// one). Each value the bound is made of is one for the warp, in every round of the loop.
+struct QueryLists {
+  const long *Data;
+  long Stride, Count;
+};
+__global__ void boundFromTheBlocksSlice(QueryLists Offsets, const float *In, float *Out, int NProbe) {
+  for (int Q = blockIdx.y; Q < Offsets.Count; Q += gridDim.y) {
     int SliceSize = NProbe / gridDim.x;
     int SliceStart = SliceSize * blockIdx.x;
     int SliceEnd = blockIdx.x == gridDim.x - 1 ? NProbe : SliceStart + SliceSize;
-    const long *Offs = Offsets + (long)Q * (NProbe + 1);
+    const long *Offs = Offsets.Data + Q * Offsets.Stride;
     long Start = Offs[SliceStart];
     long Limit = (Offs[SliceEnd] - Start) / 32 * 32;
     long I = threadIdx.x;
@@ -447,4 +452,23 @@ __global__ void boundAtALaneSteppedCursor(const long *Offsets, const float *In, 
     // CHECK: :[[@LINE-3]]:12: note: lanes of one warp may decide this condition differently
     Out[R * blockDim.x + threadIdx.x] = V;
   }
+}
+
+// Positive: a bound that joins two arms' values, the arm chosen by the lane's parity (a phi that is
+// at no loop's head): lanes of one warp read different bounds.
+__global__ void boundJoinedFromLaneArms(const long *Offsets, const float *In, float *Out) {
+  long Start;
+  if (threadIdx.x & 1) {
+    Start = Offsets[blockIdx.x];
+    Out[blockIdx.x] = 1.0f;
+  } else {
+    Start = Offsets[blockIdx.x + 1];
+  }
+  long Limit = (Offsets[blockIdx.x + 2] - Start) / 32 * 32;
+  float V = 0;
+  for (long I = threadIdx.x; I < Limit; I += blockDim.x)
+    V += __shfl_xor_sync(0xffffffff, In[Start + I], 1);
+  // CHECK: :[[@LINE-1]]:10: warning: this __shfl_xor_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-2]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-3]]:30: note: lanes of one warp may decide this condition differently
+  Out[threadIdx.x] = V;
 }
