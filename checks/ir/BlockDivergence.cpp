@@ -2,6 +2,7 @@
 #include "BlockDivergence.h"
 #include "DeviceMemoryOps.h"
 #include "IrAddresses.h"
+#include "IrStaged.h"
 #include "model/Hierarchy.h"
 #include "model/MemoryModel.h"
 #include "llvm/ADT/DenseSet.h"
@@ -169,6 +170,10 @@ bool warpMultiple(const Value *V, const DominatorTree *DT, unsigned Depth = 0) {
     return C->getBitWidth() <= 64 && isWarpMultiple(C->getSExtValue());
   if (const auto *II = dyn_cast<IntrinsicInst>(V))
     return II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_ntid_x;
+  // Read by the warp from one address, of a __shared__ variable the kernel
+  // stores only multiples in.
+  if (const auto *Ld = dyn_cast<LoadInst>(V))
+    return rowIndex(Ld->getPointerOperand(), DT) && storesWarpMultiples(*Ld);
   const auto *BO = dyn_cast<BinaryOperator>(V);
   if (!BO)
     return false;
@@ -622,12 +627,8 @@ private:
     if (!Ld || !Ld->isSimple())
       return std::nullopt;
     const DataLayout &DL = Ld->getDataLayout();
-    APInt Offset(DL.getIndexTypeSizeInBits(Ld->getPointerOperand()->getType()), 0);
-    const Value *Base =
-        Ld->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, /*AllowNonInbounds=*/true);
-    if (const auto *C = dyn_cast<AddrSpaceCastOperator>(Base); C && Offset.getBitWidth() ==
-        DL.getIndexTypeSizeInBits(C->getPointerOperand()->getType()))
-      Base = C->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, /*AllowNonInbounds=*/true);
+    APInt Offset;
+    const Value *Base = baseAndOffset(Ld->getPointerOperand(), DL, Offset);
     const auto *Arg = dyn_cast<Argument>(Base);
     const auto *GV = dyn_cast<GlobalVariable>(Base);
     bool Unwritten = (Arg && Arg->hasByValAttr() && Arg->onlyReadsMemory()) ||

@@ -34,6 +34,169 @@ std::optional<bool> Varying::resultVaries(const CallExpr *Call, const FunctionDe
   return CalleeVaries[Key] = Result;
 }
 
+bool Varying::warpMultiple(const Expr *E, unsigned Depth, const Bound *B) const {
+  E = E->IgnoreParenImpCasts();
+  if (Depth > 8 || E->isValueDependent() || !E->getType()->isIntegralOrEnumerationType())
+    return false;
+  if (auto Arg = boundArgument(E, B))
+    return warpMultiple(Arg->first, Depth + 1, Arg->second);
+  if (!readsBound(E, B))
+    if (std::optional<APSInt> V = E->getIntegerConstantExpr(Ctx))
+      return isWarpMultiple(V->getExtValue());
+  if (isBlockSizeX(E) || (!B && stagedMultiple(E)))
+    return true;
+  if (const Expr *Only = B ? nullptr : onlyValue(E))
+    return warpMultiple(Only, Depth + 1);
+  if (auto In = inlined(E, B))
+    return warpMultiple(In->first, Depth + 1, &In->second);
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return false;
+  auto Constant = [&](const Expr *X) -> std::optional<APSInt> {
+    X = X->IgnoreParenImpCasts();
+    const Bound *In = B;
+    while (auto Arg = boundArgument(X, In))
+      X = Arg->first->IgnoreParenImpCasts(), In = Arg->second;
+    if (X->isValueDependent() || readsBound(X, In))
+      return std::nullopt;
+    return X->getIntegerConstantExpr(Ctx);
+  };
+  switch (BO->getOpcode()) {
+  case BO_Mul:
+    return (warpMultiple(BO->getLHS(), Depth + 1, B) && rowIndex(BO->getRHS(), 0, B)) ||
+           (warpMultiple(BO->getRHS(), Depth + 1, B) && rowIndex(BO->getLHS(), 0, B));
+  case BO_Shl:
+    if (std::optional<APSInt> V = Constant(BO->getRHS()))
+      return isWarpMultipleShift(V->getExtValue()) ? rowIndex(BO->getLHS(), 0, B)
+                                                   : warpMultiple(BO->getLHS(), Depth + 1, B);
+    return false;
+  case BO_Add:
+  case BO_Sub:
+    return warpMultiple(BO->getLHS(), Depth + 1, B) && warpMultiple(BO->getRHS(), Depth + 1, B);
+  default:
+    return false;
+  }
+}
+
+const Expr *Varying::keptValue(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  while (const auto *C = dyn_cast<ExplicitCastExpr>(E)) {
+    QualType To = C->getType(), From = C->getSubExpr()->getType();
+    if (To->isDependentType() || From->isDependentType() || !To->isIntegerType() || !From->isIntegerType() ||
+        To->isBooleanType())
+      break;
+    E = C->getSubExpr()->IgnoreParenImpCasts();
+  }
+  return E;
+}
+
+/// A multiple of the warp size, whatever lanes compute it (the IR's
+/// multipleOfWarp): a constant multiple, blockDim.x, a product with one, a
+/// shift left by 5 or more, lane bits masked off, sums and choices of them.
+/// What a read of a __shared__ part that the function stores only such
+/// values in gives (ginkgo's scheduler's block offset).
+bool Varying::multipleOfWarp(const Expr *E, ASTContext &Ctx, unsigned Depth) {
+  E = E->IgnoreParenImpCasts();
+  if (Depth > 8 || E->isValueDependent() || !E->getType()->isIntegralOrEnumerationType())
+    return false;
+  if (std::optional<APSInt> V = E->getIntegerConstantExpr(Ctx))
+    return isWarpMultiple(V->getExtValue());
+  if (isBlockSizeX(E))
+    return true;
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return multipleOfWarp(CO->getTrueExpr(), Ctx, Depth + 1) && multipleOfWarp(CO->getFalseExpr(), Ctx, Depth + 1);
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return false;
+  auto Constant = [&](const Expr *X) { return X->isValueDependent() ? std::nullopt : X->getIntegerConstantExpr(Ctx); };
+  switch (BO->getOpcode()) {
+  case BO_Mul:
+    return multipleOfWarp(BO->getLHS(), Ctx, Depth + 1) || multipleOfWarp(BO->getRHS(), Ctx, Depth + 1);
+  case BO_Shl: {
+    std::optional<APSInt> K = Constant(BO->getRHS());
+    return (K && isWarpMultipleShift(K->getExtValue())) || multipleOfWarp(BO->getLHS(), Ctx, Depth + 1);
+  }
+  case BO_And: {
+    std::optional<APSInt> K = Constant(BO->getRHS());
+    return (K && (K->getExtValue() & (WarpSize - 1)) == 0) || multipleOfWarp(BO->getLHS(), Ctx, Depth + 1) ||
+           multipleOfWarp(BO->getRHS(), Ctx, Depth + 1);
+  }
+  case BO_Add:
+  case BO_Sub:
+    return multipleOfWarp(BO->getLHS(), Ctx, Depth + 1) && multipleOfWarp(BO->getRHS(), Ctx, Depth + 1);
+  default:
+    return false;
+  }
+}
+
+/// The __shared__ part \p E names at a fixed place (a variable and fields,
+/// no index), outermost first.
+static std::optional<SharedPart> sharedPartAt(const Expr *E) {
+  SmallVector<const ValueDecl *, 2> Fields;
+  E = E->IgnoreParenImpCasts();
+  while (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (ME->isArrow())
+      return std::nullopt;
+    Fields.insert(Fields.begin(), ME->getMemberDecl());
+    E = ME->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->hasAttr<CUDASharedAttr>())
+    return std::nullopt;
+  return SharedPart{V->getCanonicalDecl(), Fields};
+}
+
+bool Varying::stagedMultiple(const Expr *E) const {
+  std::optional<SharedPart> Part = sharedPartAt(E);
+  if (!Part || SharedEscaped.count(Part->first))
+    return false;
+  unsigned Stores = 0;
+  for (const auto &[Stored, Value] : SharedStores) {
+    if (Stored.first != Part->first)
+      continue;
+    // The parts overlap when one's fields begin the other's (an element at
+    // an index is in no other field).
+    size_t N = std::min(Stored.second.size(), Part->second.size());
+    if (!std::equal(Stored.second.begin(), Stored.second.begin() + N, Part->second.begin()))
+      continue;
+    if (Stored.second.size() != Part->second.size() || !multipleOfWarp(Value, Ctx))
+      return false;
+    ++Stores;
+  }
+  return Stores > 0;
+}
+
+void Varying::collectShared(const DeclRefExpr *DRE) {
+  const auto *V = cast<VarDecl>(DRE->getDecl())->getCanonicalDecl();
+  // Up through the fields and elements of the variable it names.
+  const Stmt *Top = DRE;
+  SharedPart Part{V, {}};
+  size_t Up = Path.size();
+  for (; Up > 0; --Up) {
+    const Stmt *P = Path[Up - 1];
+    if (const auto *ME = dyn_cast<MemberExpr>(P); ME && !ME->isArrow())
+      Part.second.push_back(ME->getMemberDecl());
+    else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(P);
+             AS && AS->getBase()->IgnoreParenImpCasts() == cast<Expr>(Top)->IgnoreParenImpCasts())
+      Part.second.push_back(nullptr);
+    else if (!isa<ParenExpr>(P) &&
+             !(isa<ImplicitCastExpr>(P) && cast<ImplicitCastExpr>(P)->getCastKind() != CK_LValueToRValue))
+      break;
+    Top = P;
+  }
+  const Stmt *Parent = Up > 0 ? Path[Up - 1] : nullptr;
+  if (const auto *Read = dyn_cast_or_null<ImplicitCastExpr>(Parent); Read && Read->getCastKind() == CK_LValueToRValue)
+    return;
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent);
+      BO && BO->getLHS() == Top &&
+      (BO->getOpcode() == BO_Assign || BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign)) {
+    SharedStores.push_back({Part, BO->getRHS()});
+    return;
+  }
+  SharedEscaped.insert(V);
+}
+
 void Varying::collect(const Stmt *S) {
   if (!S)
     return;
@@ -84,6 +247,9 @@ void Varying::collect(const Stmt *S) {
       if (const auto *DRE = dyn_cast<DeclRefExpr>(A->getOutputExpr(I)->IgnoreParenImpCasts()))
         if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
           AsmOutputs.push_back(V->getCanonicalDecl());
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->hasAttr<CUDASharedAttr>())
+      collectShared(DRE);
   // A local used other than by reading its value (assigned, incremented,
   // its address taken, bound to a reference) may not hold its initializer.
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))

@@ -40,6 +40,9 @@ const Expr *decidingCondition(const Stmt *S, const Stmt *Inside);
 
 /// The values of one function that threads of one block (lanes of one warp)
 /// may see differently.
+/// A __shared__ variable and the fields down to a part (null: an element).
+using SharedPart = std::pair<const VarDecl *, SmallVector<const ValueDecl *, 2>>;
+
 class Varying {
 public:
   /// \p Seeds: parameters whose arguments vary at the call being read
@@ -192,6 +195,10 @@ public:
   }
 
 private:
+  /// A read of a __shared__ part the function stores only warp multiples in.
+  bool stagedMultiple(const Expr *E) const;
+  static bool multipleOfWarp(const Expr *E, ASTContext &Ctx, unsigned Depth = 0);
+  void collectShared(const DeclRefExpr *DRE);
   /// Whether the call \p Call of \p FD returns what threads see apart, read
   /// in \p FD's body with the parameters whose arguments vary taken to vary
   /// (returnsVarying, three callees deep); none where the body is not shown.
@@ -235,6 +242,9 @@ private:
     return DRE && DRE->getDecl()->getCanonicalDecl() == V;
   }
   static std::optional<std::pair<StringRef, char>> builtinRead(const Expr *E) { return builtinVariableRead(E); }
+  /// \p E through explicit casts to integers (not bool), which keep a
+  /// lane's bits and, of 8 bits or more, the warp's ((int)threadIdx.x).
+  static const Expr *keptValue(const Expr *E);
   /// The thread's index (x) itself, as threadIdx.x or the NVVM builtin.
   static bool isThreadIndexX(const Expr *E) {
     auto R = builtinRead(E);
@@ -394,53 +404,12 @@ private:
   /// A multiple of the warp size that every lane of a warp computes alike
   /// (blockIdx.x * 256, blockIdx.x * blockDim.x, threadIdx.y * blockDim.x,
   /// w << 5), also as a helper returns it (faiss's roundDown(n, kWarpSize)).
-  bool warpMultiple(const Expr *E, unsigned Depth = 0, const Bound *B = nullptr) const {
-    E = E->IgnoreParenImpCasts();
-    if (Depth > 8 || E->isValueDependent() || !E->getType()->isIntegralOrEnumerationType())
-      return false;
-    if (auto Arg = boundArgument(E, B))
-      return warpMultiple(Arg->first, Depth + 1, Arg->second);
-    if (!readsBound(E, B))
-      if (std::optional<APSInt> V = E->getIntegerConstantExpr(Ctx))
-        return isWarpMultiple(V->getExtValue());
-    if (isBlockSizeX(E))
-      return true;
-    if (const Expr *Only = B ? nullptr : onlyValue(E))
-      return warpMultiple(Only, Depth + 1);
-    if (auto In = inlined(E, B))
-      return warpMultiple(In->first, Depth + 1, &In->second);
-    const auto *BO = dyn_cast<BinaryOperator>(E);
-    if (!BO)
-      return false;
-    auto Constant = [&](const Expr *X) -> std::optional<APSInt> {
-      X = X->IgnoreParenImpCasts();
-      const Bound *In = B;
-      while (auto Arg = boundArgument(X, In))
-        X = Arg->first->IgnoreParenImpCasts(), In = Arg->second;
-      if (X->isValueDependent() || readsBound(X, In))
-        return std::nullopt;
-      return X->getIntegerConstantExpr(Ctx);
-    };
-    switch (BO->getOpcode()) {
-    case BO_Mul:
-      return (warpMultiple(BO->getLHS(), Depth + 1, B) && rowIndex(BO->getRHS(), 0, B)) ||
-             (warpMultiple(BO->getRHS(), Depth + 1, B) && rowIndex(BO->getLHS(), 0, B));
-    case BO_Shl:
-      if (std::optional<APSInt> V = Constant(BO->getRHS()))
-        return isWarpMultipleShift(V->getExtValue()) ? rowIndex(BO->getLHS(), 0, B)
-                                                     : warpMultiple(BO->getLHS(), Depth + 1, B);
-      return false;
-    case BO_Add:
-    case BO_Sub:
-      return warpMultiple(BO->getLHS(), Depth + 1, B) && warpMultiple(BO->getRHS(), Depth + 1, B);
-    default:
-      return false;
-    }
-  }
+  bool warpMultiple(const Expr *E, unsigned Depth = 0, const Bound *B = nullptr) const;
   /// The thread's index, or it plus a multiple of the warp size that lanes
   /// share (the thread's index in the grid: blockIdx.x * blockDim.x + tid):
   /// divided by the warp size, the warp's index, the same for its lanes.
   bool laneInWarp(const Expr *E, unsigned Depth = 0) const {
+    E = keptValue(E);
     if (isThreadIndexX(E))
       return true;
     // A thread's rank in a tile of whole warps (linear index & 127 for 128),
@@ -475,8 +444,8 @@ private:
         return isLaneBitsMask(V->getExtValue()) && Depth < 4 && laneInWarp(BO->getLHS(), Depth + 1);
     if (!BO || BO->getOpcode() != BO_Add)
       return false;
-    return (isThreadIndexX(BO->getLHS()) && warpMultiple(BO->getRHS())) ||
-           (isThreadIndexX(BO->getRHS()) && warpMultiple(BO->getLHS()));
+    return (isThreadIndexX(keptValue(BO->getLHS())) && warpMultiple(BO->getRHS())) ||
+           (isThreadIndexX(keptValue(BO->getRHS())) && warpMultiple(BO->getLHS()));
   }
   /// The source lane of a shuffle that gives every lane of the warp one
   /// lane's value (model: isWarpBroadcast): __shfl_sync(mask, v, src) of
@@ -766,6 +735,9 @@ private:
   /// initializers and plain assignments.
   DenseSet<const Expr *> Steps, Replaces;
   std::vector<const VarDecl *> AsmOutputs;
+  /// Values stored to __shared__ parts; variables otherwise used (stagedMultiple).
+  std::vector<std::pair<SharedPart, const Expr *>> SharedStores;
+  DenseSet<const VarDecl *> SharedEscaped;
   /// The values the function returns, and the conditions that decide a
   /// return; callees' answers, by the parameters taken to vary (resultVaries).
   std::vector<const Expr *> Returned, ReturnUnder;

@@ -472,3 +472,55 @@ __global__ void boundJoinedFromLaneArms(const long *Offsets, const float *In, fl
   // CHECK: :[[@LINE-3]]:30: note: lanes of one warp may decide this condition differently
   Out[threadIdx.x] = V;
 }
+
+// no-warning: ginkgo's syncfree_scheduler: thread 0 stores the block's first row, a multiple of the
+// block size, in shared memory; after the barrier every thread reads it, and its warp's rows are
+// (offset + threadIdx.x) / 32, one for the warp. Nothing else writes the offset (the status array
+// beside it is another member).
+struct SchedulerStorage {
+  int Status[16];
+  int BlockOffset;
+};
+__global__ void rowsFromAStagedOffset(int *Counter, const int *Rows, float *Out, int NumRows) {
+  __shared__ SchedulerStorage Shared;
+  if (threadIdx.x == 0)
+    Shared.BlockOffset = atomicAdd(Counter, 1) * 512;
+  if (threadIdx.x < 16)
+    Shared.Status[threadIdx.x] = 0;
+  __syncthreads();
+  int Row = (Shared.BlockOffset + (int)threadIdx.x) / 32;
+  if (Row >= NumRows)
+    return;
+  Out[Row] = __shfl_xor_sync(0xffffffff, (float)Rows[Row], 1);
+}
+
+// Positive: the offset staged is a multiple of 16 only: half-warps of one warp get different rows.
+__global__ void rowsFromAHalfWarpOffset(int *Counter, const int *Rows, float *Out, int NumRows) {
+  __shared__ SchedulerStorage Shared;
+  if (threadIdx.x == 0)
+    Shared.BlockOffset = atomicAdd(Counter, 1) * 16;
+  __syncthreads();
+  int Row = (Shared.BlockOffset + (int)threadIdx.x) / 32;
+  if (Row >= NumRows)
+    return;
+  Out[Row] = __shfl_xor_sync(0xffffffff, (float)Rows[Row], 1);
+  // CHECK: :[[@LINE-1]]:14: warning: this __shfl_xor_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-3]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-4]]:7: note: lanes of one warp may decide this condition differently
+}
+
+// Positive: the offset is also bumped by an atomic, whose value neither front end follows.
+__global__ void rowsFromAnOffsetAnAtomicMoves(int *Counter, const int *Rows, float *Out, int NumRows) {
+  __shared__ SchedulerStorage Shared;
+  if (threadIdx.x == 0)
+    Shared.BlockOffset = atomicAdd(Counter, 1) * 512;
+  __syncthreads();
+  if (threadIdx.x == 1)
+    atomicAdd(&Shared.BlockOffset, 3);
+  __syncthreads();
+  int Row = (Shared.BlockOffset + (int)threadIdx.x) / 32;
+  if (Row >= NumRows)
+    return;
+  Out[Row] = __shfl_xor_sync(0xffffffff, (float)Rows[Row], 1);
+  // CHECK: :[[@LINE-1]]:14: warning: this __shfl_xor_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-3]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-4]]:7: note: lanes of one warp may decide this condition differently
+}

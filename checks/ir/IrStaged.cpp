@@ -1,0 +1,150 @@
+//===- IrStaged.cpp - what a kernel stages in its shared memory -----------===//
+//
+// Part of cuda-scope. See IrStaged.h.
+//
+//===----------------------------------------------------------------------===//
+#include "IrStaged.h"
+#include "DeviceMemoryOps.h"
+#include "model/MemoryModel.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Operator.h"
+#include <optional>
+
+using namespace llvm;
+
+namespace cuda_scope {
+
+const Value *baseAndOffset(const Value *Ptr, const DataLayout &DL, APInt &Offset) {
+  Offset = APInt(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  const Value *Base = Ptr->stripAndAccumulateConstantOffsets(DL, Offset, /*AllowNonInbounds=*/true);
+  if (const auto *C = dyn_cast<AddrSpaceCastOperator>(Base);
+      C && Offset.getBitWidth() == DL.getIndexTypeSizeInBits(C->getPointerOperand()->getType()))
+    Base = C->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, /*AllowNonInbounds=*/true);
+  return Base;
+}
+
+/// The bytes [begin, end) of \p GV that a store of \p Size bytes through
+/// \p Ptr may write: its own at a constant offset; at an index not known,
+/// the array member of \p GV's type its index starts in (an index into an
+/// array member stays in it, as C++ has it: ginkgo's status[tid] beside the
+/// block offset). std::nullopt: not known to be in \p GV, or not bounded.
+static std::optional<std::pair<int64_t, int64_t>> bytesWritten(const Value *Ptr, uint64_t Size, const GlobalVariable *GV,
+                                                        const DataLayout &DL) {
+  APInt Offset;
+  const Value *Base = baseAndOffset(Ptr, DL, Offset);
+  if (Base == GV)
+    return std::make_pair(Offset.getSExtValue(), Offset.getSExtValue() + int64_t(Size));
+  const auto *GEP = dyn_cast<GEPOperator>(Base);
+  if (!GEP || baseAndOffset(GEP->getPointerOperand(), DL, Offset) != GV || Offset.isNegative())
+    return std::nullopt;
+  uint64_t At = Offset.getZExtValue(), Begin = 0;
+  Type *T = GV->getValueType();
+  while (auto *ST = dyn_cast<StructType>(T)) {
+    const StructLayout *SL = DL.getStructLayout(ST);
+    if (At >= SL->getSizeInBytes())
+      return std::nullopt;
+    unsigned K = SL->getElementContainingOffset(At);
+    Begin += SL->getElementOffset(K);
+    At -= SL->getElementOffset(K);
+    T = ST->getElementType(K);
+  }
+  if (!isa<ArrayType>(T))
+    return std::nullopt;
+  return std::make_pair(int64_t(Begin), int64_t(Begin + DL.getTypeAllocSize(T)));
+}
+
+bool multipleOfWarp(const Value *V, SmallPtrSetImpl<const PHINode *> &Seen, unsigned Depth) {
+  if (Depth > 8)
+    return false;
+  while (isa<ZExtInst, SExtInst>(V))
+    V = cast<Instruction>(V)->getOperand(0);
+  if (const auto *C = dyn_cast<ConstantInt>(V))
+    return C->getBitWidth() <= 64 && isWarpMultiple(C->getSExtValue());
+  if (const auto *II = dyn_cast<IntrinsicInst>(V))
+    return II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_ntid_x;
+  if (const auto *Phi = dyn_cast<PHINode>(V))
+    return !Seen.insert(Phi).second || all_of(Phi->incoming_values(), [&](const Value *In) {
+      return multipleOfWarp(In, Seen, Depth + 1);
+    });
+  if (const auto *Sel = dyn_cast<SelectInst>(V))
+    return multipleOfWarp(Sel->getTrueValue(), Seen, Depth + 1) &&
+           multipleOfWarp(Sel->getFalseValue(), Seen, Depth + 1);
+  const auto *BO = dyn_cast<BinaryOperator>(V);
+  if (!BO)
+    return false;
+  const Value *A = BO->getOperand(0), *B = BO->getOperand(1);
+  const auto *C = dyn_cast<ConstantInt>(B);
+  switch (BO->getOpcode()) {
+  case Instruction::Mul:
+    return multipleOfWarp(A, Seen, Depth + 1) || multipleOfWarp(B, Seen, Depth + 1);
+  case Instruction::Shl:
+    return (C && C->getBitWidth() <= 64 && isWarpMultipleShift(C->getSExtValue())) ||
+           multipleOfWarp(A, Seen, Depth + 1);
+  case Instruction::And:
+    return (C && C->getBitWidth() <= 64 && (C->getSExtValue() & (WarpSize - 1)) == 0) ||
+           multipleOfWarp(A, Seen, Depth + 1) || multipleOfWarp(B, Seen, Depth + 1);
+  case Instruction::Or:
+    if (!cast<PossiblyDisjointInst>(BO)->isDisjoint())
+      return false;
+    [[fallthrough]];
+  case Instruction::Add:
+  case Instruction::Sub:
+    return multipleOfWarp(A, Seen, Depth + 1) && multipleOfWarp(B, Seen, Depth + 1);
+  default:
+    return false;
+  }
+}
+
+bool storesWarpMultiples(const LoadInst &Ld) {
+  const DataLayout &DL = Ld.getDataLayout();
+  APInt Offset;
+  const auto *GV = dyn_cast<GlobalVariable>(baseAndOffset(Ld.getPointerOperand(), DL, Offset));
+  if (!GV || spaceOf(GV->getAddressSpace()) != MemorySpace::Shared || !Ld.isSimple())
+    return false;
+  const Function *F = Ld.getFunction();
+  SmallVector<const User *, 8> Users(GV->users());
+  while (!Users.empty()) {
+    const User *U = Users.pop_back_val();
+    if (isa<ConstantExpr>(U))
+      append_range(Users, U->users());
+    else if (const auto *I = dyn_cast<Instruction>(U); !I || I->getFunction() != F)
+      return false;
+  }
+  int64_t From = Offset.getSExtValue(), To = From + DL.getTypeStoreSize(Ld.getType());
+  unsigned Stores = 0;
+  for (const Instruction &I : instructions(*F)) {
+    if (!I.mayWriteToMemory())
+      continue;
+    if (const auto *St = dyn_cast<StoreInst>(&I)) {
+      if (getUnderlyingObject(St->getPointerOperand(), 0) != GV)
+        continue;
+      auto Bytes = bytesWritten(St->getPointerOperand(), DL.getTypeStoreSize(St->getValueOperand()->getType()), GV, DL);
+      if (!Bytes)
+        return false;
+      auto [Begin, End] = *Bytes;
+      if (End <= From || Begin >= To)
+        continue;
+      SmallPtrSet<const PHINode *, 8> Seen;
+      if (Begin != From || End != To || !St->isSimple() || !multipleOfWarp(St->getValueOperand(), Seen))
+        return false;
+      ++Stores;
+      continue;
+    }
+    if (const auto *CB = dyn_cast<CallBase>(&I)) {
+      for (const Value *Arg : CB->args())
+        if (Arg->getType()->isPointerTy() && getUnderlyingObject(Arg, 0) == GV)
+          return false;
+      continue;
+    }
+    // An atomic or anything else that writes through a pointer into it.
+    for (const Value *Op : I.operands())
+      if (Op->getType()->isPointerTy() && getUnderlyingObject(Op, 0) == GV)
+        return false;
+  }
+  return Stores > 0;
+}
+
+} // namespace cuda_scope
