@@ -286,6 +286,16 @@ bool warpOf(const Instruction &I, const DominatorTree *DT) {
   // thread's index plus multiples of the warp size that lanes share: a tile's
   // first thread, thread_id - tile.thread_rank()).
   if (BO->getOpcode() == Instruction::Sub) {
+    // Or less the lane itself (threadIdx.x - lane_id(), the lane read from
+    // %laneid): under the rule's block shapes, the index's lane bits.
+    const Value *Rhs = BO->getOperand(1);
+    while (isa<ZExtInst, SExtInst, TruncInst>(Rhs))
+      Rhs = cast<Instruction>(Rhs)->getOperand(0);
+    const auto *II = dyn_cast<IntrinsicInst>(Rhs);
+    const auto *Asm = isa<CallBase>(Rhs) ? dyn_cast<InlineAsm>(cast<CallBase>(Rhs)->getCalledOperand()) : nullptr;
+    if ((II && II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_laneid) ||
+        (Asm && isLaneAsm(Asm->getAsmString())))
+      return laneInWarp(BO->getOperand(0), DT);
     const auto *Lane = dyn_cast<BinaryOperator>(BO->getOperand(1));
     const auto *C = Lane ? dyn_cast<ConstantInt>(Lane->getOperand(1)) : nullptr;
     if (!C || C->getBitWidth() > 64 || !laneInWarp(BO->getOperand(0), DT) || !laneInWarp(Lane->getOperand(0), DT))

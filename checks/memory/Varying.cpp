@@ -90,6 +90,31 @@ const Expr *Varying::keptValue(const Expr *E) {
   return E;
 }
 
+bool Varying::readsLaneRegister(const FunctionDecl *FD) {
+  const auto *Body = FD && FD->getNumParams() == 0 ? dyn_cast_or_null<CompoundStmt>(FD->getBody()) : nullptr;
+  const auto *Ret = Body && !Body->body_empty() ? dyn_cast<ReturnStmt>(Body->body_back()) : nullptr;
+  const auto *DRE = Ret && Ret->getRetValue() ? dyn_cast<DeclRefExpr>(Ret->getRetValue()->IgnoreParenImpCasts()) : nullptr;
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage())
+    return false;
+  // Before the return: the local's declaration with no value, and the asm
+  // that is its only output.
+  bool Read = false;
+  for (const Stmt *S : Body->body()) {
+    if (S == Ret)
+      continue;
+    if (const auto *DS = dyn_cast<DeclStmt>(S); DS && DS->isSingleDecl() && DS->getSingleDecl() == V && !V->hasInit())
+      continue;
+    const auto *A = dyn_cast<GCCAsmStmt>(S);
+    const auto *Out = A && A->getNumOutputs() == 1 ? dyn_cast<DeclRefExpr>(A->getOutputExpr(0)->IgnoreParenImpCasts())
+                                                   : nullptr;
+    if (!Out || Out->getDecl() != V || !isLaneAsm(A->getAsmString()))
+      return false;
+    Read = true;
+  }
+  return Read;
+}
+
 /// A multiple of the warp size, whatever lanes compute it (the IR's
 /// multipleOfWarp): a constant multiple, blockDim.x, a product with one, a
 /// shift left by 5 or more, lane bits masked off, sums and choices of them.

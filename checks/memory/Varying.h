@@ -245,6 +245,9 @@ private:
   /// \p E through explicit casts to integers (not bool), which keep a
   /// lane's bits and, of 8 bits or more, the warp's ((int)threadIdx.x).
   static const Expr *keptValue(const Expr *E);
+  /// A function with no parameters that returns what inline PTX reads from
+  /// %laneid (AMGX's utils::lane_id(): int id; asm("mov.u32 %0, %%laneid;" : "=r"(id)); return id;).
+  static bool readsLaneRegister(const FunctionDecl *FD);
   /// The thread's index (x) itself, as threadIdx.x or the NVVM builtin.
   static bool isThreadIndexX(const Expr *E) {
     auto R = builtinRead(E);
@@ -499,7 +502,8 @@ private:
     }
     if (const auto *CE = dyn_cast<CallExpr>(E)) {
       std::optional<unsigned> Size = tileSize(CE);
-      return Size && identifierOf(CE->getDirectCallee()) == "thread_rank" && isLaneBitsDivisor(*Size);
+      return (Size && identifierOf(CE->getDirectCallee()) == "thread_rank" && isLaneBitsDivisor(*Size)) ||
+             readsLaneRegister(CE->getDirectCallee());
     }
     const auto *BO = dyn_cast<BinaryOperator>(E);
     if (!BO || !laneInWarp(BO->getLHS()) || BO->getRHS()->isValueDependent())

@@ -355,6 +355,12 @@ std::optional<StringRef> blockVaryingAsm(StringRef AsmText) {
   return std::nullopt;
 }
 
+bool isLaneAsm(StringRef AsmText) {
+  std::optional<StringRef> What = blockVaryingAsm(AsmText);
+  return What && *What == "the thread's lane" && !AsmText.contains("%warpid") && !AsmText.contains("%lanemask") &&
+         !AsmText.contains("%clock") && !AsmText.contains("%globaltimer");
+}
+
 bool isWholeBlockBarrierAsm(StringRef AsmText) {
   // bar.sync 0; barrier.sync.aligned 0; (a second operand is a thread count:
   // a named barrier of some warps, which only they reach by design).

@@ -165,6 +165,9 @@ std::optional<llvm::StringRef> blockVaryingSource(llvm::StringRef Name);
 /// The same for inline PTX: the special registers it reads (%tid, %laneid,
 /// %warpid, %clock).
 std::optional<llvm::StringRef> blockVaryingAsm(llvm::StringRef AsmText);
+/// Inline PTX that reads the lane (%laneid) and no other varying register:
+/// the thread's index in its warp (AMGX's utils::lane_id()).
+bool isLaneAsm(llvm::StringRef AsmText);
 /// Inline PTX that is a barrier of the whole block (bar.sync 0, barrier.sync
 /// 0, with no thread count).
 bool isWholeBlockBarrierAsm(llvm::StringRef AsmText);

@@ -524,3 +524,47 @@ __global__ void rowsFromAnOffsetAnAtomicMoves(int *Counter, const int *Rows, flo
   // CHECK: :[[@LINE-1]]:14: warning: this __shfl_xor_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-3]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
   // CHECK: :[[@LINE-4]]:7: note: lanes of one warp may decide this condition differently
 }
+
+// no-warning: AMGX's multicolor DILU: each warp stages its row's column ids in shared memory at its
+// own first lane's place (threadIdx.x less the lane, read from %laneid by a helper), then every
+// lane reads id k of the warp's row: one address, one value for the warp, so the early exit is
+// the warp's.
+static __device__ __forceinline__ int laneFromRegister() {
+  int Id;
+  asm("mov.u32 %0, %%laneid;" : "=r"(Id));
+  return Id;
+}
+__global__ void columnsFromAWarpRow(const int *Cols, float *Out) {
+  __shared__ volatile int Ids[256];
+  int Lane = laneFromRegister();
+  volatile int *Mine = &Ids[threadIdx.x - Lane];
+  Mine[Lane] = Cols[blockIdx.x * 256 + threadIdx.x];
+  __syncwarp();
+  float V = 0;
+  for (int K = 0; K < 32; ++K) {
+    const int Col = Mine[K];
+    if (Col == -1)
+      break;
+    V += __shfl_xor_sync(0xffffffff, (float)Col, 1);
+  }
+  Out[threadIdx.x] = V;
+}
+
+// Positive: the same, each lane reading at its own place less its lane: lanes read different ids.
+__global__ void columnsFromALaneRow(const int *Cols, float *Out) {
+  __shared__ volatile int Ids[256];
+  int Lane = laneFromRegister();
+  volatile int *Mine = &Ids[threadIdx.x];
+  Mine[0] = Cols[blockIdx.x * 256 + threadIdx.x];
+  __syncwarp();
+  float V = 0;
+  for (int K = 0; K < 32; ++K) {
+    const int Col = Mine[K - Lane];
+    if (Col == -1)
+      break;
+    V += __shfl_xor_sync(0xffffffff, (float)Col, 1);
+    // CHECK: :[[@LINE-1]]:10: warning: this __shfl_xor_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-3]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
+    // CHECK: :[[@LINE-4]]:9: note: lanes of one warp may decide this condition differently
+  }
+  Out[threadIdx.x] = V;
+}
