@@ -167,7 +167,8 @@ static std::optional<SharedPart> sharedPartAt(const Expr *E) {
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(E);
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!V || !V->hasAttr<CUDASharedAttr>())
+  // Declared in the function: no other function writes it.
+  if (!V || !V->hasAttr<CUDASharedAttr>() || !V->isLocalVarDecl())
     return std::nullopt;
   return SharedPart{V->getCanonicalDecl(), Fields};
 }

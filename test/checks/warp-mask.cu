@@ -568,3 +568,22 @@ __global__ void columnsFromALaneRow(const int *Cols, float *Out) {
   }
   Out[threadIdx.x] = V;
 }
+
+// Positive: a __shared__ variable declared outside the kernel, which another function also
+// writes (here a multiple of 16): neither front end reads it as the kernel's own.
+__shared__ int SharedOffset;
+__device__ void moveSharedOffset(int *Counter) { SharedOffset = atomicAdd(Counter, 1) * 16; }
+__global__ void rowsFromAFileScopeOffset(int *Counter, const int *Rows, float *Out, int NumRows) {
+  if (threadIdx.x == 0)
+    SharedOffset = atomicAdd(Counter, 1) * 512;
+  __syncthreads();
+  if (threadIdx.x == 1)
+    moveSharedOffset(Counter);
+  __syncthreads();
+  int Row = (SharedOffset + (int)threadIdx.x) / 32;
+  if (Row >= NumRows)
+    return;
+  Out[Row] = __shfl_xor_sync(0xffffffff, (float)Rows[Row], 1);
+  // CHECK: :[[@LINE-1]]:14: warning: this __shfl_xor_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-3]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-4]]:7: note: lanes of one warp may decide this condition differently
+}
