@@ -108,41 +108,77 @@ bool storesWarpMultiples(const LoadInst &Ld) {
   SmallVector<const User *, 8> Users(GV->users());
   while (!Users.empty()) {
     const User *U = Users.pop_back_val();
+    // Its address made a constant integer (an operand of inline PTX): not
+    // followed.
+    if (const auto *CE = dyn_cast<ConstantExpr>(U); CE && CE->getOpcode() == Instruction::PtrToInt)
+      return false;
     if (isa<ConstantExpr>(U))
       append_range(Users, U->users());
     else if (const auto *I = dyn_cast<Instruction>(U); !I || I->getFunction() != F)
       return false;
   }
   int64_t From = Offset.getSExtValue(), To = From + DL.getTypeStoreSize(Ld.getType());
+  // Whether a pointer may point into the variable: through GEPs, casts,
+  // address-space casts, phis and selects.
+  auto PointsInto = [&](const Value *P) {
+    if (!P->getType()->isPointerTy())
+      return false;
+    SmallVector<const Value *, 8> Work{P};
+    SmallPtrSet<const Value *, 8> Seen;
+    while (!Work.empty()) {
+      const Value *V = Work.pop_back_val();
+      if (!Seen.insert(V).second)
+        continue;
+      SmallVector<const Value *, 4> Objects;
+      getUnderlyingObjects(V, Objects);
+      for (const Value *O : Objects) {
+        const Value *Stripped = O->stripPointerCasts();
+        if (Stripped == GV)
+          return true;
+        if (Stripped != O)
+          Work.push_back(Stripped);
+        else if (const auto *C = dyn_cast<AddrSpaceCastOperator>(O))
+          Work.push_back(C->getPointerOperand());
+      }
+    }
+    return false;
+  };
+  // Whether what a write through \p P may touch misses the bytes read: the
+  // array member its index starts in, or its own bytes, lie elsewhere.
+  auto Misses = [&](const Value *P, uint64_t Size) {
+    std::optional<std::pair<int64_t, int64_t>> Bytes = bytesWritten(P, Size, GV, DL);
+    return Bytes && (Bytes->second <= From || Bytes->first >= To);
+  };
   unsigned Stores = 0;
   for (const Instruction &I : instructions(*F)) {
-    if (!I.mayWriteToMemory())
-      continue;
     if (const auto *St = dyn_cast<StoreInst>(&I)) {
-      if (getUnderlyingObject(St->getPointerOperand(), 0) != GV)
-        continue;
-      auto Bytes = bytesWritten(St->getPointerOperand(), DL.getTypeStoreSize(St->getValueOperand()->getType()), GV, DL);
-      if (!Bytes)
+      // Its address kept in memory: what reads it back is not followed.
+      if (PointsInto(St->getValueOperand()))
         return false;
-      auto [Begin, End] = *Bytes;
-      if (End <= From || Begin >= To)
+      uint64_t Size = DL.getTypeStoreSize(St->getValueOperand()->getType());
+      if (!PointsInto(St->getPointerOperand()) || Misses(St->getPointerOperand(), Size))
         continue;
+      auto Bytes = bytesWritten(St->getPointerOperand(), Size, GV, DL);
       SmallPtrSet<const PHINode *, 8> Seen;
-      if (Begin != From || End != To || !St->isSimple() || !multipleOfWarp(St->getValueOperand(), Seen))
+      if (!Bytes || Bytes->first != From || Bytes->second != To || !St->isSimple() ||
+          !multipleOfWarp(St->getValueOperand(), Seen))
         return false;
       ++Stores;
       continue;
     }
-    if (const auto *CB = dyn_cast<CallBase>(&I)) {
-      for (const Value *Arg : CB->args())
-        if (Arg->getType()->isPointerTy() && getUnderlyingObject(Arg, 0) == GV)
-          return false;
+    // Its address made an integer or returned: not followed.
+    if (isa<PtrToIntInst, ReturnInst>(I)) {
+      if (any_of(I.operands(), [&](const Value *Op) { return PointsInto(Op); }))
+        return false;
       continue;
     }
-    // An atomic or anything else that writes through a pointer into it.
-    for (const Value *Op : I.operands())
-      if (Op->getType()->isPointerTy() && getUnderlyingObject(Op, 0) == GV)
-        return false;
+    // A call handed a pointer into it (inline PTX that stores there), an
+    // atomic on it: only where the array member it indexes lies elsewhere
+    // (ginkgo's st.release on status[i] beside the offset).
+    if (isa<CallBase>(I) || I.mayWriteToMemory())
+      for (const Value *Op : I.operands())
+        if (PointsInto(Op) && !Misses(Op, 1))
+          return false;
   }
   return Stores > 0;
 }
