@@ -26,21 +26,11 @@ const Value *baseAndOffset(const Value *Ptr, const DataLayout &DL, APInt &Offset
   return Base;
 }
 
-/// The bytes [begin, end) of \p GV that a store of \p Size bytes through
-/// \p Ptr may write: its own at a constant offset; at an index not known,
-/// the array member of \p GV's type its index starts in (an index into an
-/// array member stays in it, as C++ has it: ginkgo's status[tid] beside the
-/// block offset). std::nullopt: not known to be in \p GV, or not bounded.
-static std::optional<std::pair<int64_t, int64_t>> bytesWritten(const Value *Ptr, uint64_t Size, const GlobalVariable *GV,
-                                                        const DataLayout &DL) {
-  APInt Offset;
-  const Value *Base = baseAndOffset(Ptr, DL, Offset);
-  if (Base == GV)
-    return std::make_pair(Offset.getSExtValue(), Offset.getSExtValue() + int64_t(Size));
-  const auto *GEP = dyn_cast<GEPOperator>(Base);
-  if (!GEP || baseAndOffset(GEP->getPointerOperand(), DL, Offset) != GV || Offset.isNegative())
-    return std::nullopt;
-  uint64_t At = Offset.getZExtValue(), Begin = 0;
+/// The array member of \p GV's type that holds byte \p At: [begin, end);
+/// std::nullopt where no array member holds it.
+static std::optional<std::pair<int64_t, int64_t>> arrayMemberAt(uint64_t At, const GlobalVariable *GV,
+                                                               const DataLayout &DL) {
+  uint64_t Begin = 0;
   Type *T = GV->getValueType();
   while (auto *ST = dyn_cast<StructType>(T)) {
     const StructLayout *SL = DL.getStructLayout(ST);
@@ -54,6 +44,27 @@ static std::optional<std::pair<int64_t, int64_t>> bytesWritten(const Value *Ptr,
   if (!isa<ArrayType>(T))
     return std::nullopt;
   return std::make_pair(int64_t(Begin), int64_t(Begin + DL.getTypeAllocSize(T)));
+}
+
+/// The bytes [begin, end) of \p GV that a write through \p Ptr may touch.
+/// \p Size: the write's size (a store's, an atomic's); 0 for a call handed
+/// the pointer, which may write any bytes it can reach. At a constant offset,
+/// a sized write's own bytes, and for a call the whole variable; at an index
+/// not known, the array member of \p GV's type the index starts in (an index
+/// into an array member stays in it, as C++ has it: ginkgo's status[tid]
+/// beside the block offset), or the whole variable where none holds it.
+/// std::nullopt: not known to be in \p GV.
+static std::optional<std::pair<int64_t, int64_t>> bytesWritten(const Value *Ptr, uint64_t Size, const GlobalVariable *GV,
+                                                        const DataLayout &DL) {
+  APInt Offset;
+  const Value *Base = baseAndOffset(Ptr, DL, Offset);
+  std::pair<int64_t, int64_t> Whole(0, int64_t(DL.getTypeAllocSize(GV->getValueType())));
+  if (Base == GV) // a call handed &v (or &v.f) may write all of v: a memset of it
+    return Size ? std::make_pair(Offset.getSExtValue(), Offset.getSExtValue() + int64_t(Size)) : Whole;
+  const auto *GEP = dyn_cast<GEPOperator>(Base);
+  if (!GEP || baseAndOffset(GEP->getPointerOperand(), DL, Offset) != GV || Offset.isNegative())
+    return std::nullopt;
+  return arrayMemberAt(Offset.getZExtValue(), GV, DL).value_or(Whole);
 }
 
 bool multipleOfWarp(const Value *V, SmallPtrSetImpl<const PHINode *> &Seen, unsigned Depth) {
@@ -172,12 +183,25 @@ bool storesWarpMultiples(const LoadInst &Ld) {
         return false;
       continue;
     }
-    // A call handed a pointer into it (inline PTX that stores there), an
-    // atomic on it: only where the array member it indexes lies elsewhere
-    // (ginkgo's st.release on status[i] beside the offset).
+    // An atomic on it: only where its own bytes lie elsewhere. A call handed
+    // a pointer into it (inline PTX that stores there, a memset): only where
+    // the array member that pointer is in lies elsewhere (ginkgo's
+    // st.release on status[i] beside the offset).
+    if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+      if (PointsInto(RMW->getPointerOperand()) &&
+          !Misses(RMW->getPointerOperand(), DL.getTypeStoreSize(RMW->getValOperand()->getType())))
+        return false;
+      continue;
+    }
+    if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+      if (PointsInto(CX->getPointerOperand()) &&
+          !Misses(CX->getPointerOperand(), DL.getTypeStoreSize(CX->getNewValOperand()->getType())))
+        return false;
+      continue;
+    }
     if (isa<CallBase>(I) || I.mayWriteToMemory())
       for (const Value *Op : I.operands())
-        if (PointsInto(Op) && !Misses(Op, 1))
+        if (PointsInto(Op) && !Misses(Op, 0))
           return false;
   }
   return Stores > 0;

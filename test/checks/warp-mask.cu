@@ -606,3 +606,22 @@ __global__ void rowsFromAnOffsetPtxMoves(int *Counter, const int *Rows, float *O
   // CHECK: :[[@LINE-1]]:14: warning: this __shfl_xor_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-3]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
   // CHECK: :[[@LINE-4]]:7: note: lanes of one warp may decide this condition differently
 }
+
+// Positive: the whole storage is cleared through its address after the offset is staged (a
+// memset from its first byte reaches the offset): neither front end takes the offset for the
+// kernel's multiple.
+__global__ void rowsFromAnOffsetAMemsetClears(int *Counter, const int *Rows, float *Out, int NumRows) {
+  __shared__ SchedulerStorage Shared;
+  if (threadIdx.x == 0)
+    Shared.BlockOffset = atomicAdd(Counter, 1) * 512;
+  __syncthreads();
+  if (threadIdx.x == 1)
+    memset(&Shared, 1, sizeof(Shared));
+  __syncthreads();
+  int Row = (Shared.BlockOffset + (int)threadIdx.x) / 32;
+  if (Row >= NumRows)
+    return;
+  Out[Row] = __shfl_xor_sync(0xffffffff, (float)Rows[Row], 1);
+  // CHECK: :[[@LINE-1]]:14: warning: this __shfl_xor_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-3]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-4]]:7: note: lanes of one warp may decide this condition differently
+}
