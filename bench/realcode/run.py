@@ -430,6 +430,8 @@ def main(argv):
     # nvcc syntax clang's parser rejects and a same-lines copy fixes, read through an overlay, as the
     # cuda-scope command reads it (tools/cuda_scope/rewrite.py).
     rewrites = Rewrites(os.path.join(tmp, "rewrites"))
+    rewrites.clang = clangxx     # which decides some of them (packargs.py)
+    rewrites.probe_timeout = args.timeout
     try:
         for project in corpus["projects"]:
             name = project["name"]

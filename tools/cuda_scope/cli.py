@@ -291,6 +291,8 @@ def main(argv):
     # nvcc syntax that clang's parser rejects and a same-lines copy of the file fixes (rewrite.py).
     rewrites = Rewrites(os.path.join(tempfile.gettempdir(), "cuda-scope-rewrite-XXXX"), write=False) \
         if args.explain or args.export_compile_commands else Rewrites(None)
+    rewrites.clang = ir[0] if ir else find_clang(args.clang, tidy)
+    rewrites.probe_timeout = args.timeout or None
     jobs, toolkit_missing = build_jobs(args, translations, tidy, module, args.cuda_path, ir, rewrites)
     if toolkit_missing:
         file, path, source = toolkit_missing[0]

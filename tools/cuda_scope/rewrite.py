@@ -13,7 +13,12 @@ execution space and that is defined out of line as `__device__` (`inline __devic
 Lock::acquire() {...}`). nvcc takes the definition's space for the member; clang keeps the
 declaration's (host) and rejects the definition ("out-of-line definition ... does not match any
 declaration"), which costs the whole file. The copy writes the definition's space before the
-declaration in the class, on its own line."""
+declaration in the class, on its own line.
+
+A third reading needs clang to decide where it applies (packargs.py): a template whose later
+parameters are values with defaults, given for a `template <class...> class` parameter of an alias
+template. prepare() asks clang++ which arguments it rejects, and the copy names an alias template of a
+type pack for each."""
 import os
 import re
 import shutil
@@ -344,12 +349,12 @@ def member_space_insertions(s):
 CONFIGURATION_TEXT = re.compile(rb"<<<(.*?)>>>", re.S)
 
 
-def rewrite_text(data):
+def rewrite_text(data, extra=()):
     """(the rewritten bytes, [Insertion], [(what, line, col, how)]) for a file's bytes; (None, [], [])
     when it has neither a braced list in a launch nor a member whose execution space only its
-    out-of-line definition names."""
+    out-of-line definition names, nor `extra` edits (packargs.py's, which clang decided)."""
     s = data.decode("latin-1")     # one character per byte: offsets are byte offsets, as clang's columns
-    edits = []                     # (offset, bytes replaced, text written, what, how)
+    edits = list(extra)            # (offset, bytes replaced, text written, what, how)
     # Most files have no launch, or none with a '{' before its '>>>': those are not tokenized for it.
     if b"<<<" in data and any(b"{" in m for m in CONFIGURATION_TEXT.findall(data)):
         for b in braced_launch_lists(s):
@@ -386,6 +391,7 @@ def shorten(text, width=48):
     return text if len(text) <= width else text[:width - 4] + " ...}"
 
 
+PROBE_ROUNDS = 8         # clang runs at most to decide a file's packargs.py rewrites
 QUOTED_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 
 
@@ -403,6 +409,9 @@ class Rewrites:
         self.overlays = {}     # frozenset of files -> the overlay that serves their copies
         self.include_cache = {}  # file -> the names it includes with quotes
         self.resolved = {}       # (folder, name, include folders) -> the file a quoted include opens
+        self.extra = {}          # file -> the edits clang decided for it (packargs.py)
+        self.clang = None        # clang++, which decides them (prepare's probe)
+        self.probe_timeout = None
 
     def _scan(self, path):
         if path not in self.files:
@@ -412,7 +421,7 @@ class Rewrites:
             except OSError:
                 self.files[path] = []
                 return []
-            new, inserts, described = rewrite_text(data)
+            new, inserts, described = rewrite_text(data, self.extra.get(path, ()))
             self.files[path] = inserts
             if new is not None:
                 self.described[path] = described
@@ -426,11 +435,15 @@ class Rewrites:
                         fh.write(new)
         return self.files[path]
 
-    def prepare(self, t, include_dirs, skip_dirs):
+    def prepare(self, t, include_dirs, skip_dirs, probe=None):
         """The overlay (a YAML file) for translation t, or None when neither its file nor a project
         header it includes with quotes needs a copy. Headers are looked up as clang looks up a quoted
         include (the includer's folder, then the -iquote and -I folders), never in skip_dirs (the
-        toolkit, the system), at most 400 of them."""
+        toolkit, the system), at most 400 of them. `probe` (clang++'s arguments, with -fsyntax-only on
+        the host side) is run first when the file names an alias template that packargs.py rewrites
+        for, to learn which arguments clang rejects."""
+        if probe:
+            self._probe(t, include_dirs, skip_dirs, probe)
         needed, seen, work = [], set(), [t.file]
         while work and len(seen) < 400:
             path = work.pop()
@@ -459,6 +472,60 @@ class Rewrites:
             for what, line, col, how in self.described[f]:
                 t.note(f"{what} at {os.path.relpath(f, t.directory)}:{line}:{col}", how)
         return self.overlays[key]
+
+    def _probe(self, t, include_dirs, skip_dirs, probe):
+        from . import packargs
+        path = os.path.normpath(os.path.join(t.directory, t.file))
+        if path in self.files or path in self.extra:
+            return   # decided by an earlier translation of the file
+        self.extra[path] = ()
+        text = _read(path)
+        if text is None:
+            return
+        names, seen, work = set(), set(), [path]
+        while work and len(seen) < 400:
+            f = work.pop()
+            if f in seen:
+                continue
+            seen.add(f)
+            body = text if f == path else _read(f)
+            if body is not None:
+                names |= set(packargs.owners(body))
+            for name in self._includes(f):
+                c = self._resolve(os.path.dirname(f), name, include_dirs)
+                if c and not any(c.startswith(s + os.sep) for s in skip_dirs):
+                    work.append(c)
+        if not names or not packargs.names_a_use(text, names):
+            return
+        # clang reports a declaration's first rejected argument only: each round reads the copy the
+        # rounds before made, until clang rejects no more (BGHT's list of three tables takes three).
+        places, work = set(), tempfile.mkdtemp(prefix="cuda-scope-probe-")
+        try:
+            for n in range(PROBE_ROUNDS):
+                argv = probe
+                if places:
+                    copy, overlay = os.path.join(work, f"{n}-{os.path.basename(path)}"), os.path.join(work, f"{n}.yaml")
+                    with open(copy, "wb") as fh:
+                        fh.write(rewrite_text(text.encode("latin-1"), packargs.argument_edits(text, places))[0])
+                    with open(overlay, "w", encoding="utf-8") as fh:
+                        fh.write(f"{{ 'version': 0, 'use-external-names': false, 'roots': [ {{ 'type': 'file', "
+                                 f"'name': {yaml_quote(path)}, 'external-contents': {yaml_quote(copy)} }} ] }}\n")
+                    argv = probe[:-1] + ["-ivfsoverlay", overlay, probe[-1]]
+                found = packargs.probe_places(path, argv, t.directory,
+                                              lambda d, f: os.path.normpath(os.path.join(d, f)), _read,
+                                              self.probe_timeout)
+                new = set()
+                for line, col, owner, index in found or ():
+                    new |= set(packargs.spread(text, line, col, owner, index)) or {(line, col)}
+                if not new - places:
+                    break
+                places |= new
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        if places:
+            self.extra[path] = packargs.argument_edits(text, places)
+            if t.file != path:
+                self.extra[t.file] = self.extra[path]
 
     def _resolve(self, folder, name, include_dirs):
         """The file a quoted include of `name` in `folder` opens, or None (cached: every file of a
@@ -517,6 +584,15 @@ class Rewrites:
 
     def touches(self, file, line):
         return any(ins.line == line for ins in self.files.get(file, ()))
+
+
+def _read(path):
+    """A file's text, one character per byte (offsets are clang's columns); None when unreadable."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read().decode("latin-1")
+    except OSError:
+        return None
 
 
 def yaml_quote(text):

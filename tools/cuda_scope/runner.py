@@ -231,7 +231,11 @@ def build_jobs(args, translations, tidy, module, toolkit_opt, ir=None, rewrites=
                    f"initializer and of a return with no value in a function that returns one, clang rejects "
                    f"both; clang stops at its 20th error, and the nvcc dialect it rejects must not stop it)")
             flags = ["-x", "cuda"] + flags + (["-fgpu-rdc"] if t.rdc else []) + tk + dialect
-            overlay = rewrites.prepare(t, quoted_include_dirs(t), ([cuda] if cuda else []) + SYSTEM_DIRS) \
+            # clang decides some rewrites (packargs.py): its host side, parsed only, is asked first.
+            probe = [rewrites.clang] + flags + compat_flags(module) + [
+                "--cuda-host-only", "-fsyntax-only", "-fno-color-diagnostics", "-fno-caret-diagnostics", t.file] \
+                if rewrites is not None and rewrites.clang else None
+            overlay = rewrites.prepare(t, quoted_include_dirs(t), ([cuda] if cuda else []) + SYSTEM_DIRS, probe) \
                 if rewrites is not None else None
             tidy_overlay = [f"--vfsoverlay={overlay}"] if overlay else []
             archs = t.archs or [args.default_arch]
