@@ -131,12 +131,38 @@ std::vector<ReachedPlace> CalledTargets::of(const CallExpr *Call) {
   if (isa<CUDAKernelCallExpr>(Call))
     return Out;
   if (const FunctionDecl *FD = Call->getDirectCallee(); FD && FD->getDefinition())
-    for (ReachedPlace P : reach(FD->getDefinition())) {
-      if (P.At.isInvalid())
-        P.At = Call->getExprLoc();
-      Out.push_back(P);
+    for (const ReachedPlace &Reached : reach(FD->getDefinition())) {
+      // A place that still hangs on a parameter hangs on the function read's
+      // own, which a caller outside it decides: it is no target here.
+      std::optional<ReachedPlace> P = atCall(Reached, Call);
+      if (!P || P->Param >= 0)
+        continue;
+      if (P->At.isInvalid())
+        P->At = Call->getExprLoc();
+      Out.push_back(*P);
     }
   return Out;
+}
+
+std::optional<ReachedPlace> CalledTargets::atCall(ReachedPlace P, const CallExpr *Call) const {
+  if (P.Param < 0)
+    return P;
+  // A member operator's object is its call's first argument.
+  if (isa<CXXOperatorCallExpr>(Call) || static_cast<unsigned>(P.Param) >= Call->getNumArgs())
+    return std::nullopt;
+  const Expr *Arg = Call->getArg(static_cast<unsigned>(P.Param));
+  if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg))
+    Arg = Default->getExpr();
+  if (By.Makes(Arg)) {
+    P.Param = -1;
+    return P;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts()))
+    if (const auto *PVD = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+      P.Param = static_cast<int>(PVD->getFunctionScopeIndex());
+      return P;
+    }
+  return std::nullopt;
 }
 
 const std::vector<ReachedPlace> &CalledTargets::reach(const FunctionDecl *F) {
@@ -165,22 +191,30 @@ void CalledTargets::walk(const Stmt *S, std::vector<ReachedPlace> &Out) {
   };
   auto Add = [&](ReachedPlace P) {
     if (Out.size() < MaxReachedPlaces &&
-        llvm::none_of(Out, [&](const ReachedPlace &Q) { return Q.At == P.At && Q.S == P.S; }))
+        llvm::none_of(Out, [&](const ReachedPlace &Q) { return Q.At == P.At && Q.S == P.S && Q.Param == P.Param; }))
       Out.push_back(P);
   };
   if (Is(S)) {
     Add({Own(targetLoc(S)), S});
     return;
   }
+  if (By.Of)
+    if (const ParmVarDecl *Param = By.Of(S)) {
+      Add({Own(targetLoc(S)), S, static_cast<int>(Param->getFunctionScopeIndex())});
+      return;
+    }
   if (const auto *Call = dyn_cast<CallExpr>(S); Call && !isa<CUDAKernelCallExpr>(Call))
     if (const FunctionDecl *FD = Call->getDirectCallee(); FD && FD->getDefinition()) {
       // What the callee reaches in a library's header is named at this call,
       // where the call is the project's.
       const SourceLocation At = Own(Call->getExprLoc());
-      for (ReachedPlace P : reach(FD->getDefinition())) {
-        if (P.At.isInvalid())
-          P.At = At;
-        Add(P);
+      for (const ReachedPlace &Reached : reach(FD->getDefinition())) {
+        std::optional<ReachedPlace> P = atCall(Reached, Call);
+        if (!P)
+          continue;
+        if (P->At.isInvalid())
+          P->At = At;
+        Add(*P);
       }
     }
   const Stmt *Dropped = droppedArm(S, Ctx);
@@ -439,8 +473,8 @@ std::vector<Decided> decidedByVarying(const FunctionDecl *F, ASTContext &Ctx, Va
 }
 
 std::vector<DecidedPlace> decidedPlaces(const FunctionDecl *F, ASTContext &Ctx, VaryLevel Level,
-                                        std::function<bool(const Stmt *)> IsTarget) {
-  CalledTargets Called(Ctx, IsTarget);
+                                        std::function<bool(const Stmt *)> IsTarget, CalledTargets::ByParameter By) {
+  CalledTargets Called(Ctx, IsTarget, std::move(By));
   auto Want = [&](const Stmt *S) {
     const auto *Call = dyn_cast<CallExpr>(S);
     return IsTarget(S) || (Call && !Called.of(Call).empty());

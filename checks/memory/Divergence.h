@@ -78,6 +78,11 @@ std::vector<Decided> decidedByVarying(const clang::FunctionDecl *F, clang::ASTCo
 struct ReachedPlace {
   clang::SourceLocation At;
   const clang::Stmt *S;
+  /// For a statement that is a target only for some values of a parameter
+  /// of the function read (a helper's mask parameter): that parameter's
+  /// index, which a caller's argument decides (CalledTargets::ByParameter);
+  /// -1 for a target whatever the arguments.
+  int Param = -1;
 };
 
 /// The statements \p Is picks (a block barrier, a full-mask warp call) that
@@ -88,16 +93,29 @@ struct ReachedPlace {
 /// down to it).
 class CalledTargets {
 public:
-  CalledTargets(const clang::ASTContext &Ctx, std::function<bool(const clang::Stmt *)> Is)
-      : Ctx(Ctx), Is(std::move(Is)) {}
+  /// A statement that is a target when one parameter of the function that
+  /// holds it has some values: Of gives that parameter (none: no such
+  /// statement), Makes whether an argument for it makes the statement a
+  /// target. A helper's `__shfl_sync(Mask, ...)` whose caller hands it the
+  /// full mask is a full-mask call, as the pass sees it inlined.
+  struct ByParameter {
+    std::function<const clang::ParmVarDecl *(const clang::Stmt *)> Of;
+    std::function<bool(const clang::Expr *)> Makes;
+  };
+  CalledTargets(const clang::ASTContext &Ctx, std::function<bool(const clang::Stmt *)> Is, ByParameter By = {})
+      : Ctx(Ctx), Is(std::move(Is)), By(std::move(By)) {}
   /// What \p Call runs; empty for a call of no function with a body.
   std::vector<ReachedPlace> of(const clang::CallExpr *Call);
 
 private:
   const std::vector<ReachedPlace> &reach(const clang::FunctionDecl *F);
   void walk(const clang::Stmt *S, std::vector<ReachedPlace> &Out);
+  /// What a place the callee reaches is at \p Call: its Param resolved by
+  /// the call's argument (a target, the caller's own parameter, or none).
+  std::optional<ReachedPlace> atCall(ReachedPlace P, const clang::CallExpr *Call) const;
   const clang::ASTContext &Ctx;
   std::function<bool(const clang::Stmt *)> Is;
+  ByParameter By;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<ReachedPlace>> Known;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> Active;
 };
@@ -120,7 +138,8 @@ struct DecidedPlace {
 /// that run one (CalledTargets), as the IR pass sees those calls inlined.
 /// What the divergent-barrier and warp-mask checks report.
 std::vector<DecidedPlace> decidedPlaces(const clang::FunctionDecl *F, clang::ASTContext &Ctx, VaryLevel Level,
-                                        std::function<bool(const clang::Stmt *)> IsTarget);
+                                        std::function<bool(const clang::Stmt *)> IsTarget,
+                                        CalledTargets::ByParameter By = {});
 
 /// The functions the hierarchy checks read: kernels and device functions
 /// the project defines (bound as "f").

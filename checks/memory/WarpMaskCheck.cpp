@@ -29,6 +29,17 @@ void WarpMaskCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 namespace {
+/// Whether a mask is the constant full mask (__syncwarp()'s default argument
+/// is).
+bool isFullMask(const Expr *Mask, const ASTContext &Ctx) {
+  if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Mask))
+    Mask = Default->getExpr();
+  if (Mask->isValueDependent())
+    return false;
+  std::optional<APSInt> V = Mask->getIntegerConstantExpr(Ctx);
+  return V && V->getZExtValue() == 0xffffffffu;
+}
+
 /// The call's CUDA name when it is warp-synchronous with a constant full mask.
 std::optional<StringRef> fullMaskCall(const Stmt *S, const ASTContext &Ctx) {
   const auto *CE = dyn_cast<CallExpr>(S);
@@ -41,14 +52,31 @@ std::optional<StringRef> fullMaskCall(const Stmt *S, const ASTContext &Ctx) {
   std::optional<WarpSyncCall> W = warpSyncCall(CE->getDirectCallee()->getName());
   if (!W || W->MaskArg >= CE->getNumArgs())
     return std::nullopt;
-  const Expr *Mask = CE->getArg(W->MaskArg);
-  // __syncwarp()'s default argument is the full mask.
-  if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Mask))
-    Mask = Default->getExpr();
-  std::optional<APSInt> V = Mask->getIntegerConstantExpr(Ctx);
-  if (!V || V->getZExtValue() != 0xffffffffu)
+  if (!isFullMask(CE->getArg(W->MaskArg), Ctx))
     return std::nullopt;
   return W->Name;
+}
+
+/// The parameter of the function that holds \p S that is the mask of the
+/// warp-synchronous call \p S is (a helper's `__shfl_sync(Mask, ...)`): the
+/// call is a full-mask one where a caller hands the full mask for it.
+const ParmVarDecl *maskParameter(const Stmt *S) {
+  const auto *CE = dyn_cast<CallExpr>(S);
+  if (!CE || !CE->getDirectCallee() || !CE->getDirectCallee()->getDeclName().isIdentifier() || tileSize(CE))
+    return nullptr;
+  std::optional<WarpSyncCall> W = warpSyncCall(CE->getDirectCallee()->getName());
+  if (!W || W->MaskArg >= CE->getNumArgs())
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(CE->getArg(W->MaskArg)->IgnoreParenImpCasts());
+  return DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+}
+
+/// The CUDA name of a call decidedPlaces reports: a full-mask call, or one
+/// whose mask a parameter hands down (maskParameter).
+StringRef warpCallName(const Stmt *S, const ASTContext &Ctx) {
+  if (std::optional<StringRef> Name = fullMaskCall(S, Ctx))
+    return *Name;
+  return warpSyncCall(cast<CallExpr>(S)->getDirectCallee()->getName())->Name;
 }
 
 /// The constant an argument has, through a default argument.
@@ -207,8 +235,9 @@ void WarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
   // reduction helper called under if (lane < n)), as the pass sees the call
   // inlined.
   for (const DecidedPlace &D :
-       decidedPlaces(F, Ctx, VaryLevel::Warp, [&](const Stmt *S) { return fullMaskCall(S, Ctx).has_value(); })) {
-    diag(D.Place.At, "%0") << warpMaskMessage(*fullMaskCall(D.Place.S, Ctx), placeOf(D.Cond->getBeginLoc(), SM));
+       decidedPlaces(F, Ctx, VaryLevel::Warp, [&](const Stmt *S) { return fullMaskCall(S, Ctx).has_value(); },
+                     {maskParameter, [&](const Expr *Arg) { return isFullMask(Arg, Ctx); }})) {
+    diag(D.Place.At, "%0") << warpMaskMessage(warpCallName(D.Place.S, Ctx), placeOf(D.Cond->getBeginLoc(), SM));
     if (D.Place.At != targetLoc(D.Met))
       diag(targetLoc(D.Met), "the warp-synchronous call is reached through this call", DiagnosticIDs::Note);
     diag(D.Cond->getBeginLoc(), "lanes of one warp may decide this condition differently", DiagnosticIDs::Note);

@@ -625,3 +625,55 @@ __global__ void rowsFromAnOffsetAMemsetClears(int *Counter, const int *Rows, flo
   // CHECK: :[[@LINE-1]]:14: warning: this __shfl_xor_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-3]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
   // CHECK: :[[@LINE-4]]:7: note: lanes of one warp may decide this condition differently
 }
+
+// A helper whose mask is a parameter with the full mask for default (AMGX's utils::shfl and
+// utils::any): the mask the call runs with is the caller's argument, as the pass sees the call
+// inlined.
+__device__ __forceinline__ int shflOf(int V, int Src, int Width = warpSize, unsigned Mask = 0xffffffff) {
+  return __shfl_sync(Mask, V, Src, Width);
+  // CHECK: :[[@LINE-1]]:10: warning: this __shfl_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE+18]] that {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE+18]]:16: note: the warp-synchronous call is reached through this call
+  // CHECK: :[[@LINE+16]]:10: note: lanes of one warp may decide this condition differently
+}
+__device__ __forceinline__ int shflMasked(int V, int Src, unsigned Mask) {
+  return __shfl_sync(Mask, V, Src);
+  // CHECK: :[[@LINE-1]]:10: warning: this __shfl_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE+20]] that {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE+20]]:9: note: the warp-synchronous call is reached through this call
+  // CHECK: :[[@LINE+18]]:7: note: lanes of one warp may decide this condition differently
+}
+__device__ __forceinline__ int shflThrough(int V, int Src, unsigned Mask) { return shflMasked(V, Src, Mask); }
+
+// Positive: rows of four lanes each (AMGX's multicolor DILU for 2x2 blocks), in a grid-stride loop
+// whose bound the lanes of one warp may reach in different rounds; the default mask is the full one.
+template <int N>
+__global__ void rowGroupsDefaultMask(const int *Cols, int *Out, int Rows) {
+  const int Lane = threadIdx.x % 32;
+  int Row = blockIdx.x * (blockDim.x / (N * N)) + threadIdx.x / (N * N);
+  for (; Row < Rows; Row += gridDim.x * (blockDim.x / (N * N)))
+    Out[Row] = shflOf(Cols[Row], Lane - Lane % (N * N));
+}
+template __global__ void rowGroupsDefaultMask<2>(const int *, int *, int);
+
+// Positive: the full mask handed down through a second helper's parameter.
+__global__ void fullMaskThroughTwoHelpers(const int *A, int *Out) {
+  int V = A[threadIdx.x];
+  if (threadIdx.x % 32 < 8)
+    V = shflThrough(V, 0, 0xffffffffu);
+  Out[threadIdx.x] = V;
+}
+
+// no-warning: the helper given the mask of the lanes that take part.
+__global__ void helperGivenTheLanesMask(const int *A, int *Out) {
+  int V = A[threadIdx.x];
+  if (threadIdx.x % 32 < 8)
+    V = shflOf(V, 0, 8, 0xffu);
+  Out[threadIdx.x] = V;
+}
+
+// no-warning: a mask the kernel is handed is not known to be the full one.
+__global__ void helperGivenAnUnknownMask(const int *A, int *Out, unsigned Mask) {
+  int V = A[threadIdx.x];
+  if (threadIdx.x % 32 < 8)
+    V = shflThrough(V, 0, Mask);
+  Out[threadIdx.x] = V;
+}
