@@ -577,12 +577,15 @@ private:
   /// assigns it (v = __shfl_sync(mask, v, src): the elected lane's result
   /// handed to the warp), with no jump before it. Then what the assignment
   /// gave, and whether a thread ran it, reaches no read, as the IR's phi at
-  /// the join has no use. A thread that returns reads V no more.
+  /// the join has no use. A thread that returns reads V no more. The block
+  /// that declares V counts: its next statement may replace the value too
+  /// (ECL-CC's `if (lane == 0) idx = atomicAdd(...); idx = __shfl_sync(...,
+  /// idx, 0);` before a loop on idx).
   bool replacedUnread(const VarDecl *V) const {
     if (!V->hasLocalStorage() || V->getType()->isReferenceType())
       return false;
     auto D = DeclaredIn.find(V);
-    const size_t Outer = D == DeclaredIn.end() ? 0 : D->second;
+    const size_t Outer = D == DeclaredIn.end() || D->second == 0 ? 0 : D->second - 1;
     const SourceManager &SM = Ctx.getSourceManager();
     const SourceLocation After = SM.getExpansionLoc(Current->getEndLoc());
     const Stmt *Inside = Current;

@@ -677,3 +677,38 @@ __global__ void helperGivenAnUnknownMask(const int *A, int *Out, unsigned Mask) 
     V = shflThrough(V, 0, Mask);
   Out[threadIdx.x] = V;
 }
+
+// no-warning: a work queue's slot taken by lane 0 and broadcast to the warp, before the loop and at
+// the end of each round (HeCBench cc's compute2, ECL-CC): lane 0's own value is replaced unread in
+// the block that declares it, so the loop's test reads the broadcast only.
+static __device__ int QueueHead, QueueTop;
+__global__ void workQueueBroadcastEachRound(const int *Work, int *Out) {
+  const int Lane = threadIdx.x % 32;
+  int Idx;
+  if (Lane == 0)
+    Idx = atomicAdd(&QueueHead, 1);
+  Idx = __shfl_sync(0xffffffff, Idx, 0);
+  while (Idx < QueueTop) {
+    Out[Work[Idx] + Lane] = Lane;
+    if (Lane == 0)
+      Idx = atomicAdd(&QueueHead, 1);
+    Idx = __shfl_sync(0xffffffff, Idx, 0);
+  }
+}
+
+// Positive: the same queue with no broadcast before the loop: lane 0's slot, and the other lanes'
+// unset value, reach the first test.
+__global__ void workQueueUnbroadcastFirstRound(const int *Work, int *Out) {
+  const int Lane = threadIdx.x % 32;
+  int Idx = 0;
+  if (Lane == 0)
+    Idx = atomicAdd(&QueueHead, 1);
+  while (Idx < QueueTop) {
+    Out[Work[Idx] + Lane] = Lane;
+    if (Lane == 0)
+      Idx = atomicAdd(&QueueHead, 1);
+    Idx = __shfl_sync(0xffffffff, Idx, 0);
+    // CHECK: :[[@LINE-1]]:11: warning: this __shfl_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-5]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
+    // CHECK: :[[@LINE-6]]:10: note: lanes of one warp may decide this condition differently
+  }
+}
