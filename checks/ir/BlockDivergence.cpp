@@ -209,11 +209,24 @@ bool warpMultiple(const Value *V, const DominatorTree *DT, unsigned Depth = 0) {
   }
 }
 
+/// The lane read from the %laneid register: the intrinsic, or inline PTX
+/// that reads only it (model: isLaneAsm), through integer casts.
+bool readsLaneRegister(const Value *V) {
+  while (isa<ZExtInst, SExtInst, TruncInst>(V))
+    V = cast<Instruction>(V)->getOperand(0);
+  if (const auto *II = dyn_cast<IntrinsicInst>(V))
+    return II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_laneid;
+  const auto *Asm = isa<CallBase>(V) ? dyn_cast<InlineAsm>(cast<CallBase>(V)->getCalledOperand()) : nullptr;
+  return Asm && isLaneAsm(Asm->getAsmString());
+}
+
 /// The thread's index, or it plus a multiple of the warp size that lanes
 /// share (AST: Varying::laneInWarp); a loop's variable that starts so and
 /// steps by such multiples (a grid-stride loop over blockDim.x * blocks).
+/// The lane itself is one, with the multiple 0: %laneid, and what a
+/// remainder by a multiple of the warp size keeps of such an index.
 bool laneInWarp(const Value *V, const DominatorTree *DT, unsigned Depth = 0) {
-  if (isThreadIndexX(V))
+  if (isThreadIndexX(V) || readsLaneRegister(V))
     return true;
   while (const auto *C = dyn_cast<CastInst>(V))
     V = C->getOperand(0);
@@ -241,6 +254,9 @@ bool laneInWarp(const Value *V, const DominatorTree *DT, unsigned Depth = 0) {
   if (BO->getOpcode() == Instruction::And)
     if (const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1)); C && C->getBitWidth() <= 64)
       return isLaneBitsMask(C->getSExtValue()) && laneInWarp(BO->getOperand(0), DT, Depth + 1);
+  if (BO->getOpcode() == Instruction::URem || BO->getOpcode() == Instruction::SRem)
+    if (const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1)); C && C->getBitWidth() <= 64)
+      return isLaneBitsDivisor(C->getSExtValue()) && laneInWarp(BO->getOperand(0), DT, Depth + 1);
   if (BO->getOpcode() != Instruction::Add &&
       !(BO->getOpcode() == Instruction::Or && cast<PossiblyDisjointInst>(BO)->isDisjoint()))
     return false;
@@ -288,13 +304,7 @@ bool warpOf(const Instruction &I, const DominatorTree *DT) {
   if (BO->getOpcode() == Instruction::Sub) {
     // Or less the lane itself (threadIdx.x - lane_id(), the lane read from
     // %laneid): under the rule's block shapes, the index's lane bits.
-    const Value *Rhs = BO->getOperand(1);
-    while (isa<ZExtInst, SExtInst, TruncInst>(Rhs))
-      Rhs = cast<Instruction>(Rhs)->getOperand(0);
-    const auto *II = dyn_cast<IntrinsicInst>(Rhs);
-    const auto *Asm = isa<CallBase>(Rhs) ? dyn_cast<InlineAsm>(cast<CallBase>(Rhs)->getCalledOperand()) : nullptr;
-    if ((II && II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_laneid) ||
-        (Asm && isLaneAsm(Asm->getAsmString())))
+    if (readsLaneRegister(BO->getOperand(1)))
       return laneInWarp(BO->getOperand(0), DT);
     const auto *Lane = dyn_cast<BinaryOperator>(BO->getOperand(1));
     const auto *C = Lane ? dyn_cast<ConstantInt>(Lane->getOperand(1)) : nullptr;

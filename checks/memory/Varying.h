@@ -417,7 +417,10 @@ private:
       return true;
     // A thread's rank in a tile of whole warps (linear index & 127 for 128),
     // or in its block (the linear index itself).
+    // The lane itself, with the multiple 0: read from %laneid by a helper.
     if (const auto *CE = dyn_cast<CallExpr>(E->IgnoreParenImpCasts())) {
+      if (readsLaneRegister(CE->getDirectCallee()))
+        return true;
       const auto *M = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
       if (!M || identifierOf(M) != "thread_rank")
         return false;
@@ -440,11 +443,13 @@ private:
         return N == 1 && laneInWarp(Only, Depth + 1);
       }
     const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
-    // What a mask of at least the lane bits keeps of it (threadIdx.x & 127):
-    // the lane, plus a multiple of the warp size its lanes share (IR: the same).
-    if (BO && BO->getOpcode() == BO_And && !BO->getRHS()->isValueDependent())
+    // What a mask of at least the lane bits keeps of it (threadIdx.x & 127),
+    // or a remainder by a multiple of the warp size (threadIdx.x % 32): the
+    // lane, plus a multiple of the warp size its lanes share (IR: the same).
+    if (BO && (BO->getOpcode() == BO_And || BO->getOpcode() == BO_Rem) && !BO->getRHS()->isValueDependent())
       if (std::optional<APSInt> V = BO->getRHS()->getIntegerConstantExpr(Ctx))
-        return isLaneBitsMask(V->getExtValue()) && Depth < 4 && laneInWarp(BO->getLHS(), Depth + 1);
+        return (BO->getOpcode() == BO_And ? isLaneBitsMask(V->getExtValue()) : isLaneBitsDivisor(V->getExtValue())) &&
+               Depth < 4 && laneInWarp(BO->getLHS(), Depth + 1);
     if (!BO || BO->getOpcode() != BO_Add)
       return false;
     return (isThreadIndexX(keptValue(BO->getLHS())) && warpMultiple(BO->getRHS())) ||

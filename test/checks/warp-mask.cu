@@ -712,3 +712,31 @@ __global__ void workQueueUnbroadcastFirstRound(const int *Work, int *Out) {
     // CHECK: :[[@LINE-6]]:10: note: lanes of one warp may decide this condition differently
   }
 }
+
+// no-warning: a loop over whole warps from the lane, read from %laneid by a helper (faiss's
+// WarpSelect: getLaneId(), to the row length rounded down to whole warps; laneFromRegister above),
+// or written as the thread's index % 32: every lane of a warp runs it as often.
+__global__ void wholeWarpsFromTheLaneRegister(const float *In, float *Out, int N) {
+  int Limit = (N / 32) * 32;
+  float V = 0;
+  for (int I = laneFromRegister(); I < Limit; I += 32)
+    V += __shfl_xor_sync(0xffffffff, In[I], 1);
+  Out[threadIdx.x] = V;
+}
+__global__ void wholeWarpsFromTheLaneRemainder(const float *In, float *Out, int N) {
+  int Limit = (N / 32) * 32;
+  float V = 0;
+  for (int I = threadIdx.x % 32; I < Limit; I += 32)
+    V += __shfl_xor_sync(0xffffffff, In[I], 1);
+  Out[threadIdx.x] = V;
+}
+
+// Positive: the same loop to the row length itself, which need not be a multiple of 32.
+__global__ void lanesFromTheRegisterToTheLength(const float *In, float *Out, int N) {
+  float V = 0;
+  for (int I = laneFromRegister(); I < N; I += 32)
+    V += __shfl_xor_sync(0xffffffff, In[I], 1);
+  // CHECK: :[[@LINE-1]]:10: warning: this __shfl_xor_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-2]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-3]]:36: note: lanes of one warp may decide this condition differently
+  Out[threadIdx.x] = V;
+}
