@@ -277,6 +277,21 @@ bool warpOf(const Instruction &I, const DominatorTree *DT) {
     // (i < blocks * blockDim.x): x < M and x >= M split whole warps.
     ICmpInst::Predicate P = Cmp->getPredicate();
     const Value *X = Cmp->getOperand(0), *M = Cmp->getOperand(1);
+    // x << k against a constant multiple of 32 << k is x against a multiple
+    // of 32: a tile's meta_group_rank() == 0 where cooperative groups keep the
+    // rank in a packed word's high half, ((linear >> 5) << 16) < 65536, which
+    // -O2 makes (linear << 11) < 65536. Block sizes keep the shift from
+    // overflowing.
+    if (const auto *Shl = dyn_cast<BinaryOperator>(X); Shl && Shl->getOpcode() == Instruction::Shl)
+      if (const auto *K = dyn_cast<ConstantInt>(Shl->getOperand(1)), *C = dyn_cast<ConstantInt>(M);
+          K && C && K->getZExtValue() < 26 && C->getBitWidth() <= 64 && laneInWarp(Shl->getOperand(0), DT)) {
+        const bool Strict = P == ICmpInst::ICMP_ULT || P == ICmpInst::ICMP_UGE;
+        const int64_t Unit = int64_t(WarpSize) << K->getZExtValue();
+        const int64_t Bound = C->getSExtValue();
+        return (P == ICmpInst::ICMP_ULT || P == ICmpInst::ICMP_UGE || P == ICmpInst::ICMP_ULE ||
+                P == ICmpInst::ICMP_UGT) &&
+               Bound >= 0 && (Strict ? Bound : Bound + 1) % Unit == 0;
+      }
     if (!laneInWarp(X, DT)) {
       std::swap(X, M);
       P = ICmpInst::getSwappedPredicate(P);

@@ -526,6 +526,18 @@ private:
   /// the same forms.
   bool warpOf(const Expr *E) const {
     const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (BO && BO->isRelationalOp() && !BO->getRHS()->isValueDependent())
+      if (const auto *Shl = dyn_cast<BinaryOperator>(BO->getLHS()->IgnoreParenImpCasts());
+          Shl && Shl->getOpcode() == BO_Shl && !Shl->getRHS()->isValueDependent() && laneInWarp(Shl->getLHS()))
+        // x << k against a multiple of 32 << k (IR: the same; cooperative
+        // groups keep a tile's rank so).
+        if (std::optional<APSInt> K = Shl->getRHS()->getIntegerConstantExpr(Ctx))
+          if (std::optional<APSInt> C = BO->getRHS()->getIntegerConstantExpr(Ctx);
+              C && K->getExtValue() >= 0 && K->getExtValue() < 26 && C->getExtValue() >= 0) {
+            const int64_t Unit = int64_t(WarpSize) << K->getExtValue();
+            const bool Strict = BO->getOpcode() == BO_LT || BO->getOpcode() == BO_GE;
+            return (Strict ? C->getExtValue() : C->getExtValue() + 1) % Unit == 0;
+          }
     if (!BO || !laneInWarp(BO->getLHS()))
       return false;
     if (BO->getOpcode() == BO_Sub)

@@ -740,3 +740,47 @@ __global__ void lanesFromTheRegisterToTheLength(const float *In, float *Out, int
   // CHECK: :[[@LINE-3]]:36: note: lanes of one warp may decide this condition differently
   Out[threadIdx.x] = V;
 }
+
+// no-warning: the first tile of 32 of the block, by its meta_group_rank(), in a helper handed the
+// block (the CUDA samples' conjugateGradientMultiBlockCG gpuDotProduct): cooperative groups keep the
+// rank in a packed word's high half, which -O2 leaves as (linear << 11) < 65536.
+#include <cooperative_groups/reduce.h>
+__device__ void blockSumByTiles(const float *A, int N, double *Result, const cg::thread_block &Cta) {
+  extern __shared__ double Partial[];
+  double Sum = 0.0;
+  for (int I = Cta.thread_rank(); I < N; I += Cta.size())
+    Sum += A[I];
+  cg::thread_block_tile<32> Tile = cg::tiled_partition<32>(Cta);
+  Sum = cg::reduce(Tile, Sum, cg::plus<double>());
+  if (Tile.thread_rank() == 0)
+    Partial[Tile.meta_group_rank()] = Sum;
+  cg::sync(Cta);
+  if (Tile.meta_group_rank() == 0) {
+    Sum = Tile.thread_rank() < Tile.meta_group_size() ? Partial[Tile.thread_rank()] : 0.0;
+    Sum = cg::reduce(Tile, Sum, cg::plus<double>());
+    if (Tile.thread_rank() == 0)
+      atomicAdd(Result, Sum);
+  }
+}
+__global__ void firstTileSumsTheBlock(const float *A, int N, double *Result) {
+  cg::thread_block Cta = cg::this_thread_block();
+  blockSumByTiles(A, N, Result, Cta);
+}
+
+// no-warning: the index shifted left against a multiple of 32 shifted alike, as above.
+__global__ void shiftedIndexAgainstShiftedWarps(const int *A, int *Out) {
+  int V = A[threadIdx.x];
+  if ((threadIdx.x << 11) < 64u * 2048u)
+    V = __shfl_xor_sync(0xffffffff, V, 1);
+  Out[threadIdx.x] = V;
+}
+
+// Positive: against 20 shifted alike, which splits the first warp.
+__global__ void shiftedIndexAgainstShiftedLanes(const int *A, int *Out) {
+  int V = A[threadIdx.x];
+  if ((threadIdx.x << 11) < 20u * 2048u)
+    V = __shfl_xor_sync(0xffffffff, V, 1);
+  // CHECK: :[[@LINE-1]]:9: warning: this __shfl_xor_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-2]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-3]]:7: note: lanes of one warp may decide this condition differently
+  Out[threadIdx.x] = V;
+}
