@@ -17,21 +17,65 @@ std::optional<bool> Varying::resultVaries(const CallExpr *Call, const FunctionDe
     return std::nullopt;
   uint64_t Mask = 0;
   SmallVector<const ParmVarDecl *, 4> Seeds;
-  for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+  DenseMap<const ParmVarDecl *, int64_t> Known;
+  llvm::hash_code Hash = llvm::hash_value(0);
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
     if (varies(Call->getArg(I), Depth + 1)) {
       Mask |= uint64_t(1) << I;
       Seeds.push_back(Def->getParamDecl(I));
+    } else if (std::optional<int64_t> V = constantValue(Call->getArg(I))) {
+      // A constant the callee is handed (its width, warpSize by default), as
+      // the pass sees it inlined.
+      Known[Def->getParamDecl(I)] = *V;
+      Hash = llvm::hash_combine(Hash, I, *V);
     }
-  auto Key = std::make_pair(Def, Mask);
+  }
+  auto Key = std::make_tuple(Def, Mask, static_cast<unsigned>(Hash));
   if (auto It = CalleeVaries.find(Key); It != CalleeVaries.end())
     return It->second; // false while it is being decided (recursion)
   if (Nesting >= 3)
     return Mask != 0 ? std::optional<bool>() : std::optional<bool>(false);
   CalleeVaries[Key] = false;
   ++Nesting;
-  bool Result = Varying(Def, Ctx, Level, Seeds).returnsVarying();
+  bool Result = Varying(Def, Ctx, Level, Seeds, std::move(Known)).returnsVarying();
   --Nesting;
   return CalleeVaries[Key] = Result;
+}
+
+std::optional<int64_t> Varying::constantValue(const Expr *E) const {
+  if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(E))
+    E = Default->getExpr();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+      if (auto It = Constants.find(P); It != Constants.end())
+        return It->second;
+  if (E->isValueDependent() || !E->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  if (std::optional<APSInt> V = E->getIntegerConstantExpr(Ctx))
+    return V->getExtValue();
+  return std::nullopt;
+}
+
+const Expr *Varying::broadcastSource(const CallExpr *Call) const {
+  StringRef Name = identifierOf(Call->getDirectCallee());
+  if (std::optional<unsigned> Size = tileSize(Call)) {
+    std::optional<StringRef> Made = tileCollective(Name);
+    return *Size == WarpLanes && Made && isWarpBroadcast(*Made, shuffleClamp(ShuffleMode::Idx, WarpLanes)) &&
+                   Call->getNumArgs() == 2
+               ? Call->getArg(1)
+               : nullptr;
+  }
+  std::optional<WarpSyncCall> W = warpSyncCall(Name);
+  if (!W || Call->getNumArgs() != 4)
+    return nullptr;
+  // The width, also as a helper's parameter that its call gives a constant
+  // (AMGX's utils::shfl(r, 0), whose bound defaults to warpSize).
+  std::optional<int64_t> V = constantValue(Call->getArg(3));
+  if (!V || *V < 1 || *V > WarpLanes)
+    return nullptr;
+  return isWarpBroadcast(W->Name, shuffleClamp(ShuffleMode::Idx, static_cast<unsigned>(*V)))
+             ? Call->getArg(ShuffleSourceArg)
+             : nullptr;
 }
 
 bool Varying::warpMultiple(const Expr *E, unsigned Depth, const Bound *B) const {

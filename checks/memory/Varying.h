@@ -46,9 +46,11 @@ using SharedPart = std::pair<const VarDecl *, SmallVector<const ValueDecl *, 2>>
 class Varying {
 public:
   /// \p Seeds: parameters whose arguments vary at the call being read
-  /// (resultVaries).
-  Varying(const FunctionDecl *F, ASTContext &Ctx, VaryLevel Level, ArrayRef<const ParmVarDecl *> Seeds = {})
-      : Ctx(Ctx), Level(Level) {
+  /// (resultVaries); \p Constants: those whose arguments are constants
+  /// there (a shuffle helper's width, warpSize by default).
+  Varying(const FunctionDecl *F, ASTContext &Ctx, VaryLevel Level, ArrayRef<const ParmVarDecl *> Seeds = {},
+          DenseMap<const ParmVarDecl *, int64_t> Constants = {})
+      : Ctx(Ctx), Level(Level), Constants(std::move(Constants)) {
     for (const ParmVarDecl *P : Seeds)
       Vars.insert(P->getCanonicalDecl());
     // Local variables, to a fixed point: a variable varies when a value it
@@ -458,29 +460,7 @@ private:
   /// The source lane of a shuffle that gives every lane of the warp one
   /// lane's value (model: isWarpBroadcast): __shfl_sync(mask, v, src) of
   /// width 32, or a tile of 32's shfl(v, src).
-  const Expr *broadcastSource(const CallExpr *Call) const {
-    StringRef Name = identifierOf(Call->getDirectCallee());
-    if (std::optional<unsigned> Size = tileSize(Call)) {
-      std::optional<StringRef> Made = tileCollective(Name);
-      return *Size == WarpLanes && Made && isWarpBroadcast(*Made, shuffleClamp(ShuffleMode::Idx, WarpLanes)) &&
-                     Call->getNumArgs() == 2
-                 ? Call->getArg(1)
-                 : nullptr;
-    }
-    std::optional<WarpSyncCall> W = warpSyncCall(Name);
-    if (!W || Call->getNumArgs() != 4)
-      return nullptr;
-    const Expr *Width = Call->getArg(3);
-    if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Width))
-      Width = Default->getExpr();
-    std::optional<APSInt> V =
-        Width->isValueDependent() ? std::nullopt : Width->getIntegerConstantExpr(Ctx);
-    if (!V || V->getExtValue() < 1 || V->getExtValue() > WarpLanes)
-      return nullptr;
-    return isWarpBroadcast(W->Name, shuffleClamp(ShuffleMode::Idx, static_cast<unsigned>(V->getExtValue())))
-               ? Call->getArg(ShuffleSourceArg)
-               : nullptr;
-  }
+  const Expr *broadcastSource(const CallExpr *Call) const;
   /// What the thread's index keeps of its lane, at least: y & 31 or y % 32
   /// of y the thread's index plus a multiple of the warp size, or the rank of
   /// a thread in its tile of 32 (the block's linear index & 31). Taken away
@@ -765,7 +745,12 @@ private:
   /// The values the function returns, and the conditions that decide a
   /// return; callees' answers, by the parameters taken to vary (resultVaries).
   std::vector<const Expr *> Returned, ReturnUnder;
-  mutable DenseMap<std::pair<const FunctionDecl *, uint64_t>, bool> CalleeVaries;
+  mutable DenseMap<std::tuple<const FunctionDecl *, uint64_t, unsigned>, bool> CalleeVaries;
+  /// The constant arguments of the call being read, by parameter.
+  DenseMap<const ParmVarDecl *, int64_t> Constants;
+  /// \p E's value as a constant: an integer constant expression, through a
+  /// default argument, or a parameter the call being read gives a constant.
+  std::optional<int64_t> constantValue(const Expr *E) const;
   DenseSet<const VarDecl *> Vars;
   /// Locals some use of which does not read their value (onlyValue).
   DenseSet<const VarDecl *> NotOnlyRead;

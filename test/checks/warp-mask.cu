@@ -784,3 +784,38 @@ __global__ void shiftedIndexAgainstShiftedLanes(const int *A, int *Out) {
   // CHECK: :[[@LINE-3]]:7: note: lanes of one warp may decide this condition differently
   Out[threadIdx.x] = V;
 }
+
+// no-warning: a work queue's next row, taken by lane 0 and broadcast by a helper whose width is a
+// parameter with warpSize for default (AMGX's get_work through utils::shfl(offset, 0)): the row is
+// the warp's alike, as the pass sees the helpers inlined.
+__device__ __forceinline__ int nextRowOf(int *Queue, int Width = warpSize) {
+  int Offset = -1;
+  if (threadIdx.x % 32 == 0)
+    Offset = atomicAdd(Queue, 1);
+  return shflOf(Offset, 0, Width);
+}
+__global__ void rowsFromAQueueBroadcast(int N, int *Queue, int *Out) {
+  for (int Row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32; Row < N; Row = nextRowOf(Queue))
+    Out[Row] = shflOf(Row, 0);
+}
+
+// Positive: the same queue broadcast to half-warps (a helper handed width 16): lanes 16 to 31 get
+// lane 16's -1, so the loop's test splits the warp; the helper's own shuffle, in the loop's step,
+// is under it too.
+__device__ __forceinline__ int shflWidthOf(int V, int Src, int Width) {
+  return __shfl_sync(0xffffffff, V, Src, Width);
+  // CHECK: :[[@LINE-1]]:10: warning: this __shfl_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE+7]] that {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE+6]]:25: note: the warp-synchronous call is reached through this call
+  // CHECK: :[[@LINE+5]]:10: note: lanes of one warp may decide this condition differently
+}
+__global__ void rowsFromAQueueHalfBroadcast(int N, int *Queue, int *Out) {
+  int Row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+  int Offset = -1;
+  for (; Row < N; Row = shflWidthOf(Offset, 0, 16)) {
+    Out[Row] = __shfl_sync(0xffffffff, Row, 0);
+    // CHECK: :[[@LINE-1]]:16: warning: this __shfl_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-2]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
+    // CHECK: :[[@LINE-3]]:10: note: lanes of one warp may decide this condition differently
+    if (threadIdx.x % 32 == 0)
+      Offset = atomicAdd(Queue, 1);
+  }
+}
