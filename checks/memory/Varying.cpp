@@ -124,12 +124,30 @@ bool Varying::warpMultiple(const Expr *E, unsigned Depth, const Bound *B) const 
 
 const Expr *Varying::keptValue(const Expr *E) {
   E = E->IgnoreParenImpCasts();
-  while (const auto *C = dyn_cast<ExplicitCastExpr>(E)) {
-    QualType To = C->getType(), From = C->getSubExpr()->getType();
-    if (To->isDependentType() || From->isDependentType() || !To->isIntegerType() || !From->isIntegerType() ||
-        To->isBooleanType())
-      break;
-    E = C->getSubExpr()->IgnoreParenImpCasts();
+  for (unsigned Step = 0; Step < 4; ++Step) {
+    while (const auto *C = dyn_cast<ExplicitCastExpr>(E)) {
+      QualType To = C->getType(), From = C->getSubExpr()->getType();
+      if (To->isDependentType() || From->isDependentType() || !To->isIntegerType() || !From->isIntegerType() ||
+          To->isBooleanType())
+        return E;
+      E = C->getSubExpr()->IgnoreParenImpCasts();
+    }
+    // A helper of the project's with no parameters that returns one
+    // expression, a static member too (HeCBench's Block1D::Tid() { return
+    // threadIdx.x; }): its value is that expression's, as the pass reads it
+    // inlined. The toolkit's (cooperative groups' thread_rank()) are known by
+    // name.
+    const auto *Call = dyn_cast<CallExpr>(E);
+    const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+    if (!FD || FD->getNumParams() != 0 || (isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic()) ||
+        FD->getASTContext().getSourceManager().isInSystemHeader(
+            FD->getASTContext().getSourceManager().getExpansionLoc(FD->getLocation())))
+      return E;
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
+    const auto *Ret = Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
+    if (!Ret || !Ret->getRetValue())
+      return E;
+    E = Ret->getRetValue()->IgnoreParenImpCasts();
   }
   return E;
 }

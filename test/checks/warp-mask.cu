@@ -819,3 +819,29 @@ __global__ void rowsFromAQueueHalfBroadcast(int N, int *Queue, int *Out) {
       Offset = atomicAdd(Queue, 1);
   }
 }
+
+// no-warning: the thread's index read through a static member that returns it (HeCBench's
+// rowwiseMoments Block1D::Tid()), divided by 32: the first warp, whole.
+struct LinearBlock {
+  static __device__ __forceinline__ int tid() { return threadIdx.x; }
+};
+template <typename B = LinearBlock> __device__ float firstWarpReduces(float V) {
+  const int Tid = B::tid();
+  const int Wid = Tid / 32;
+  if (Wid == 0)
+    V += __shfl_down_sync(0xffffffff, V, 1);
+  return V;
+}
+__global__ void staticMemberIndexByWarps(float *A) { A[threadIdx.x] = firstWarpReduces(A[threadIdx.x]); }
+
+// Positive: the same index against 16, which splits the first warp.
+template <typename B = LinearBlock> __device__ float halfWarpReduces(float V) {
+  if (B::tid() < 16)
+    V += __shfl_down_sync(0xffffffff, V, 1);
+  // CHECK: :[[@LINE-1]]:10: warning: this __shfl_down_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-2]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-3]]:7: note: lanes of one warp may decide this condition differently
+  return V;
+}
+__global__ void staticMemberIndexByHalves(float *A) {
+  A[threadIdx.x] = halfWarpReduces(A[threadIdx.x]);
+}
