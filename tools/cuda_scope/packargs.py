@@ -52,10 +52,11 @@ def offset_of(s, line, col):
     return at + col - 1 if at + col - 1 <= len(s) else None
 
 
-def head_end(toks, lt):
-    """The index of the '>' that closes the template head whose '<' is toks[lt]; None when it does not
-    close before a ';' or a brace (a '>' inside parentheses is a comparison)."""
-    depth, m = 0, lt
+def _angles(toks, lt, braces=False):
+    """(the index of the '>' that closes the angle list whose '<' is toks[lt], the indices of its
+    top-level commas); (None, []) when it does not close before a ';' or a brace. A '>' inside
+    parentheses is a comparison; with `braces`, a braced list inside is an argument."""
+    commas, depth, m = [], 0, lt
     while m < len(toks):
         kind = toks[m][0]
         if kind == "<":
@@ -63,16 +64,24 @@ def head_end(toks, lt):
         elif kind == ">":
             depth -= 1
             if depth == 0:
-                return m
-        elif kind in "([":
+                return m, commas
+        elif kind in "([" or (braces and kind == "{"):
             close = matching(toks, m)
             if close is None:
-                return None
+                return None, []
             m = close
+        elif kind == "," and depth == 1:
+            commas.append(m)
         elif kind in ";{}":
-            return None
+            return None, []
         m += 1
-    return None
+    return None, []
+
+
+def head_end(toks, lt):
+    """The index of the '>' that closes the template head whose '<' is toks[lt]; None when it does not
+    close before a ';' or a brace."""
+    return _angles(toks, lt)[0]
 
 
 def _pack_parameters(toks, lt, gt):
@@ -338,27 +347,12 @@ def argument_edits(s, places):
 def _arguments(toks, lt):
     """[(first, last)] token indices of each argument of the template argument list whose '<' is
     toks[lt]; None when it does not close."""
-    args, first, depth, m = [], lt + 1, 0, lt
-    while m < len(toks):
-        kind = toks[m][0]
-        if kind == "<":
-            depth += 1
-        elif kind == ">":
-            depth -= 1
-            if depth == 0:
-                return args + [(first, m - 1)] if m > first else args
-        elif kind in "([{":
-            close = matching(toks, m)
-            if close is None:
-                return None
-            m = close
-        elif kind == "," and depth == 1:
-            args.append((first, m - 1))
-            first = m + 1
-        elif kind in ";}":
-            return None
-        m += 1
-    return None
+    close, commas = _angles(toks, lt, braces=True)
+    if close is None:
+        return None
+    firsts = [lt + 1] + [c + 1 for c in commas]
+    args = [(f, c - 1) for f, c in zip(firsts, commas)]
+    return args + [(firsts[-1], close - 1)] if close > firsts[-1] else args
 
 
 def _spelled(s, toks, first, last):
