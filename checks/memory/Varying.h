@@ -49,7 +49,7 @@ public:
   /// (resultVaries); \p Constants: those whose arguments are constants
   /// there (a shuffle helper's width, warpSize by default).
   Varying(const FunctionDecl *F, ASTContext &Ctx, VaryLevel Level, ArrayRef<const ParmVarDecl *> Seeds = {},
-          DenseMap<const ParmVarDecl *, int64_t> Constants = {})
+          DenseMap<const ParmVarDecl *, int64_t> Constants = DenseMap<const ParmVarDecl *, int64_t>())
       : Ctx(Ctx), Level(Level), Constants(std::move(Constants)) {
     for (const ParmVarDecl *P : Seeds)
       Vars.insert(P->getCanonicalDecl());
