@@ -410,6 +410,7 @@ class Rewrites:
         self.include_cache = {}  # file -> the names it includes with quotes
         self.resolved = {}       # (folder, name, include folders) -> the file a quoted include opens
         self.extra = {}          # file -> the edits clang decided for it (packargs.py)
+        self.owners = {}         # file -> the alias templates it declares that packargs.py rewrites for
         self.clang = None        # clang++, which decides them (prepare's probe)
         self.probe_timeout = None
 
@@ -488,9 +489,10 @@ class Rewrites:
             if f in seen:
                 continue
             seen.add(f)
-            body = text if f == path else _read(f)
-            if body is not None:
-                names |= set(packargs.owners(body))
+            if f not in self.owners:   # every file of a project reads the same headers
+                body = text if f == path else _read(f)
+                self.owners[f] = set(packargs.owners(body)) if body is not None else set()
+            names |= self.owners[f]
             for name in self._includes(f):
                 c = self._resolve(os.path.dirname(f), name, include_dirs)
                 if c and not any(c.startswith(s + os.sep) for s in skip_dirs):
