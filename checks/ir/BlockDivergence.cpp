@@ -280,8 +280,8 @@ bool warpOf(const Instruction &I, const DominatorTree *DT) {
     // x << k against a constant multiple of 32 << k is x against a multiple
     // of 32: a tile's meta_group_rank() == 0 where cooperative groups keep the
     // rank in a packed word's high half, ((linear >> 5) << 16) < 65536, which
-    // -O2 makes (linear << 11) < 65536. Block sizes keep the shift from
-    // overflowing.
+    // -O2 makes (linear << 11) < 65536. A shift that wraps keeps the split:
+    // 32 << k divides 2^N, so the bits above the lane's decide alone.
     if (const auto *Shl = dyn_cast<BinaryOperator>(X); Shl && Shl->getOpcode() == Instruction::Shl)
       if (const auto *K = dyn_cast<ConstantInt>(Shl->getOperand(1)), *C = dyn_cast<ConstantInt>(M);
           K && C && K->getZExtValue() < 26 && C->getBitWidth() <= 64 && laneInWarp(Shl->getOperand(0), DT)) {

@@ -123,6 +123,11 @@ bool changesVariable(const Stmt *S, const VarDecl *VD) {
   return llvm::any_of(S->children(), [&](const Stmt *C) { return changesVariable(C, VD); });
 }
 
+bool isHandedOn(const ParmVarDecl *P) {
+  const auto *F = dyn_cast<FunctionDecl>(P->getDeclContext());
+  return F && !P->getType()->isReferenceType() && F->getBody() && !changesVariable(F->getBody(), P);
+}
+
 std::vector<ReachedPlace> CalledTargets::of(const CallExpr *Call) {
   std::vector<ReachedPlace> Out;
   // A kernel launched from the device runs in a grid of its own: its

@@ -59,6 +59,11 @@ const clang::Stmt *droppedArm(const clang::Stmt *S, const clang::ASTContext &Ctx
 /// its address, or declares it.
 bool changesVariable(const clang::Stmt *S, const clang::VarDecl *VD);
 
+/// Whether a parameter holds its caller's argument wherever its function
+/// reads it: taken by value, and never assigned, stepped or its address
+/// taken in the body (a helper's mask or width, read as its call hands it).
+bool isHandedOn(const clang::ParmVarDecl *P);
+
 /// A statement that a varying condition decides: the condition (or the one
 /// an earlier exit is taken under).
 struct Decided {

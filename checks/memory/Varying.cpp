@@ -18,19 +18,19 @@ std::optional<bool> Varying::resultVaries(const CallExpr *Call, const FunctionDe
   uint64_t Mask = 0;
   SmallVector<const ParmVarDecl *, 4> Seeds;
   DenseMap<const ParmVarDecl *, int64_t> Known;
-  llvm::hash_code Hash = llvm::hash_value(0);
+  std::vector<std::pair<unsigned, int64_t>> Values; // the constants, by argument: part of the key
   for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
     if (varies(Call->getArg(I), Depth + 1)) {
       Mask |= uint64_t(1) << I;
       Seeds.push_back(Def->getParamDecl(I));
-    } else if (std::optional<int64_t> V = constantValue(Call->getArg(I))) {
+    } else if (std::optional<int64_t> V = constantValue(Call->getArg(I)); V && isHandedOn(Def->getParamDecl(I))) {
       // A constant the callee is handed (its width, warpSize by default), as
       // the pass sees it inlined.
       Known[Def->getParamDecl(I)] = *V;
-      Hash = llvm::hash_combine(Hash, I, *V);
+      Values.emplace_back(I, *V);
     }
   }
-  auto Key = std::make_tuple(Def, Mask, static_cast<unsigned>(Hash));
+  auto Key = std::make_tuple(Def, Mask, std::move(Values));
   if (auto It = CalleeVaries.find(Key); It != CalleeVaries.end())
     return It->second; // false while it is being decided (recursion)
   if (Nesting >= 3)

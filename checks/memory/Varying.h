@@ -23,6 +23,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -745,7 +746,8 @@ private:
   /// The values the function returns, and the conditions that decide a
   /// return; callees' answers, by the parameters taken to vary (resultVaries).
   std::vector<const Expr *> Returned, ReturnUnder;
-  mutable DenseMap<std::tuple<const FunctionDecl *, uint64_t, unsigned>, bool> CalleeVaries;
+  mutable std::map<std::tuple<const FunctionDecl *, uint64_t, std::vector<std::pair<unsigned, int64_t>>>, bool>
+      CalleeVaries;
   /// The constant arguments of the call being read, by parameter.
   DenseMap<const ParmVarDecl *, int64_t> Constants;
   /// \p E's value as a constant: an integer constant expression, through a

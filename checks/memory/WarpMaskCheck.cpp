@@ -68,7 +68,8 @@ const ParmVarDecl *maskParameter(const Stmt *S) {
   if (!W || W->MaskArg >= CE->getNumArgs())
     return nullptr;
   const auto *DRE = dyn_cast<DeclRefExpr>(CE->getArg(W->MaskArg)->IgnoreParenImpCasts());
-  return DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  return P && isHandedOn(P) ? P : nullptr;
 }
 
 /// The CUDA name of a call decidedPlaces reports: a full-mask call, or one

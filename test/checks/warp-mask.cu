@@ -845,3 +845,36 @@ template <typename B = LinearBlock> __device__ float halfWarpReduces(float V) {
 __global__ void staticMemberIndexByHalves(float *A) {
   A[threadIdx.x] = halfWarpReduces(A[threadIdx.x]);
 }
+
+// no-warning: a helper that replaces the mask it is handed before it uses it: the shuffle runs with
+// the lanes active there, whatever the caller gave (a parameter changed in the helper is not its
+// caller's argument).
+__device__ __forceinline__ int shflWithActive(int V, unsigned Mask = 0xffffffff) {
+  Mask = __activemask();
+  return __shfl_sync(Mask, V, 0);
+}
+__global__ void helperReplacesItsMask(const int *A, int *Out) {
+  int V = A[threadIdx.x];
+  if (threadIdx.x % 32 < 8)
+    V = shflWithActive(V);
+  Out[threadIdx.x] = V;
+}
+
+// Positive: a queue helper that halves the width it is handed before the broadcast: lanes 16 to 31
+// get lane 16's -1, so the loop's test splits the warp.
+__device__ __forceinline__ int nextRowHalved(int *Queue, int Width = warpSize) {
+  int Offset = -1;
+  if (threadIdx.x % 32 == 0)
+    Offset = atomicAdd(Queue, 1);
+  Width /= 2;
+  return __shfl_sync(0xffffffff, Offset, 0, Width);
+  // CHECK: :[[@LINE-1]]:10: warning: this __shfl_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE+5]] that {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE+4]]:84: note: the warp-synchronous call is reached through this call
+  // CHECK: :[[@LINE+3]]:69: note: lanes of one warp may decide this condition differently
+}
+__global__ void rowsFromAHalvedWidth(int N, int *Queue, int *Out) {
+  for (int Row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32; Row < N; Row = nextRowHalved(Queue))
+    Out[Row] = __shfl_sync(0xffffffff, Row, 0);
+  // CHECK: :[[@LINE-1]]:16: warning: this __shfl_sync names every lane of the warp in its mask (0xffffffff), but is reached under a condition at {{.*}}warp-mask.cu:[[#@LINE-2]] that lanes of one warp may decide differently: {{.*}} [cuda-scope-warp-mask]
+  // CHECK: :[[@LINE-3]]:69: note: lanes of one warp may decide this condition differently
+}
